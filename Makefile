@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# make               build kmod/systrace.ko (against KDIR) and user/systracectl
+# make modules-all   one module per kernel under test, in build/<kver>/kmod/
+# make check         the test suite: host unit tests, then each kernel in a VM
+# make demo          trace a real build in a VM and print its data
+# make bench         overhead against strace, perf trace and bpftrace
+
+TOP := $(CURDIR)
+SYSTRACE_VERSION ?= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
+
+# Kernels under test: Debian's 6.1 and 6.12, found by their installed headers.
+TEST_KVERS ?= $(shell $(TOP)/scripts/kvers)
+KVER ?= $(shell uname -r)
+ifeq ($(wildcard /lib/modules/$(KVER)/build),)
+KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+else
+KDIR ?= /lib/modules/$(KVER)/build
+endif
+
+KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
+
+.PHONY: all module user modules-all check demo bench style clean
+
+all: module user
+
+module:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers: run scripts/deps or set KDIR" >&2; exit 1; }
+	$(call KMAKE,$(KDIR),$(TOP)) modules
+
+user:
+	$(MAKE) -C user
+
+# Each kernel gets its own output tree of links to the sources, so the
+# objects of one kernel never mix with another's.
+modules-all:
+	@set -e; for v in $(TEST_KVERS); do \
+		d=$(TOP)/build/$$v; mkdir -p $$d/kmod; \
+		ln -sfn $(TOP)/include $$d/include; \
+		ln -sf $(TOP)/Kbuild $$d/Kbuild; \
+		for f in $(TOP)/kmod/*.c $(TOP)/kmod/*.h $(TOP)/kmod/Kbuild; do ln -sf $$f $$d/kmod/; done; \
+		echo "  KMOD    $$v"; \
+		$(call KMAKE,/lib/modules/$$v/build,$$d) modules; \
+	done
+
+check:
+	$(TOP)/scripts/check
+
+demo: all modules-all
+	$(TOP)/scripts/demo
+
+bench: all modules-all
+	$(TOP)/bench/run $(if $(KERNEL),--kernel $(KERNEL))
+
+style:
+	$(KDIR)/scripts/checkpatch.pl --no-tree --terse -f kmod/*.c kmod/*.h include/uapi/linux/systrace.h || true
+
+clean:
+	-$(call KMAKE,$(KDIR),$(TOP)) clean
+	$(MAKE) -C user clean
+	rm -rf build

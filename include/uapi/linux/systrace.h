@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * systrace: per-process and per-call-site syscall statistics of a traced
+ * process tree, gathered in the kernel and exported over generic netlink.
+ *
+ * Family "systrace" (SYSTRACE_GENL_NAME), version SYSTRACE_GENL_VERSION.
+ * Every command needs CAP_NET_ADMIN in the netlink socket's user namespace
+ * (GENL_ADMIN_PERM). Attributes are validated strictly: unknown attributes,
+ * wrong types and wrong lengths are rejected with an extack message.
+ * All 64-bit values are NLA_U64 attributes aligned with SYSTRACE_A_PAD
+ * (or the nest's own *_PAD attribute); no C structs travel on the wire.
+ *
+ * Commands and their attribute trees:
+ *
+ * SYSTRACE_CMD_STATUS (do)
+ *   request:  none
+ *   reply:    SYSTRACE_A_VERSION, SYSTRACE_A_ABI_VERSION,
+ *             SYSTRACE_A_PARAMS (nest of SYSTRACE_PARAM_*),
+ *             SYSTRACE_A_SESSIONS_LIVE, SYSTRACE_A_MEM_BYTES,
+ *             SYSTRACE_A_PROBES_ACTIVE
+ *
+ * SYSTRACE_CMD_SESSION_NEW (do)
+ *   request:  SYSTRACE_A_PID (required): root of the traced tree, as seen
+ *             in the caller's pid namespace;
+ *             SYSTRACE_A_NAME (optional, at most SYSTRACE_NAME_MAX - 1 bytes);
+ *             SYSTRACE_A_FLAGS (optional, SYSTRACE_SESSION_F_*);
+ *             SYSTRACE_A_COUNTERS (optional, enum systrace_counters,
+ *             default SYSTRACE_COUNTERS_NONE).
+ *   reply:    SYSTRACE_A_SESSION (nest of SYSTRACE_SESSION_A_*)
+ *
+ * SYSTRACE_CMD_SESSION_DEL (do)
+ *   request:  SYSTRACE_A_SESSION_ID (required)
+ *   reply:    none (ack). All of the session's memory is freed; its live
+ *             processes keep running untraced.
+ *
+ * SYSTRACE_CMD_SESSION_GET (do with SYSTRACE_A_SESSION_ID, or dump)
+ *   reply:    one message per session: SYSTRACE_A_SESSION (nest)
+ *
+ * SYSTRACE_CMD_PROC_GET (dump)
+ *   request:  SYSTRACE_A_SESSION_ID (required)
+ *   reply:    one SYSTRACE_A_PROC nest per process image, several per message.
+ *
+ * SYSTRACE_CMD_SITE_GET (dump)
+ *   request:  SYSTRACE_A_SESSION_ID (required)
+ *   reply:    one SYSTRACE_A_SITE nest per (process image, call site,
+ *             syscall number, ABI), several per message.
+ *
+ * Dumps are resumable with any receive buffer size. A dump whose table
+ * changed between two of its messages (a live session) carries
+ * NLM_F_DUMP_INTR; the rows it returned are still each valid.
+ */
+#ifndef _UAPI_LINUX_SYSTRACE_H
+#define _UAPI_LINUX_SYSTRACE_H
+
+#define SYSTRACE_GENL_NAME	"systrace"
+#define SYSTRACE_GENL_VERSION	1
+#define SYSTRACE_ABI_VERSION	1
+
+#define SYSTRACE_NAME_MAX	32	/* session name, with the NUL */
+#define SYSTRACE_COMM_MAX	16	/* TASK_COMM_LEN */
+
+enum systrace_cmd {
+	SYSTRACE_CMD_UNSPEC,
+	SYSTRACE_CMD_STATUS,
+	SYSTRACE_CMD_SESSION_NEW,
+	SYSTRACE_CMD_SESSION_DEL,
+	SYSTRACE_CMD_SESSION_GET,
+	SYSTRACE_CMD_PROC_GET,
+	SYSTRACE_CMD_SITE_GET,
+
+	__SYSTRACE_CMD_MAX,
+	SYSTRACE_CMD_MAX = __SYSTRACE_CMD_MAX - 1
+};
+
+enum systrace_attr {
+	SYSTRACE_A_UNSPEC,
+	SYSTRACE_A_PAD,
+	SYSTRACE_A_VERSION,		/* string: module version */
+	SYSTRACE_A_ABI_VERSION,		/* u32: SYSTRACE_ABI_VERSION */
+	SYSTRACE_A_PARAMS,		/* nest: SYSTRACE_PARAM_* */
+	SYSTRACE_A_SESSIONS_LIVE,	/* u32 */
+	SYSTRACE_A_MEM_BYTES,		/* u64: memory held by all sessions */
+	SYSTRACE_A_PROBES_ACTIVE,	/* u8: 1 while tracepoints are hooked */
+	SYSTRACE_A_SESSION_ID,		/* u32 */
+	SYSTRACE_A_PID,			/* u32 */
+	SYSTRACE_A_NAME,		/* string */
+	SYSTRACE_A_FLAGS,		/* u32: SYSTRACE_SESSION_F_* */
+	SYSTRACE_A_COUNTERS,		/* u32: enum systrace_counters */
+	SYSTRACE_A_SESSION,		/* nest: SYSTRACE_SESSION_A_* */
+	SYSTRACE_A_PROC,		/* nest: SYSTRACE_PROC_A_* */
+	SYSTRACE_A_SITE,		/* nest: SYSTRACE_SITE_A_* */
+
+	__SYSTRACE_A_MAX,
+	SYSTRACE_A_MAX = __SYSTRACE_A_MAX - 1
+};
+
+/* Module parameters, as reported by STATUS. */
+enum systrace_param_attr {
+	SYSTRACE_PARAM_UNSPEC,
+	SYSTRACE_PARAM_PAD,
+	SYSTRACE_PARAM_MAX_SESSIONS,		/* u32 */
+	SYSTRACE_PARAM_MAX_PROCS,		/* u32: process rows per session */
+	SYSTRACE_PARAM_MAX_SITES,		/* u32: site rows per session */
+	SYSTRACE_PARAM_MAX_MEM_BYTES,		/* u64: memory per session */
+
+	__SYSTRACE_PARAM_MAX,
+	SYSTRACE_PARAM_MAX = __SYSTRACE_PARAM_MAX - 1
+};
+
+enum systrace_session_flags {
+	/*
+	 * The root is not counted until its next successful execve; the
+	 * first process row is the image that execve loads.
+	 */
+	SYSTRACE_SESSION_F_ON_EXEC = 1U << 0,
+
+	SYSTRACE_SESSION_F_ALL = SYSTRACE_SESSION_F_ON_EXEC
+};
+
+/* What each traced task's perf event counts (user mode only). */
+enum systrace_counters {
+	SYSTRACE_COUNTERS_NONE,
+	SYSTRACE_COUNTERS_INSTRUCTIONS,
+	SYSTRACE_COUNTERS_CYCLES,
+	SYSTRACE_COUNTERS_TASK_CLOCK,
+
+	__SYSTRACE_COUNTERS_MAX,
+	SYSTRACE_COUNTERS_MAX = __SYSTRACE_COUNTERS_MAX - 1
+};
+
+enum systrace_session_state {
+	SYSTRACE_STATE_WAITING,		/* F_ON_EXEC: root has not exec'd yet */
+	SYSTRACE_STATE_RUNNING,		/* some traced task is alive */
+	SYSTRACE_STATE_FINISHED,	/* every traced task has exited */
+
+	__SYSTRACE_STATE_MAX
+};
+
+enum systrace_session_attr {
+	SYSTRACE_SESSION_A_UNSPEC,
+	SYSTRACE_SESSION_A_PAD,
+	SYSTRACE_SESSION_A_ID,			/* u32 */
+	SYSTRACE_SESSION_A_NAME,		/* string */
+	SYSTRACE_SESSION_A_ROOT_PID,		/* u32 */
+	SYSTRACE_SESSION_A_STATE,		/* u32: enum systrace_session_state */
+	SYSTRACE_SESSION_A_FLAGS,		/* u32 */
+	SYSTRACE_SESSION_A_CREATED_NS,		/* u64: CLOCK_MONOTONIC */
+	SYSTRACE_SESSION_A_REALTIME_BASE_NS,	/* u64: realtime - monotonic */
+	SYSTRACE_SESSION_A_COUNTERS,		/* u32: enum systrace_counters */
+	SYSTRACE_SESSION_A_COUNTERS_ERROR,	/* string: why counters are off */
+	SYSTRACE_SESSION_A_LIVE_TASKS,		/* u32 */
+	SYSTRACE_SESSION_A_PROCS,		/* u64: process rows */
+	SYSTRACE_SESSION_A_SITES,		/* u64: site rows */
+	SYSTRACE_SESSION_A_SYSCALLS,		/* u64: sum over process rows */
+	SYSTRACE_SESSION_A_ERRORS,		/* u64 */
+	SYSTRACE_SESSION_A_SYSCALL_NS,		/* u64 */
+	SYSTRACE_SESSION_A_FORKS,		/* u64: processes forked */
+	SYSTRACE_SESSION_A_CLONES,		/* u64: threads cloned */
+	SYSTRACE_SESSION_A_EXECS,		/* u64 */
+	SYSTRACE_SESSION_A_EXITS,		/* u64: process exits */
+	SYSTRACE_SESSION_A_SIGNAL_EXITS,	/* u64: exits by a signal */
+	SYSTRACE_SESSION_A_DROPPED_PROCS,	/* u64: tasks not followed */
+	SYSTRACE_SESSION_A_DROPPED_SITES,	/* u64: site rows not made */
+	SYSTRACE_SESSION_A_DROPPED_SYSCALLS,	/* u64: syscalls not counted */
+	SYSTRACE_SESSION_A_DROPPED_NOMEM,	/* u64: allocation failures */
+	SYSTRACE_SESSION_A_DROPPED_RESOLVE,	/* u64: sites with no mapping */
+	SYSTRACE_SESSION_A_DROPPED_COUNTERS,	/* u64: perf counters not made */
+	SYSTRACE_SESSION_A_MEM_BYTES,		/* u64 */
+	SYSTRACE_SESSION_A_PROC_ROW_BYTES,	/* u32: bytes per process row */
+	SYSTRACE_SESSION_A_SITE_ROW_BYTES,	/* u32: bytes per site row */
+	SYSTRACE_SESSION_A_COUNTER_VALUE,	/* u64: sum over process rows */
+
+	__SYSTRACE_SESSION_A_MAX,
+	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
+};
+
+/* How a process image ended. */
+enum systrace_end {
+	SYSTRACE_END_RUNNING,		/* still alive */
+	SYSTRACE_END_EXITED,		/* EXIT_CODE holds the status */
+	SYSTRACE_END_SIGNALED,		/* EXIT_SIGNAL holds the signal */
+	SYSTRACE_END_EXEC,		/* replaced by a successful execve */
+	SYSTRACE_END_DETACHED,		/* session deleted while it ran */
+
+	__SYSTRACE_END_MAX
+};
+
+enum systrace_proc_attr {
+	SYSTRACE_PROC_A_UNSPEC,
+	SYSTRACE_PROC_A_PAD,
+	SYSTRACE_PROC_A_ID,		/* u64: unique in the session, never 0 */
+	SYSTRACE_PROC_A_PARENT_ID,	/* u64: parent's image at fork, 0: none */
+	SYSTRACE_PROC_A_PREV_ID,	/* u64: image this one replaced, 0: none */
+	SYSTRACE_PROC_A_PID,		/* u32: in the session creator's pid ns */
+	SYSTRACE_PROC_A_TGID,		/* u32 */
+	SYSTRACE_PROC_A_PPID,		/* u32: parent's tgid at fork */
+	SYSTRACE_PROC_A_COMM,		/* string */
+	SYSTRACE_PROC_A_EXE,		/* string: absent when unknown */
+	SYSTRACE_PROC_A_START_NS,	/* u64: CLOCK_MONOTONIC */
+	SYSTRACE_PROC_A_END_NS,		/* u64: absent while running */
+	SYSTRACE_PROC_A_END,		/* u32: enum systrace_end */
+	SYSTRACE_PROC_A_EXIT_CODE,	/* u32: with SYSTRACE_END_EXITED */
+	SYSTRACE_PROC_A_EXIT_SIGNAL,	/* u32: with SYSTRACE_END_SIGNALED */
+	SYSTRACE_PROC_A_CORE_DUMPED,	/* u8 */
+	SYSTRACE_PROC_A_THREADS,	/* u32: threads this image ever had */
+	SYSTRACE_PROC_A_SYSCALLS,	/* u64 */
+	SYSTRACE_PROC_A_ERRORS,		/* u64: returns in [-4095, -1] */
+	SYSTRACE_PROC_A_SYSCALL_NS,	/* u64 */
+	SYSTRACE_PROC_A_SITES,		/* u32: site rows */
+	SYSTRACE_PROC_A_USER_NS,	/* u64: user CPU time */
+	SYSTRACE_PROC_A_SYS_NS,		/* u64: system CPU time */
+	SYSTRACE_PROC_A_NVCSW,		/* u64: voluntary context switches */
+	SYSTRACE_PROC_A_NIVCSW,		/* u64: involuntary ones */
+	SYSTRACE_PROC_A_MINFLT,		/* u64 */
+	SYSTRACE_PROC_A_MAJFLT,		/* u64 */
+	SYSTRACE_PROC_A_COUNTER_VALUE,	/* u64: absent when not counted */
+	SYSTRACE_PROC_A_COUNTER_TASKS,	/* u32: tasks whose counter was read */
+
+	__SYSTRACE_PROC_A_MAX,
+	SYSTRACE_PROC_A_MAX = __SYSTRACE_PROC_A_MAX - 1
+};
+
+enum systrace_abi {
+	SYSTRACE_ABI_X64,
+	SYSTRACE_ABI_IA32,
+	SYSTRACE_ABI_X32,
+
+	__SYSTRACE_ABI_MAX
+};
+
+/* What kind of mapping a call site lies in. */
+enum systrace_map {
+	SYSTRACE_MAP_UNKNOWN,		/* not resolved (see DROPPED_RESOLVE) */
+	SYSTRACE_MAP_FILE,		/* PATH + OFFSET: offset in the file */
+	SYSTRACE_MAP_ANON,		/* OFFSET is the address */
+	SYSTRACE_MAP_VDSO,		/* OFFSET is the address */
+	SYSTRACE_MAP_VSYSCALL,		/* OFFSET is the address */
+
+	__SYSTRACE_MAP_MAX
+};
+
+enum systrace_site_attr {
+	SYSTRACE_SITE_A_UNSPEC,
+	SYSTRACE_SITE_A_PAD,
+	SYSTRACE_SITE_A_PROC_ID,	/* u64: SYSTRACE_PROC_A_ID of its image */
+	SYSTRACE_SITE_A_ADDR,		/* u64: address of the syscall insn */
+	SYSTRACE_SITE_A_NR,		/* u32: syscall number in its ABI */
+	SYSTRACE_SITE_A_ABI,		/* u32: enum systrace_abi */
+	SYSTRACE_SITE_A_MAP,		/* u32: enum systrace_map */
+	SYSTRACE_SITE_A_PATH,		/* string: with SYSTRACE_MAP_FILE */
+	SYSTRACE_SITE_A_OFFSET,		/* u64 */
+	SYSTRACE_SITE_A_INODE,		/* u64: file identity at first hit */
+	SYSTRACE_SITE_A_DEV,		/* u32: st_dev (new_encode_dev) */
+	SYSTRACE_SITE_A_MTIME_NS,	/* u64: mtime at first hit */
+	SYSTRACE_SITE_A_CALLS,		/* u64 */
+	SYSTRACE_SITE_A_ERRORS,		/* u64 */
+	SYSTRACE_SITE_A_TOTAL_NS,	/* u64 */
+	SYSTRACE_SITE_A_MIN_NS,		/* u64 */
+	SYSTRACE_SITE_A_MAX_NS,		/* u64 */
+	SYSTRACE_SITE_A_FIRST_NS,	/* u64: CLOCK_MONOTONIC of first entry */
+	SYSTRACE_SITE_A_FIRST_ORDINAL,	/* u64: syscalls the image had
+					 * completed before the first hit */
+
+	__SYSTRACE_SITE_A_MAX,
+	SYSTRACE_SITE_A_MAX = __SYSTRACE_SITE_A_MAX - 1
+};
+
+#endif /* _UAPI_LINUX_SYSTRACE_H */
