@@ -89,6 +89,28 @@ struct st_site {
 	uint64_t mtime_ns;
 	uint64_t calls, errors, total_ns, min_ns, max_ns;
 	uint64_t first_ns, first_ordinal;
+	struct st_sym *sym;		/* NULL until symbolized; owned */
+};
+
+/*
+ * What a symbolizer learns about a site: the object that holds it (for a
+ * file mapping, the ELF file), the nearest symbol and the build id. Every
+ * field is optional; NULL is a missing value.
+ */
+struct st_sym {
+	char *object;
+	char *symbol;
+	bool has_symbol_offset;
+	uint64_t symbol_offset;
+	char *build_id;			/* lowercase hex */
+};
+
+/* One row of `dump --syscalls`: the sites of one image with one (abi, nr). */
+struct st_sysagg {
+	uint64_t proc_id;
+	uint32_t abi, nr;
+	uint64_t calls, errors, total_ns, min_ns, max_ns;
+	uint32_t sites;
 };
 
 /* A whole session as one dump returns it. */
@@ -99,8 +121,16 @@ struct st_dump {
 	struct st_site *sites;
 	size_t nsites;
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
+	bool symbolized;		/* sites carry sym: emit symbol columns */
 };
 
 void st_dump_free(struct st_dump *d);
+void st_sym_free(struct st_sym *sym);
+void st_dump_sort(struct st_dump *d);
+const struct st_proc *st_dump_find_proc(const struct st_dump *d, uint64_t id);
+uint64_t st_session_dropped(const struct st_session *s);
+
+int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
+			  struct st_sysagg **out, size_t *n);
 
 #endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_NAMES_H
+#define SYSTRACE_NAMES_H
+
+#include <stdint.h>
+
+/* Names of the ABI's enum values; NULL for a value this tool does not know. */
+const char *st_abi_name(uint32_t abi);
+const char *st_map_name(uint32_t map);
+const char *st_end_name(uint32_t end);
+const char *st_state_name(uint32_t state);
+const char *st_counters_name(uint32_t counters);
+const char *st_counters_column(uint32_t counters);
+int st_counters_parse(const char *name);
+
+/* The syscall's name in its ABI, from libseccomp; NULL if unknown. */
+const char *st_syscall_name(uint32_t abi, uint32_t nr);
+
+#endif

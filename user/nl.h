@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_NL_H
+#define SYSTRACE_NL_H
+
+/*
+ * The only user of libnl: sends the family's commands and decodes the
+ * replies into the plain structs of model.h. Every function returns 0 or
+ * -errno and, on failure, fills *err (kernel errno and extack message, or
+ * what went wrong locally).
+ */
+#include <stdbool.h>
+#include "err.h"
+#include "model.h"
+
+struct st_nl;
+
+struct st_session_req {
+	uint32_t pid;
+	const char *name;	/* NULL: none */
+	uint32_t flags;		/* SYSTRACE_SESSION_F_* */
+	uint32_t counters;	/* enum systrace_counters */
+};
+
+int st_nl_open(struct st_nl **nlp, struct st_err *err);
+void st_nl_close(struct st_nl *nl);
+
+int st_nl_status(struct st_nl *nl, struct st_status *st, struct st_err *err);
+int st_nl_session_new(struct st_nl *nl, const struct st_session_req *req,
+		      struct st_session *out, struct st_err *err);
+int st_nl_session_del(struct st_nl *nl, uint32_t id, struct st_err *err);
+int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,
+		      struct st_err *err);
+int st_nl_session_list(struct st_nl *nl, struct st_session **out, size_t *n,
+		       bool *interrupted, struct st_err *err);
+/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
+int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
+	       struct st_err *err);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_SESSION_H
+#define SYSTRACE_SESSION_H
+
+#include "err.h"
+#include "model.h"
+#include "nl.h"
+
+#define ST_DUMP_TRIES 4		/* the first dump and 3 retries */
+
+int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
+		    struct st_err *err);
+int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
+		     struct st_err *err);
+int st_session_report_check(const struct st_dump *d);
+int st_parse_u32(const char *s, uint32_t *out);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_SUBCOMMANDS_H
+#define SYSTRACE_SUBCOMMANDS_H
+
+#include <stdio.h>
+
+int status_main(int argc, char **argv);
+int start_main(int argc, char **argv);
+int dump_main(int argc, char **argv);
+int list_main(int argc, char **argv);
+int reset_main(int argc, char **argv);
+int help_main(int argc, char **argv);
+
+extern const char status_usage[];
+extern const char start_usage[];
+extern const char dump_usage[];
+extern const char list_usage[];
+extern const char reset_usage[];
+
+extern const char st_exit_codes_help[];
+
+int st_usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int st_print_usage(const char *usage);
+
+struct st_nl;
+struct st_err;
+int st_fail(const struct st_err *err, struct st_nl *nl);
+
+#endif
