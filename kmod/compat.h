@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Differences between the kernels under test (6.1 and 6.12), in one place. */
+#ifndef _SYSTRACE_COMPAT_H
+#define _SYSTRACE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/fs.h>
+#include <net/genetlink.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define st_dump_attrs(cb) (genl_info_dump(cb)->attrs)
+#else
+#define st_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+static inline u64 st_inode_mtime_ns(const struct inode *inode)
+{
+	return timespec64_to_ns(&(struct timespec64){
+		.tv_sec = inode_get_mtime_sec(inode),
+		.tv_nsec = inode_get_mtime_nsec(inode) });
+}
+#else
+static inline u64 st_inode_mtime_ns(const struct inode *inode)
+{
+	return timespec64_to_ns(&inode->i_mtime);
+}
+#endif
+
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-task perf counters (instructions, cycles or task-clock), summed per
+ * process image. Probes cannot sleep, and creating or reading a counter
+ * may, so the task does that work itself through task_work: at its first
+ * return to user mode after fork or exec (before its first user
+ * instruction), after an exec to split the count between the two images,
+ * and in exit_task_work, where the counter still exists. Each queued work
+ * holds a module reference and a session reference.
+ */
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/workqueue.h>
+#include <linux/module.h>
+#include <linux/refcount.h>
+#include "systrace.h"
+
+struct st_counter {
+	refcount_t ref;
+	struct perf_event *ev;
+	u64 base;			/* value when the current image began */
+	struct work_struct free_work;	/* last put from a probe */
+};
+
+static struct workqueue_struct *st_wq;
+
+struct st_cwork {
+	struct callback_head cb;
+	struct work_struct work;	/* fallback when task_work is refused */
+	struct st_session *s;
+	struct st_counter *c;		/* NULL: create one for current */
+	struct st_proc *proc;		/* image to credit with the count */
+	bool gone;			/* the task left: report it when done */
+};
+
+static void st_counter_attr(u32 mode, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->exclude_hv = 1;
+	switch (mode) {
+	case SYSTRACE_COUNTERS_INSTRUCTIONS:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_INSTRUCTIONS;
+		a->exclude_kernel = 1;
+		break;
+	case SYSTRACE_COUNTERS_CYCLES:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+		a->exclude_kernel = 1;
+		break;
+	default:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_TASK_CLOCK;
+		break;
+	}
+}
+
+/**
+ * st_counters_probe() - can this machine count @mode?
+ * @mode: enum systrace_counters
+ *
+ * Must be called from process context.
+ *
+ * Return: NULL when it can (or @mode is none), else why not.
+ */
+const char *st_counters_probe(u32 mode)
+{
+	struct perf_event_attr a;
+	struct perf_event *ev;
+
+	if (mode == SYSTRACE_COUNTERS_NONE)
+		return NULL;
+	st_counter_attr(mode, &a);
+	ev = perf_event_create_kernel_counter(&a, -1, current, NULL, NULL);
+	if (!IS_ERR(ev)) {
+		perf_event_release_kernel(ev);
+		return NULL;
+	}
+	switch (PTR_ERR(ev)) {
+	case -ENOENT:
+	case -EOPNOTSUPP:
+	case -ENODEV:
+		return "the CPU exposes no hardware performance counter for this event (no PMU, e.g. in a VM)";
+	case -EACCES:
+	case -EPERM:
+		return "perf events are not permitted here";
+	default:
+		return "perf event creation failed";
+	}
+}
+
+static bool st_counting(struct st_session *s)
+{
+	return s->counters != SYSTRACE_COUNTERS_NONE && !s->counters_error;
+}
+
+static void st_counter_free(struct st_counter *c)
+{
+	perf_event_release_kernel(c->ev);
+	kfree(c);
+}
+
+static void st_counter_free_fn(struct work_struct *work)
+{
+	st_counter_free(container_of(work, struct st_counter, free_work));
+}
+
+static void st_counter_put(struct st_counter *c)
+{
+	if (refcount_dec_and_test(&c->ref))
+		st_counter_free(c);
+}
+
+/* Releasing a perf event may sleep: from a probe, leave it to st_wq. */
+static void st_counter_put_async(struct st_counter *c)
+{
+	if (refcount_dec_and_test(&c->ref))
+		queue_work(st_wq, &c->free_work);
+}
+
+static u64 st_counter_read(struct st_counter *c)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(c->ev, &enabled, &running);
+}
+
+static void st_counter_credit(struct st_proc *p, u64 v)
+{
+	spin_lock(&p->lock);
+	write_seqcount_begin(&p->seq);
+	p->counter_value += v;
+	p->counter_tasks++;
+	write_seqcount_end(&p->seq);
+	spin_unlock(&p->lock);
+}
+
+/* Read the count since the image began, credit it, and drop the ref. */
+static void st_cwork_read(struct st_cwork *w)
+{
+	u64 v = st_counter_read(w->c);
+
+	if (w->proc)
+		st_counter_credit(w->proc, v - w->c->base);
+	w->c->base = v;
+	st_counter_put(w->c);
+	if (w->gone)
+		st_session_task_gone(w->s);
+}
+
+static void st_cwork_start(struct st_cwork *w)
+{
+	struct perf_event_attr a;
+	struct st_counter *c;
+	struct st_thread *t;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		goto drop;
+	st_counter_attr(w->s->counters, &a);
+	c->ev = perf_event_create_kernel_counter(&a, -1, current, NULL, NULL);
+	if (IS_ERR(c->ev)) {
+		kfree(c);
+		goto drop;
+	}
+	refcount_set(&c->ref, 1);
+	INIT_WORK(&c->free_work, st_counter_free_fn);
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	if (t && t->s == w->s && !t->counter) {
+		t->counter = c;
+		c = NULL;
+	}
+	rcu_read_unlock();
+	/* Traced no more: the session was deleted meanwhile. */
+	if (c)
+		st_counter_put(c);
+	return;
+drop:
+	st_stat_inc(w->s, ST_DROPPED_COUNTERS);
+}
+
+static void st_cwork_run(struct st_cwork *w)
+{
+	if (w->c)
+		st_cwork_read(w);
+	else
+		st_cwork_start(w);
+	st_session_put(w->s);
+	kfree(w);
+}
+
+static void st_cwork_task_fn(struct callback_head *cb)
+{
+	st_cwork_run(container_of(cb, struct st_cwork, cb));
+	module_put(THIS_MODULE);
+}
+
+static void st_cwork_work_fn(struct work_struct *work)
+{
+	st_cwork_run(container_of(work, struct st_cwork, work));
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Queue work on @task. A task past exit_task_work refuses task_work; a
+ * read then runs from st_wq, which can still read a final count.
+ */
+static bool st_cwork_queue(struct st_session *s, struct task_struct *task,
+			   struct st_counter *c, struct st_proc *proc,
+			   bool gone)
+{
+	struct st_cwork *w;
+
+	w = kzalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	if (!w)
+		goto drop;
+	if (!try_module_get(THIS_MODULE)) {
+		kfree(w);
+		goto drop;
+	}
+	w->s = s;
+	w->c = c;
+	w->proc = proc;
+	w->gone = gone;
+	init_task_work(&w->cb, st_cwork_task_fn);
+	/* The task runs the work only after this probe returns. */
+	if (!task_work_add(task, &w->cb, TWA_RESUME)) {
+		kref_get(&s->ref);
+		return true;
+	}
+	if (c) {
+		kref_get(&s->ref);
+		INIT_WORK(&w->work, st_cwork_work_fn);
+		queue_work(st_wq, &w->work);
+		return true;
+	}
+	module_put(THIS_MODULE);
+	kfree(w);
+drop:
+	st_stat_inc(s, ST_DROPPED_COUNTERS);
+	return false;
+}
+
+/**
+ * st_counter_start() - count @t's task from its next return to user mode
+ * @t: a thread record, from a probe
+ */
+void st_counter_start(struct st_thread *t)
+{
+	if (st_counting(t->s))
+		st_cwork_queue(t->s, t->task, NULL, NULL, false);
+}
+
+/**
+ * st_counter_exec() - an exec replaced @old's image with @nt's
+ * @nt: the new image's record of the task
+ * @old: the old one, whose counter moves to @nt
+ *
+ * Called from the exec probe; the split is read before the new image runs.
+ */
+void st_counter_exec(struct st_thread *nt, struct st_thread *old)
+{
+	struct st_counter *c = old->counter;
+
+	if (!st_counting(nt->s))
+		return;
+	if (!c) {
+		st_counter_start(nt);
+		return;
+	}
+	old->counter = NULL;
+	nt->counter = c;
+	refcount_inc(&c->ref);
+	if (!st_cwork_queue(nt->s, nt->task, c, old->proc, false))
+		refcount_dec(&c->ref);
+}
+
+/**
+ * st_counter_exit() - the task of @t is exiting; read its counter later
+ * @t: the record, from a probe in the task itself
+ *
+ * Return: true when the read was queued; it then reports the task gone.
+ */
+bool st_counter_exit(struct st_thread *t)
+{
+	struct st_counter *c = t->counter;
+
+	if (!c)
+		return false;
+	t->counter = NULL;
+	if (st_cwork_queue(t->s, t->task, c, t->proc, true))
+		return true;
+	/* Cannot read it now, nor free it here: leave it to a kworker. */
+	st_counter_put_async(c);
+	return false;
+}
+
+/**
+ * st_counter_release() - read and free the counter of a detached thread
+ * @t: the record, owned by a caller in process context
+ */
+void st_counter_release(struct st_thread *t)
+{
+	struct st_counter *c = t->counter;
+
+	if (!c)
+		return;
+	t->counter = NULL;
+	if (t->proc)
+		st_counter_credit(t->proc, st_counter_read(c) - c->base);
+	st_counter_put(c);
+}
+
+/**
+ * st_counters_init() - make the workqueue for releases from probes
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int st_counters_init(void)
+{
+	st_wq = alloc_workqueue("systrace", 0, 0);
+	return st_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * st_counters_exit() - finish every queued release
+ */
+void st_counters_exit(void)
+{
+	destroy_workqueue(st_wq);
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint probes. They are registered while a session has a live task
+ * and unregistered (from a work item, since probes cannot sleep) when the
+ * last one is gone, so an idle system pays nothing.
+ *
+ * Probes run with preemption disabled: no sleeping, GFP_NOWAIT only.
+ */
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
+#include <linux/sched/signal.h>
+#include <linux/binfmts.h>
+#include <linux/timekeeping.h>
+#include <linux/pid_namespace.h>
+#include "systrace.h"
+
+static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct st_thread *t;
+
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	if (t && t->proc && id >= 0) {
+		if (unlikely(t->cur.ts))
+			st_tsite_account(t, 0, ktime_get_ns());
+		t->cur.ts = st_tsite_get(t, regs, id);
+		t->cur.start_ns = ktime_get_ns();
+	}
+	rcu_read_unlock();
+}
+
+static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct st_thread *t;
+
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	if (t && t->cur.ts)
+		st_tsite_account(t, ret, ktime_get_ns());
+	rcu_read_unlock();
+}
+
+static void st_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	struct st_thread *t, *nt = NULL;
+	struct st_session *s;
+	struct st_proc *p;
+
+	rcu_read_lock();
+	t = st_thread_lookup(parent);
+	if (!t || !t->proc)
+		goto out;
+	s = t->s;
+	if (child->tgid == parent->tgid) {
+		st_stat_inc(s, ST_CLONES);
+		nt = st_thread_attach(s, t->proc, child, GFP_NOWAIT, NULL);
+	} else {
+		st_stat_inc(s, ST_FORKS);
+		p = st_proc_new(s, child, t->proc->id, t->proc->tgid,
+				GFP_NOWAIT);
+		if (p) {
+			p->exe = t->proc->exe;
+			nt = st_thread_attach(s, p, child, GFP_NOWAIT, NULL);
+			if (!nt)
+				st_proc_end(p, SYSTRACE_END_DETACHED, 0);
+		}
+	}
+	if (nt)
+		st_counter_start(nt);
+	else
+		st_stat_inc(s, ST_DROPPED_PROCS);
+out:
+	rcu_read_unlock();
+}
+
+/* The exec'ing task's parent tgid, for a root that had no row before. */
+static pid_t st_real_ppid(struct task_struct *task, struct st_session *s)
+{
+	return task_tgid_nr_ns(rcu_dereference(task->real_parent), s->pidns);
+}
+
+static void st_probe_exec(void *data, struct task_struct *task,
+			  pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct st_thread *t, *nt = NULL;
+	struct st_proc *old, *p;
+	struct st_session *s;
+
+	rcu_read_lock();
+	t = st_thread_lookup(task);
+	if (!t)
+		goto out;
+	s = t->s;
+	old = t->proc;
+	/* execve's own exit runs in the new image; it belongs to the old. */
+	if (old && t->cur.ts)
+		st_tsite_account(t, 0, ktime_get_ns());
+	p = st_proc_new(s, task, old ? old->parent_id : 0,
+			old ? old->ppid : st_real_ppid(task, s), GFP_NOWAIT);
+	if (p) {
+		p->prev_id = old ? old->id : 0;
+		p->exe = st_obj_get(s, bprm->file, GFP_NOWAIT);
+		nt = st_thread_attach(s, p, task, GFP_NOWAIT, t);
+		if (!nt)
+			st_proc_end(p, SYSTRACE_END_DETACHED, 0);
+	}
+	if (nt) {
+		st_stat_inc(s, ST_EXECS);
+		st_counter_exec(nt, t);
+	} else {
+		st_stat_inc(s, ST_DROPPED_PROCS);
+		if (!st_thread_own(t))
+			goto out;
+	}
+	if (old)
+		st_proc_end(old, nt ? SYSTRACE_END_EXEC : SYSTRACE_END_DETACHED,
+			    0);
+	st_thread_detach(t, true);
+out:
+	rcu_read_unlock();
+}
+
+static void st_probe_exit(void *data, struct task_struct *task)
+{
+	struct st_thread *t;
+	struct st_session *s;
+	struct st_proc *p;
+	bool group_dead;
+	u32 code;
+
+	rcu_read_lock();
+	t = st_thread_lookup(task);
+	if (!t)
+		goto out;
+	/* exit and exit_group never return: complete them here. */
+	if (t->proc && t->cur.ts)
+		st_tsite_account(t, 0, ktime_get_ns());
+	if (!st_thread_own(t))
+		goto out;
+	s = t->s;
+	p = t->proc;
+	group_dead = !atomic_read(&task->signal->live);
+	code = task->exit_code;
+	st_thread_detach(t, true);
+	if (p && group_dead) {
+		bool sig = code & 0x7f;
+
+		st_proc_end(p, sig ? SYSTRACE_END_SIGNALED : SYSTRACE_END_EXITED,
+			    code);
+		st_stat_inc(s, ST_EXITS);
+		if (sig)
+			st_stat_inc(s, ST_SIGNAL_EXITS);
+	}
+out:
+	rcu_read_unlock();
+}
+
+struct st_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+/* Lifecycle probes first, so no syscall is seen from an unknown task. */
+static struct st_tp st_tps[] = {
+	{ "sched_process_fork", st_probe_fork },
+	{ "sched_process_exec", st_probe_exec },
+	{ "sched_process_exit", st_probe_exit },
+	{ "sys_enter", st_probe_sys_enter },
+	{ "sys_exit", st_probe_sys_exit },
+};
+
+static bool st_registered;
+static void st_hooks_work_fn(struct work_struct *work);
+static DECLARE_WORK(st_hooks_work, st_hooks_work_fn);
+
+static void st_tp_find(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(st_tps); i++)
+		if (!strcmp(tp->name, st_tps[i].name))
+			st_tps[i].tp = tp;
+}
+
+static void st_hooks_unregister(int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(st_tps[n].tp, st_tps[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * st_hooks_get() - make sure the probes are registered
+ *
+ * Must be called with st_mutex held.
+ *
+ * Return: 0 or -errno.
+ */
+int st_hooks_get(void)
+{
+	int i, ret;
+
+	lockdep_assert_held(&st_mutex);
+	if (st_registered)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(st_tps); i++) {
+		ret = tracepoint_probe_register(st_tps[i].tp, st_tps[i].probe,
+						NULL);
+		if (ret) {
+			pr_err("cannot register probe on %s: %d\n",
+			       st_tps[i].name, ret);
+			st_hooks_unregister(i);
+			return ret;
+		}
+	}
+	st_registered = true;
+	return 0;
+}
+
+static void st_hooks_work_fn(struct work_struct *work)
+{
+	mutex_lock(&st_mutex);
+	if (st_registered && !st_sessions_live()) {
+		st_hooks_unregister(ARRAY_SIZE(st_tps));
+		st_registered = false;
+	}
+	mutex_unlock(&st_mutex);
+}
+
+/**
+ * st_hooks_put_async() - unregister the probes soon if nothing is traced
+ *
+ * Safe from a probe.
+ */
+void st_hooks_put_async(void)
+{
+	schedule_work(&st_hooks_work);
+}
+
+/**
+ * st_hooks_active() - whether the probes are registered
+ *
+ * Return: true while they are.
+ */
+bool st_hooks_active(void)
+{
+	return READ_ONCE(st_registered);
+}
+
+/**
+ * st_hooks_init() - find the tracepoints the probes attach to
+ *
+ * Return: 0, or -ENOENT when this kernel lacks one.
+ */
+int st_hooks_init(void)
+{
+	int i;
+
+	for_each_kernel_tracepoint(st_tp_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(st_tps); i++) {
+		if (!st_tps[i].tp) {
+			pr_err("tracepoint %s not found\n", st_tps[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * st_hooks_exit() - unregister the probes and wait for running ones
+ */
+void st_hooks_exit(void)
+{
+	mutex_lock(&st_mutex);
+	if (st_registered) {
+		st_hooks_unregister(ARRAY_SIZE(st_tps));
+		st_registered = false;
+	}
+	mutex_unlock(&st_mutex);
+}
+
+/**
+ * st_hooks_flush() - wait for a queued unregistration (module unload)
+ */
+void st_hooks_flush(void)
+{
+	cancel_work_sync(&st_hooks_work);
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * systrace: per-process and per-call-site syscall statistics of a traced
+ * process tree, kept in the kernel and exported over generic netlink.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include "systrace.h"
+
+unsigned int st_max_sessions = 16;
+module_param_named(max_sessions, st_max_sessions, uint, 0644);
+MODULE_PARM_DESC(max_sessions, "Sessions that may exist at once");
+
+unsigned int st_max_procs = 1 << 20;
+module_param_named(max_procs, st_max_procs, uint, 0644);
+MODULE_PARM_DESC(max_procs, "Process rows per session");
+
+unsigned int st_max_sites = 1 << 22;
+module_param_named(max_sites, st_max_sites, uint, 0644);
+MODULE_PARM_DESC(max_sites, "Site rows per session");
+
+unsigned long st_max_mem = 1UL << 30;
+module_param_named(max_mem, st_max_mem, ulong, 0644);
+MODULE_PARM_DESC(max_mem, "Bytes of memory per session");
+
+static int __init st_init(void)
+{
+	int ret;
+
+	ret = st_tables_init();
+	if (ret)
+		return ret;
+	ret = st_counters_init();
+	if (ret)
+		goto err_counters;
+	ret = st_hooks_init();
+	if (ret)
+		goto err_hooks;
+	ret = st_netlink_init();
+	if (ret)
+		goto err_netlink;
+	pr_info("version %s loaded\n", SYSTRACE_VERSION);
+	return 0;
+
+err_netlink:
+err_hooks:
+	st_counters_exit();
+err_counters:
+	st_tables_exit();
+	return ret;
+}
+
+static void __exit st_exit(void)
+{
+	st_netlink_exit();
+	st_hooks_exit();
+	st_session_del_all();
+	st_hooks_flush();
+	st_counters_exit();
+	/* No task may still be returning from one of our task_work calls. */
+	synchronize_rcu_tasks();
+	rcu_barrier();
+	st_tables_exit();
+}
+
+module_init(st_init);
+module_exit(st_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("In-kernel syscall statistics per process and call site");
+MODULE_VERSION(SYSTRACE_VERSION);

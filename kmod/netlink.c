@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "systrace": the only code in the module that
+ * knows genl. Every op needs CAP_NET_ADMIN, has its own strict policy, and
+ * explains every rejection in extack. Tables are returned by resumable
+ * dumps whose cursor is a row pointer, valid because rows live as long as
+ * the session reference the dump holds.
+ */
+#include <linux/pid.h>
+#include <linux/threads.h>
+#include <net/genetlink.h>
+#include "systrace.h"
+#include "compat.h"
+
+static struct genl_family st_family;
+
+static const struct nla_policy st_session_id_policy[SYSTRACE_A_MAX + 1] = {
+	[SYSTRACE_A_SESSION_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static struct netlink_range_validation st_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
+static const struct nla_policy st_session_new_policy[SYSTRACE_A_MAX + 1] = {
+	[SYSTRACE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &st_pid_range),
+	[SYSTRACE_A_NAME] = { .type = NLA_NUL_STRING,
+			      .len = SYSTRACE_NAME_MAX - 1 },
+	[SYSTRACE_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, SYSTRACE_SESSION_F_ALL),
+	[SYSTRACE_A_COUNTERS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_COUNTERS_MAX),
+};
+
+/* Dump state, kept in cb->ctx between the messages of one dump. */
+struct st_dump_ctx {
+	struct st_session *s;
+	struct st_proc *proc;		/* last process emitted, or the one
+					 * whose sites are being emitted */
+	struct st_site *site;		/* last site emitted of ->proc */
+	u32 session_id;			/* session list: last id emitted */
+	bool started;
+};
+
+static struct st_dump_ctx *st_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct st_dump_ctx) > sizeof(cb->ctx));
+	return (struct st_dump_ctx *)cb->ctx;
+}
+
+static int st_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, type, v, pad);
+}
+
+static int st_nl_put_params(struct sk_buff *skb)
+{
+	struct nlattr *nest = nla_nest_start(skb, SYSTRACE_A_PARAMS);
+
+	if (!nest ||
+	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_SESSIONS, st_max_sessions) ||
+	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_PROCS, st_max_procs) ||
+	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_SITES, st_max_sites) ||
+	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_BYTES, st_max_mem,
+		       SYSTRACE_PARAM_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int st_nl_status_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &st_family, 0, SYSTRACE_CMD_STATUS);
+	if (!hdr ||
+	    nla_put_string(msg, SYSTRACE_A_VERSION, SYSTRACE_VERSION) ||
+	    nla_put_u32(msg, SYSTRACE_A_ABI_VERSION, SYSTRACE_ABI_VERSION) ||
+	    st_nl_put_params(msg) ||
+	    nla_put_u32(msg, SYSTRACE_A_SESSIONS_LIVE, st_sessions_live()) ||
+	    st_put_u64(msg, SYSTRACE_A_MEM_BYTES, st_sessions_mem(),
+		       SYSTRACE_A_PAD) ||
+	    nla_put_u8(msg, SYSTRACE_A_PROBES_ACTIVE, st_hooks_active())) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* Session totals are sums over its process rows, taken now. */
+static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
+{
+	struct st_proc_snap snap;
+	struct st_proc *p;
+
+	memset(tot, 0, sizeof(*tot));
+	rcu_read_lock();
+	for (p = smp_load_acquire(&s->procs); p;
+	     p = smp_load_acquire(&p->next)) {
+		st_proc_snapshot(p, &snap);
+		tot->syscalls += snap.syscalls;
+		tot->errors += snap.errors;
+		tot->syscall_ns += snap.syscall_ns;
+		tot->counter_value += snap.counter_value;
+	}
+	rcu_read_unlock();
+}
+
+static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
+{
+	static const int stat_attr[ST_NSTATS] = {
+		[ST_FORKS] = SYSTRACE_SESSION_A_FORKS,
+		[ST_CLONES] = SYSTRACE_SESSION_A_CLONES,
+		[ST_EXECS] = SYSTRACE_SESSION_A_EXECS,
+		[ST_EXITS] = SYSTRACE_SESSION_A_EXITS,
+		[ST_SIGNAL_EXITS] = SYSTRACE_SESSION_A_SIGNAL_EXITS,
+		[ST_DROPPED_PROCS] = SYSTRACE_SESSION_A_DROPPED_PROCS,
+		[ST_DROPPED_SITES] = SYSTRACE_SESSION_A_DROPPED_SITES,
+		[ST_DROPPED_SYSCALLS] = SYSTRACE_SESSION_A_DROPPED_SYSCALLS,
+		[ST_DROPPED_NOMEM] = SYSTRACE_SESSION_A_DROPPED_NOMEM,
+		[ST_DROPPED_RESOLVE] = SYSTRACE_SESSION_A_DROPPED_RESOLVE,
+		[ST_DROPPED_COUNTERS] = SYSTRACE_SESSION_A_DROPPED_COUNTERS,
+	};
+	const int pad = SYSTRACE_SESSION_A_PAD;
+	struct st_proc_snap tot;
+	struct nlattr *nest;
+	int i;
+
+	st_session_totals(s, &tot);
+	nest = nla_nest_start(skb, SYSTRACE_A_SESSION);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, SYSTRACE_SESSION_A_ID, s->id) ||
+	    nla_put_string(skb, SYSTRACE_SESSION_A_NAME, s->name) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_ROOT_PID, s->root_pid) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_STATE, st_session_state(s)) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_FLAGS, s->flags) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_CREATED_NS, s->created_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_REALTIME_BASE_NS,
+		       s->realtime_base_ns, pad) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_COUNTERS, s->counters) ||
+	    (s->counters_error &&
+	     nla_put_string(skb, SYSTRACE_SESSION_A_COUNTERS_ERROR,
+			    s->counters_error)) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_LIVE_TASKS,
+			atomic_read(&s->live_tasks)) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_PROCS, READ_ONCE(s->nprocs), pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_SITES,
+		       atomic64_read(&s->nsites), pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALLS, tot.syscalls, pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_ERRORS, tot.errors, pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALL_NS, tot.syscall_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_MEM_BYTES,
+		       atomic64_read(&s->mem), pad) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_PROC_ROW_BYTES,
+			st_proc_row_bytes()) ||
+	    nla_put_u32(skb, SYSTRACE_SESSION_A_SITE_ROW_BYTES,
+			st_site_row_bytes()) ||
+	    (s->counters != SYSTRACE_COUNTERS_NONE && !s->counters_error &&
+	     st_put_u64(skb, SYSTRACE_SESSION_A_COUNTER_VALUE,
+			tot.counter_value, pad)))
+		goto err;
+	for (i = 0; i < ST_NSTATS; i++)
+		if (st_put_u64(skb, stat_attr[i],
+			       atomic64_read(&s->stats[i]), pad))
+			goto err;
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int st_nl_reply_session(struct genl_info *info, struct st_session *s,
+			       u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &st_family, 0, cmd);
+	if (!hdr || st_nl_put_session(msg, s)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE;
+	const char *name = NULL;
+	struct st_session *s;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_PID))
+		return -EINVAL;
+	if (attrs[SYSTRACE_A_NAME])
+		name = nla_data(attrs[SYSTRACE_A_NAME]);
+	if (attrs[SYSTRACE_A_FLAGS])
+		flags = nla_get_u32(attrs[SYSTRACE_A_FLAGS]);
+	if (attrs[SYSTRACE_A_COUNTERS])
+		counters = nla_get_u32(attrs[SYSTRACE_A_COUNTERS]);
+
+	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
+			     counters, &s, info->extack);
+	if (ret) {
+		NL_SET_BAD_ATTR(info->extack, attrs[SYSTRACE_A_PID]);
+		return ret;
+	}
+	ret = st_nl_reply_session(info, s, SYSTRACE_CMD_SESSION_NEW);
+	st_session_put(s);
+	return ret;
+}
+
+static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID))
+		return -EINVAL;
+	ret = st_session_del(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]),
+			     info->extack);
+	if (ret)
+		NL_SET_BAD_ATTR(info->extack,
+				info->attrs[SYSTRACE_A_SESSION_ID]);
+	return ret;
+}
+
+static int st_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct st_session *s;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID))
+		return -EINVAL;
+	s = st_session_get(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]));
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no session with that id");
+		NL_SET_BAD_ATTR(info->extack,
+				info->attrs[SYSTRACE_A_SESSION_ID]);
+		return -ENOENT;
+	}
+	ret = st_nl_reply_session(info, s, SYSTRACE_CMD_SESSION_GET);
+	st_session_put(s);
+	return ret;
+}
+
+static void *st_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			 u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			   cb->nlh->nlmsg_seq, &st_family, NLM_F_MULTI, cmd);
+}
+
+/* Sessions, one message each, in id order, resumed after the last id. */
+static int st_nl_session_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+	struct st_session *s;
+	void *hdr;
+	int n = 0;
+
+	mutex_lock(&st_mutex);
+	list_for_each_entry(s, &st_sessions, node) {
+		if (s->id <= ctx->session_id)
+			continue;
+		hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_SESSION_GET);
+		if (!hdr)
+			break;
+		if (st_nl_put_session(skb, s)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->session_id = s->id;
+		n++;
+	}
+	mutex_unlock(&st_mutex);
+	return n ? skb->len : 0;
+}
+
+static int st_nl_table_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = st_dump_attrs(cb);
+	struct st_dump_ctx *ctx = st_ctx(cb);
+
+	if (!attrs[SYSTRACE_A_SESSION_ID]) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "missing session id");
+		return -EINVAL;
+	}
+	ctx->s = st_session_get(nla_get_u32(attrs[SYSTRACE_A_SESSION_ID]));
+	if (!ctx->s) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "no session with that id");
+		NL_SET_BAD_ATTR(cb->extack, attrs[SYSTRACE_A_SESSION_ID]);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int st_nl_table_done(struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+
+	if (ctx->s)
+		st_session_put(ctx->s);
+	ctx->s = NULL;
+	return 0;
+}
+
+static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
+{
+	const int pad = SYSTRACE_PROC_A_PAD;
+	struct st_proc_snap snap;
+	u32 end, code, nsites;
+	struct nlattr *nest;
+	u64 end_ns;
+
+	st_proc_snapshot(p, &snap);
+	spin_lock(&p->lock);
+	end = p->end;
+	end_ns = p->end_ns;
+	code = p->exit_code;
+	nsites = p->nsites;
+	spin_unlock(&p->lock);
+
+	nest = nla_nest_start(skb, SYSTRACE_A_PROC);
+	if (!nest)
+		return -EMSGSIZE;
+	if (st_put_u64(skb, SYSTRACE_PROC_A_ID, p->id, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_PARENT_ID, p->parent_id, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_PREV_ID, p->prev_id, pad) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_PID, p->pid) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_TGID, p->tgid) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_PPID, p->ppid) ||
+	    nla_put_string(skb, SYSTRACE_PROC_A_COMM, p->comm) ||
+	    (p->exe && nla_put_string(skb, SYSTRACE_PROC_A_EXE, p->exe->path)) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_START_NS, p->start_ns, pad) ||
+	    (end != SYSTRACE_END_RUNNING &&
+	     st_put_u64(skb, SYSTRACE_PROC_A_END_NS, end_ns, pad)) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_END, end) ||
+	    (end == SYSTRACE_END_EXITED &&
+	     nla_put_u32(skb, SYSTRACE_PROC_A_EXIT_CODE, (code >> 8) & 0xff)) ||
+	    (end == SYSTRACE_END_SIGNALED &&
+	     (nla_put_u32(skb, SYSTRACE_PROC_A_EXIT_SIGNAL, code & 0x7f) ||
+	      nla_put_u8(skb, SYSTRACE_PROC_A_CORE_DUMPED, !!(code & 0x80)))) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_THREADS, READ_ONCE(p->threads)) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALLS, snap.syscalls, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_ERRORS, snap.errors, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALL_NS, snap.syscall_ns, pad) ||
+	    nla_put_u32(skb, SYSTRACE_PROC_A_SITES, nsites) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_USER_NS, snap.acct.utime, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_SYS_NS, snap.acct.stime, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_NVCSW, snap.acct.nvcsw, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_NIVCSW, snap.acct.nivcsw, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_MINFLT, snap.acct.minflt, pad) ||
+	    st_put_u64(skb, SYSTRACE_PROC_A_MAJFLT, snap.acct.majflt, pad) ||
+	    (p->s->counters != SYSTRACE_COUNTERS_NONE && !p->s->counters_error &&
+	     (st_put_u64(skb, SYSTRACE_PROC_A_COUNTER_VALUE, snap.counter_value,
+			 pad) ||
+	      nla_put_u32(skb, SYSTRACE_PROC_A_COUNTER_TASKS,
+			  snap.counter_tasks)))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
+			  struct st_site *site)
+{
+	const int pad = SYSTRACE_SITE_A_PAD;
+	struct st_site_snap snap;
+	struct nlattr *nest;
+	struct st_obj *o = site->obj;
+
+	st_site_snapshot(p, site, &snap);
+	nest = nla_nest_start(skb, SYSTRACE_A_SITE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (st_put_u64(skb, SYSTRACE_SITE_A_PROC_ID, p->id, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_ADDR, site->addr, pad) ||
+	    nla_put_u32(skb, SYSTRACE_SITE_A_NR, site->nr) ||
+	    nla_put_u32(skb, SYSTRACE_SITE_A_ABI, site->abi) ||
+	    nla_put_u32(skb, SYSTRACE_SITE_A_MAP, site->map) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_OFFSET, site->offset, pad) ||
+	    (o && (nla_put_string(skb, SYSTRACE_SITE_A_PATH, o->path) ||
+		   st_put_u64(skb, SYSTRACE_SITE_A_INODE, o->ino, pad) ||
+		   nla_put_u32(skb, SYSTRACE_SITE_A_DEV, o->dev) ||
+		   st_put_u64(skb, SYSTRACE_SITE_A_MTIME_NS, o->mtime_ns, pad))) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_CALLS, snap.calls, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_ERRORS, snap.errors, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_TOTAL_NS, snap.total_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_MIN_NS, snap.min_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_MAX_NS, snap.max_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_NS, site->first_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_ORDINAL, site->first_ord,
+		       pad)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static struct st_proc *st_first_proc(struct st_session *s)
+{
+	return smp_load_acquire(&s->procs);
+}
+
+static struct st_proc *st_next_proc(struct st_proc *p)
+{
+	return smp_load_acquire(&p->next);
+}
+
+/*
+ * Open a dump message: the session id, then rows. A change of the
+ * session's row generation between two messages sets NLM_F_DUMP_INTR.
+ */
+static void *st_table_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			  u8 cmd)
+{
+	struct st_session *s = st_ctx(cb)->s;
+	void *hdr;
+
+	cb->seq = ((u32)atomic_read(&s->gen) << 1) | 1;
+	hdr = st_dump_hdr(skb, cb, cmd);
+	if (!hdr)
+		return NULL;
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put_u32(skb, SYSTRACE_A_SESSION_ID, s->id)) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+static int st_table_end(struct sk_buff *skb, void *hdr, int rows, bool more)
+{
+	if (!rows) {
+		genlmsg_cancel(skb, hdr);
+		/* A row that does not fit an empty message never will. */
+		return more ? -EMSGSIZE : 0;
+	}
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
+static int st_nl_proc_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+	struct st_proc *p;
+	int rows = 0;
+	void *hdr;
+
+	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PROC_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	rcu_read_lock();
+	p = ctx->proc ? st_next_proc(ctx->proc) : st_first_proc(ctx->s);
+	for (; p; p = st_next_proc(p)) {
+		if (st_nl_put_proc(skb, p))
+			break;
+		ctx->proc = p;
+		rows++;
+	}
+	rcu_read_unlock();
+	return st_table_end(skb, hdr, rows, p);
+}
+
+static int st_nl_site_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+	struct st_proc *p;
+	struct st_site *site = NULL;
+	int rows = 0;
+	void *hdr;
+
+	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	rcu_read_lock();
+	if (!ctx->started) {
+		ctx->proc = st_first_proc(ctx->s);
+		ctx->started = true;
+	}
+	for (p = ctx->proc; p; p = st_next_proc(p)) {
+		ctx->proc = p;
+		site = ctx->site ? smp_load_acquire(&ctx->site->next) :
+				   smp_load_acquire(&p->sites);
+		for (; site; site = smp_load_acquire(&site->next)) {
+			if (st_nl_put_site(skb, p, site))
+				goto full;
+			ctx->site = site;
+			rows++;
+		}
+		ctx->site = NULL;
+	}
+	/* Every row sent: the next call finds nothing and ends the dump. */
+	ctx->proc = NULL;
+full:
+	rcu_read_unlock();
+	return st_table_end(skb, hdr, rows, site);
+}
+
+static const struct genl_ops st_nl_ops[] = {
+	{
+		.cmd = SYSTRACE_CMD_STATUS,
+		.flags = GENL_ADMIN_PERM,
+		.doit = st_nl_status_doit,
+	},
+	{
+		.cmd = SYSTRACE_CMD_SESSION_NEW,
+		.flags = GENL_ADMIN_PERM,
+		.policy = st_session_new_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.doit = st_nl_session_new_doit,
+	},
+	{
+		.cmd = SYSTRACE_CMD_SESSION_DEL,
+		.flags = GENL_ADMIN_PERM,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.doit = st_nl_session_del_doit,
+	},
+	{
+		.cmd = SYSTRACE_CMD_SESSION_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.doit = st_nl_session_get_doit,
+		.dumpit = st_nl_session_get_dumpit,
+	},
+	{
+		.cmd = SYSTRACE_CMD_PROC_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.start = st_nl_table_start,
+		.dumpit = st_nl_proc_get_dumpit,
+		.done = st_nl_table_done,
+	},
+	{
+		.cmd = SYSTRACE_CMD_SITE_GET,
+		.flags = GENL_ADMIN_PERM,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.start = st_nl_table_start,
+		.dumpit = st_nl_site_get_dumpit,
+		.done = st_nl_table_done,
+	},
+};
+
+static struct genl_family st_family __ro_after_init = {
+	.name = SYSTRACE_GENL_NAME,
+	.version = SYSTRACE_GENL_VERSION,
+	.maxattr = SYSTRACE_A_MAX,
+	.module = THIS_MODULE,
+	.ops = st_nl_ops,
+	.n_ops = ARRAY_SIZE(st_nl_ops),
+	.resv_start_op = 0,
+};
+
+/**
+ * st_netlink_init() - register the family; userspace can reach us after it
+ *
+ * Return: 0 or -errno.
+ */
+int st_netlink_init(void)
+{
+	return genl_register_family(&st_family);
+}
+
+/**
+ * st_netlink_exit() - unregister the family; no request runs after it
+ */
+void st_netlink_exit(void)
+{
+	genl_unregister_family(&st_family);
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SYSTRACE_H
+#define _SYSTRACE_H
+
+#include <linux/types.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/rhashtable-types.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock.h>
+#include <linux/atomic.h>
+#include <linux/sched.h>
+#include <uapi/linux/systrace.h>
+
+struct pid_namespace;
+struct linux_binprm;
+struct perf_event;
+struct st_counter;
+struct netlink_ext_ack;
+struct vm_area_struct;
+struct mm_struct;
+
+/* A mapped file, interned once per session and shared by its rows. */
+struct st_obj {
+	struct hlist_node hnode;	/* session->objs, under session->lock */
+	u64 ino;
+	u64 mtime_ns;
+	u32 dev;
+	char path[];
+};
+
+/*
+ * One row per (process image, call site, syscall number, ABI). Identity
+ * and first-hit data are written once, before the row is published.
+ * The counters hold the sums of threads that have already left the
+ * image; live threads keep their own in st_tsite.
+ */
+struct st_site {
+	struct st_site *hnext;		/* proc bucket chain, proc->lock */
+	struct st_site *next;		/* proc->sites list, RCU readers */
+	u64 addr;
+	u16 nr;
+	u8 abi;
+	u8 map;
+	u32 idx;			/* position in proc->sites */
+	struct st_obj *obj;
+	u64 offset;
+	u64 first_ns;
+	u64 first_ord;
+	u64 calls, errors, total_ns, min_ns, max_ns;
+};
+
+/* A thread's private counters for one site: only that thread writes them. */
+struct st_tsite {
+	struct st_tsite *hnext;		/* owner-only bucket chain */
+	struct st_tsite *next;		/* thread->tsites list, RCU readers */
+	struct st_site *site;
+	u64 calls, errors, total_ns, min_ns, max_ns;
+};
+
+/* Kernel task accounting of one task, as a sum or a baseline. */
+struct st_acct {
+	u64 utime, stime, nvcsw, nivcsw, minflt, majflt;
+};
+
+enum st_stat {
+	ST_FORKS,
+	ST_CLONES,
+	ST_EXECS,
+	ST_EXITS,
+	ST_SIGNAL_EXITS,
+	ST_DROPPED_PROCS,
+	ST_DROPPED_SITES,
+	ST_DROPPED_SYSCALLS,
+	ST_DROPPED_NOMEM,
+	ST_DROPPED_RESOLVE,
+	ST_DROPPED_COUNTERS,
+	ST_NSTATS
+};
+
+struct st_session;
+
+struct st_proc {
+	struct st_proc *next;		/* session->procs list, RCU readers */
+	struct st_session *s;
+	u64 id, parent_id, prev_id;
+	pid_t pid, tgid, ppid;
+	char comm[TASK_COMM_LEN];
+	struct st_obj *exe;
+	u64 start_ns, end_ns;
+	u32 end;			/* enum systrace_end */
+	u32 exit_code;			/* raw wait status */
+	u32 threads;
+
+	spinlock_t lock;		/* site table, merges, live threads */
+	seqcount_spinlock_t seq;	/* readers retry across merges */
+	struct st_site **buckets;
+	u32 nbuckets, nsites;
+	struct st_site *sites, *sites_tail;
+	struct list_head live;		/* st_thread.plist */
+
+	u64 syscalls, errors, syscall_ns;
+	struct st_acct acct;
+	u64 counter_value;
+	u32 counter_tasks;
+};
+
+/* The in-flight syscall of a thread, between entry and exit. */
+struct st_inflight {
+	struct st_tsite *ts;		/* NULL: none in flight */
+	u64 start_ns;
+};
+
+struct st_thread {
+	struct rhash_head node;		/* st_tasks, key: task */
+	struct task_struct *task;
+	struct st_session *s;
+	struct st_proc *proc;		/* NULL: waiting for the root's exec */
+	struct list_head plist;		/* proc->live */
+	struct list_head snode;		/* session->threads; empty: owned */
+	struct st_inflight cur;
+
+	struct st_tsite **buckets;	/* owner-only */
+	u32 nbuckets, ntsites;
+	struct st_tsite *tsites;	/* newest first, RCU readers */
+	struct st_tsite *last;
+
+	u64 syscalls, errors, syscall_ns;
+	struct st_acct base;		/* task accounting when it joined */
+
+	struct st_counter *counter;	/* owned by counters.c */
+	struct rcu_head rcu;
+};
+
+struct st_session {
+	struct list_head node;		/* st_sessions, st_mutex + RCU */
+	struct kref ref;
+	u32 id;
+	char name[SYSTRACE_NAME_MAX];
+	pid_t root_pid;
+	u32 flags;
+	u32 counters;
+	const char *counters_error;
+	struct pid_namespace *pidns;
+	u64 created_ns, realtime_base_ns;
+
+	spinlock_t lock;		/* procs, threads, objs, dead */
+	bool dead;
+	bool live;			/* counted in st_live_sessions */
+	struct st_proc *procs, *procs_tail;
+	u64 nprocs, next_id;
+	struct hlist_head objs[64];
+	struct list_head threads;	/* st_thread.snode */
+
+	atomic_t live_tasks;
+	atomic64_t nsites;
+	atomic64_t mem;
+	atomic_t gen;			/* bumped by every new row */
+	atomic64_t stats[ST_NSTATS];
+};
+
+/* Sums over a process image's merged data and its live threads. */
+struct st_proc_snap {
+	u64 syscalls, errors, syscall_ns;
+	struct st_acct acct;
+	u32 live_threads;
+	u64 counter_value;
+	u32 counter_tasks;
+	bool counted;
+};
+
+struct st_site_snap {
+	u64 calls, errors, total_ns, min_ns, max_ns;
+};
+
+/* Module parameters (main.c). */
+extern unsigned int st_max_sessions;
+extern unsigned int st_max_procs;
+extern unsigned int st_max_sites;
+extern unsigned long st_max_mem;
+
+/* session.c */
+extern struct mutex st_mutex;
+extern struct list_head st_sessions;
+int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
+		   struct st_session **out, struct netlink_ext_ack *extack);
+int st_session_del(u32 id, struct netlink_ext_ack *extack);
+struct st_session *st_session_get(u32 id);
+void st_session_put(struct st_session *s);
+void st_session_del_all(void);
+void st_session_kill(struct st_session *s);
+u32 st_session_state(struct st_session *s);
+u32 st_sessions_live(void);
+u64 st_sessions_mem(void);
+void st_session_task_gone(struct st_session *s);
+
+static inline void st_stat_inc(struct st_session *s, enum st_stat i)
+{
+	atomic64_inc(&s->stats[i]);
+}
+
+/* tables.c */
+int st_tables_init(void);
+void st_tables_exit(void);
+struct st_thread *st_thread_lookup(struct task_struct *task);
+struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task, gfp_t gfp,
+				   struct st_thread *old);
+bool st_thread_own(struct st_thread *t);
+void st_thread_detach(struct st_thread *t, bool in_probe);
+struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
+			    u64 parent_id, pid_t ppid, gfp_t gfp);
+void st_proc_end(struct st_proc *p, u32 end, u32 code);
+struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
+			      long nr);
+void st_tsite_account(struct st_thread *t, long ret, u64 now);
+struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
+struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
+			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
+void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
+void st_site_snapshot(struct st_proc *p, struct st_site *site,
+		      struct st_site_snap *snap);
+void st_acct_read(struct task_struct *task, struct st_acct *a);
+void *st_alloc(struct st_session *s, size_t size, gfp_t gfp);
+void st_free_session_rows(struct st_session *s);
+u32 st_proc_row_bytes(void);
+u32 st_site_row_bytes(void);
+
+/* hooks.c */
+int st_hooks_init(void);
+void st_hooks_exit(void);
+void st_hooks_flush(void);
+int st_hooks_get(void);
+void st_hooks_put_async(void);
+bool st_hooks_active(void);
+
+/* counters.c */
+int st_counters_init(void);
+void st_counters_exit(void);
+const char *st_counters_probe(u32 mode);
+void st_counter_start(struct st_thread *t);
+void st_counter_exec(struct st_thread *nt, struct st_thread *old);
+bool st_counter_exit(struct st_thread *t);
+void st_counter_release(struct st_thread *t);
+
+/* netlink.c */
+int st_netlink_init(void);
+void st_netlink_exit(void);
+
+#endif

@@ -1,0 +1,901 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tables behind a session: the global task table ("is current traced?"),
+ * process rows, site rows, each thread's private site counters, and the
+ * mapped files the sites lie in.
+ *
+ * Writers: a thread alone writes its st_thread and st_tsite counters, so
+ * the hot path takes no lock. Row creation (first hit of a site, fork,
+ * exec, exit) takes proc->lock or session->lock. Readers (dumps) walk the
+ * append-only ->next lists under RCU and retry across merges with proc->seq.
+ */
+#include <linux/slab.h>
+#include <linux/rhashtable.h>
+#include <linux/rculist.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/dcache.h>
+#include <linux/hash.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/timekeeping.h>
+#include <asm/vsyscall.h>
+#include <asm/syscall.h>
+#include "systrace.h"
+#include "compat.h"
+
+#define ST_BUCKETS_MIN 16
+
+static struct rhashtable st_tasks;
+static const struct rhashtable_params st_task_params = {
+	.key_len = sizeof(struct task_struct *),
+	.key_offset = offsetof(struct st_thread, task),
+	.head_offset = offsetof(struct st_thread, node),
+	.automatic_shrinking = true,
+};
+
+static struct kmem_cache *st_proc_cache, *st_site_cache;
+static struct kmem_cache *st_tsite_cache, *st_thread_cache;
+
+int st_tables_init(void)
+{
+	int ret;
+
+	st_proc_cache = KMEM_CACHE(st_proc, 0);
+	st_site_cache = KMEM_CACHE(st_site, 0);
+	st_tsite_cache = KMEM_CACHE(st_tsite, 0);
+	st_thread_cache = KMEM_CACHE(st_thread, 0);
+	if (!st_proc_cache || !st_site_cache || !st_tsite_cache ||
+	    !st_thread_cache) {
+		ret = -ENOMEM;
+		goto err_caches;
+	}
+	ret = rhashtable_init(&st_tasks, &st_task_params);
+	if (ret)
+		goto err_caches;
+	return 0;
+
+err_caches:
+	kmem_cache_destroy(st_thread_cache);
+	kmem_cache_destroy(st_tsite_cache);
+	kmem_cache_destroy(st_site_cache);
+	kmem_cache_destroy(st_proc_cache);
+	return ret;
+}
+
+void st_tables_exit(void)
+{
+	rhashtable_destroy(&st_tasks);
+	kmem_cache_destroy(st_thread_cache);
+	kmem_cache_destroy(st_tsite_cache);
+	kmem_cache_destroy(st_site_cache);
+	kmem_cache_destroy(st_proc_cache);
+}
+
+static bool st_charge(struct st_session *s, size_t size)
+{
+	if (atomic64_add_return(size, &s->mem) > (s64)st_max_mem) {
+		atomic64_sub(size, &s->mem);
+		st_stat_inc(s, ST_DROPPED_NOMEM);
+		return false;
+	}
+	return true;
+}
+
+static void st_uncharge(struct st_session *s, size_t size)
+{
+	atomic64_sub(size, &s->mem);
+}
+
+void *st_alloc(struct st_session *s, size_t size, gfp_t gfp)
+{
+	void *p;
+
+	if (!st_charge(s, size))
+		return NULL;
+	p = kzalloc(size, gfp | __GFP_NOWARN);
+	if (!p) {
+		st_uncharge(s, size);
+		st_stat_inc(s, ST_DROPPED_NOMEM);
+	}
+	return p;
+}
+
+static void *st_cache_alloc(struct st_session *s, struct kmem_cache *c,
+			    gfp_t gfp)
+{
+	void *p;
+
+	if (!st_charge(s, kmem_cache_size(c)))
+		return NULL;
+	p = kmem_cache_zalloc(c, gfp | __GFP_NOWARN);
+	if (!p) {
+		st_uncharge(s, kmem_cache_size(c));
+		st_stat_inc(s, ST_DROPPED_NOMEM);
+	}
+	return p;
+}
+
+static void st_cache_free(struct st_session *s, struct kmem_cache *c, void *p)
+{
+	if (!p)
+		return;
+	kmem_cache_free(c, p);
+	st_uncharge(s, kmem_cache_size(c));
+}
+
+/* Task accounting: CPU time, context switches and faults. */
+void st_acct_read(struct task_struct *task, struct st_acct *a)
+{
+	a->utime = READ_ONCE(task->utime);
+	a->stime = READ_ONCE(task->stime);
+	a->nvcsw = READ_ONCE(task->nvcsw);
+	a->nivcsw = READ_ONCE(task->nivcsw);
+	a->minflt = READ_ONCE(task->min_flt);
+	a->majflt = READ_ONCE(task->maj_flt);
+}
+
+static void st_acct_add_delta(struct st_acct *sum, struct task_struct *task,
+			      const struct st_acct *base)
+{
+	struct st_acct now;
+
+	st_acct_read(task, &now);
+	sum->utime += now.utime - base->utime;
+	sum->stime += now.stime - base->stime;
+	sum->nvcsw += now.nvcsw - base->nvcsw;
+	sum->nivcsw += now.nivcsw - base->nivcsw;
+	sum->minflt += now.minflt - base->minflt;
+	sum->majflt += now.majflt - base->majflt;
+}
+
+/* ---- mapped files ---- */
+
+static u32 st_obj_hash(u32 dev, u64 ino)
+{
+	return hash_64(ino ^ ((u64)dev << 32), 6);
+}
+
+static struct st_obj *st_obj_find(struct st_session *s, u32 dev, u64 ino)
+{
+	struct st_obj *o;
+
+	hlist_for_each_entry(o, &s->objs[st_obj_hash(dev, ino)], hnode)
+		if (o->dev == dev && o->ino == ino)
+			return o;
+	return NULL;
+}
+
+/**
+ * st_obj_get() - the session's interned record of a mapped file
+ * @s: session
+ * @f: the file
+ * @gfp: allocation context
+ *
+ * Return: the record, or NULL when it could not be made (counted).
+ */
+struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
+{
+	struct inode *inode = file_inode(f);
+	u32 dev = new_encode_dev(inode->i_sb->s_dev);
+	u64 ino = inode->i_ino;
+	struct st_obj *o, *found;
+	char *buf, *path;
+	size_t len;
+
+	spin_lock(&s->lock);
+	o = st_obj_find(s, dev, ino);
+	spin_unlock(&s->lock);
+	if (o)
+		return o;
+
+	buf = kmalloc(PATH_MAX, gfp | __GFP_NOWARN);
+	if (!buf) {
+		st_stat_inc(s, ST_DROPPED_NOMEM);
+		return NULL;
+	}
+	path = d_path(&f->f_path, buf, PATH_MAX);
+	if (IS_ERR(path)) {
+		kfree(buf);
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+	len = strlen(path);
+	o = st_alloc(s, sizeof(*o) + len + 1, gfp);
+	if (o) {
+		o->dev = dev;
+		o->ino = ino;
+		o->mtime_ns = st_inode_mtime_ns(inode);
+		memcpy(o->path, path, len + 1);
+	}
+	kfree(buf);
+	if (!o)
+		return NULL;
+
+	spin_lock(&s->lock);
+	found = st_obj_find(s, dev, ino);
+	if (!found)
+		hlist_add_head(&o->hnode, &s->objs[st_obj_hash(dev, ino)]);
+	spin_unlock(&s->lock);
+	if (found) {
+		kfree(o);
+		st_uncharge(s, sizeof(*o) + len + 1);
+		o = found;
+	}
+	return o;
+}
+
+/**
+ * st_obj_at() - find the mapping an address lies in
+ * @s: session
+ * @mm: address space (may be NULL)
+ * @addr: user address
+ * @map: set to the enum systrace_map kind
+ * @offset: set to the file offset, or to @addr when not file-backed
+ * @gfp: allocation context
+ *
+ * Never sleeps: the mmap lock is only tried. A failed try leaves
+ * SYSTRACE_MAP_UNKNOWN, counted in dropped_resolve.
+ *
+ * Return: the file record for SYSTRACE_MAP_FILE, NULL otherwise.
+ */
+struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
+			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp)
+{
+	struct vm_area_struct *vma;
+	struct st_obj *obj = NULL;
+
+	*map = SYSTRACE_MAP_UNKNOWN;
+	*offset = addr;
+	if (addr >= VSYSCALL_ADDR && addr < VSYSCALL_ADDR + PAGE_SIZE) {
+		*map = SYSTRACE_MAP_VSYSCALL;
+		return NULL;
+	}
+	if (!mm || !mmap_read_trylock(mm)) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+	} else if (vma->vm_file) {
+		obj = st_obj_get(s, vma->vm_file, gfp);
+		if (obj) {
+			*map = SYSTRACE_MAP_FILE;
+			*offset = addr - vma->vm_start +
+				  ((u64)vma->vm_pgoff << PAGE_SHIFT);
+		}
+	} else if (vma->vm_start == (unsigned long)mm->context.vdso) {
+		*map = SYSTRACE_MAP_VDSO;
+	} else {
+		*map = SYSTRACE_MAP_ANON;
+	}
+	mmap_read_unlock(mm);
+	return obj;
+}
+
+/* ---- process rows ---- */
+
+/**
+ * st_proc_new() - make and publish a process row for @task
+ * @s: session
+ * @task: the task whose image the row describes
+ * @parent_id: the parent image's id, 0 for none
+ * @ppid: the parent's tgid in the session's pid namespace
+ * @gfp: allocation context
+ *
+ * Return: the row, or NULL when a limit or the allocator refused (counted).
+ */
+struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
+			    u64 parent_id, pid_t ppid, gfp_t gfp)
+{
+	struct st_proc *p;
+
+	if (READ_ONCE(s->nprocs) >= st_max_procs) {
+		st_stat_inc(s, ST_DROPPED_PROCS);
+		return NULL;
+	}
+	p = st_cache_alloc(s, st_proc_cache, gfp);
+	if (!p) {
+		st_stat_inc(s, ST_DROPPED_PROCS);
+		return NULL;
+	}
+	p->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*p->buckets), gfp);
+	if (!p->buckets) {
+		st_cache_free(s, st_proc_cache, p);
+		st_stat_inc(s, ST_DROPPED_PROCS);
+		return NULL;
+	}
+	p->nbuckets = ST_BUCKETS_MIN;
+	p->s = s;
+	p->parent_id = parent_id;
+	p->ppid = ppid;
+	p->pid = __task_pid_nr_ns(task, PIDTYPE_PID, s->pidns);
+	p->tgid = __task_pid_nr_ns(task, PIDTYPE_TGID, s->pidns);
+	__get_task_comm(p->comm, sizeof(p->comm), task);
+	p->start_ns = ktime_get_ns();
+	p->end = SYSTRACE_END_RUNNING;
+	spin_lock_init(&p->lock);
+	seqcount_spinlock_init(&p->seq, &p->lock);
+	INIT_LIST_HEAD(&p->live);
+
+	spin_lock(&s->lock);
+	if (s->dead || s->nprocs >= st_max_procs) {
+		spin_unlock(&s->lock);
+		st_uncharge(s, p->nbuckets * sizeof(*p->buckets));
+		kfree(p->buckets);
+		st_cache_free(s, st_proc_cache, p);
+		st_stat_inc(s, ST_DROPPED_PROCS);
+		return NULL;
+	}
+	p->id = ++s->next_id;
+	s->nprocs++;
+	if (s->procs_tail)
+		smp_store_release(&s->procs_tail->next, p);
+	else
+		smp_store_release(&s->procs, p);
+	s->procs_tail = p;
+	atomic_inc(&s->gen);
+	spin_unlock(&s->lock);
+	return p;
+}
+
+static void st_proc_free_buckets(struct st_proc *p)
+{
+	if (!p->buckets)
+		return;
+	st_uncharge(p->s, p->nbuckets * sizeof(*p->buckets));
+	kfree(p->buckets);
+	p->buckets = NULL;
+	p->nbuckets = 0;
+}
+
+/**
+ * st_proc_end() - record how a process image ended
+ * @p: the row
+ * @end: enum systrace_end
+ * @code: raw wait status for SYSTRACE_END_EXITED/SIGNALED
+ */
+void st_proc_end(struct st_proc *p, u32 end, u32 code)
+{
+	spin_lock(&p->lock);
+	if (p->end == SYSTRACE_END_RUNNING) {
+		p->end_ns = ktime_get_ns();
+		p->exit_code = code;
+		WRITE_ONCE(p->end, end);
+		if (list_empty(&p->live))
+			st_proc_free_buckets(p);
+	}
+	spin_unlock(&p->lock);
+	atomic_inc(&p->s->gen);
+}
+
+/* ---- threads ---- */
+
+struct st_thread *st_thread_lookup(struct task_struct *task)
+{
+	return rhashtable_lookup(&st_tasks, &task, st_task_params);
+}
+
+/**
+ * st_thread_attach() - start tracing @task as a thread of @p
+ * @s: session
+ * @p: process row, NULL for a root that waits for its exec
+ * @task: the task, which must not run traced code before this returns
+ * @gfp: allocation context
+ * @old: the record @task had before an exec, which the new one replaces in
+ *	the task table and whose ownership passes to the caller; or NULL
+ *
+ * Return: the record, or NULL (already traced, dead session, no memory).
+ */
+struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task, gfp_t gfp,
+				   struct st_thread *old)
+{
+	struct st_thread *t;
+	int ret;
+
+	t = st_cache_alloc(s, st_thread_cache, gfp);
+	if (!t)
+		return NULL;
+	t->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*t->buckets), gfp);
+	if (!t->buckets) {
+		st_cache_free(s, st_thread_cache, t);
+		return NULL;
+	}
+	t->nbuckets = ST_BUCKETS_MIN;
+	t->task = task;
+	t->s = s;
+	t->proc = p;
+	st_acct_read(task, &t->base);
+	INIT_LIST_HEAD(&t->plist);
+	INIT_LIST_HEAD(&t->snode);
+
+	spin_lock(&s->lock);
+	if (s->dead)
+		ret = -ESRCH;
+	else if (old)
+		ret = list_empty(&old->snode) ? -ESRCH :
+		      rhashtable_replace_fast(&st_tasks, &old->node, &t->node,
+					      st_task_params);
+	else
+		ret = rhashtable_lookup_insert_fast(&st_tasks, &t->node,
+						    st_task_params);
+	if (!ret) {
+		if (old)
+			list_del_init(&old->snode);
+		list_add_tail(&t->snode, &s->threads);
+		get_task_struct(task);
+		atomic_inc(&s->live_tasks);
+		if (p) {
+			spin_lock(&p->lock);
+			list_add_tail_rcu(&t->plist, &p->live);
+			p->threads++;
+			spin_unlock(&p->lock);
+		}
+	}
+	spin_unlock(&s->lock);
+	if (ret) {
+		st_uncharge(s, t->nbuckets * sizeof(*t->buckets));
+		kfree(t->buckets);
+		st_cache_free(s, st_thread_cache, t);
+		return NULL;
+	}
+	return t;
+}
+
+static void st_thread_free_rcu(struct rcu_head *head)
+{
+	struct st_thread *t = container_of(head, struct st_thread, rcu);
+	struct st_tsite *ts, *next;
+
+	for (ts = t->tsites; ts; ts = next) {
+		next = ts->next;
+		kmem_cache_free(st_tsite_cache, ts);
+	}
+	kfree(t->buckets);
+	put_task_struct(t->task);
+	kmem_cache_free(st_thread_cache, t);
+}
+
+static void st_site_merge(struct st_site *site, const struct st_tsite *ts)
+{
+	if (!ts->calls)
+		return;
+	if (!site->calls || ts->min_ns < site->min_ns)
+		site->min_ns = ts->min_ns;
+	if (ts->max_ns > site->max_ns)
+		site->max_ns = ts->max_ns;
+	site->calls += ts->calls;
+	site->errors += ts->errors;
+	site->total_ns += ts->total_ns;
+}
+
+/*
+ * Fold a thread's counters into its process row and take it off the row's
+ * live list. The caller owns @t: it is the thread itself, or @t was taken
+ * out of the task table and a grace period has passed.
+ */
+static void st_thread_merge(struct st_thread *t)
+{
+	struct st_proc *p = t->proc;
+	struct st_tsite *ts;
+
+	spin_lock(&p->lock);
+	write_seqcount_begin(&p->seq);
+	for (ts = t->tsites; ts; ts = ts->next)
+		st_site_merge(ts->site, ts);
+	p->syscalls += t->syscalls;
+	p->errors += t->errors;
+	p->syscall_ns += t->syscall_ns;
+	st_acct_add_delta(&p->acct, t->task, &t->base);
+	list_del_rcu(&t->plist);
+	write_seqcount_end(&p->seq);
+	if (list_empty(&p->live) && p->end != SYSTRACE_END_RUNNING)
+		st_proc_free_buckets(p);
+	spin_unlock(&p->lock);
+}
+
+/**
+ * st_thread_detach() - retire a thread record whose owner is the caller
+ * @t: the record, already out of the task table
+ * @in_probe: called by the task itself from a probe, where its perf
+ *	counter can only be read later, by task_work
+ *
+ * Merges it into its process row and frees it after a grace period.
+ */
+void st_thread_detach(struct st_thread *t, bool in_probe)
+{
+	struct st_session *s = t->s;
+	bool deferred = false;
+	size_t bytes;
+
+	if (t->proc)
+		st_thread_merge(t);
+	if (in_probe)
+		deferred = st_counter_exit(t);
+	else
+		st_counter_release(t);
+	bytes = kmem_cache_size(st_thread_cache) +
+		t->nbuckets * sizeof(*t->buckets) +
+		t->ntsites * kmem_cache_size(st_tsite_cache);
+	st_uncharge(s, bytes);
+	call_rcu(&t->rcu, st_thread_free_rcu);
+	/* A deferred counter read reports the task gone when it is done. */
+	if (!deferred)
+		st_session_task_gone(s);
+}
+
+/**
+ * st_thread_own() - take @t out of the task table and its session's list
+ * @t: the record
+ *
+ * Exactly one caller succeeds and then owns @t; a caller other than the
+ * thread itself must wait for a grace period before touching it.
+ *
+ * Return: true when this caller took it.
+ */
+bool st_thread_own(struct st_thread *t)
+{
+	struct st_session *s = t->s;
+	bool own;
+
+	spin_lock(&s->lock);
+	own = !list_empty(&t->snode);
+	if (own) {
+		list_del_init(&t->snode);
+		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
+	}
+	spin_unlock(&s->lock);
+	return own;
+}
+
+/* ---- sites ---- */
+
+static u32 st_site_hash(u64 addr, u32 nr, u32 abi)
+{
+	return hash_64(addr ^ ((u64)nr << 48) ^ ((u64)abi << 62), 32);
+}
+
+static struct st_site *st_site_find(struct st_proc *p, u64 addr, u16 nr,
+				    u8 abi)
+{
+	struct st_site *site;
+
+	if (!p->buckets)
+		return NULL;
+	site = p->buckets[st_site_hash(addr, nr, abi) & (p->nbuckets - 1)];
+	for (; site; site = site->hnext)
+		if (site->addr == addr && site->nr == nr && site->abi == abi)
+			return site;
+	return NULL;
+}
+
+/* Double the bucket array when chains grow long; failure is harmless. */
+static void st_proc_grow(struct st_proc *p)
+{
+	u32 n = p->nbuckets * 2, i, b;
+	struct st_site **nb, *site, *next;
+
+	nb = st_alloc(p->s, n * sizeof(*nb), GFP_NOWAIT);
+	if (!nb)
+		return;
+	for (i = 0; i < p->nbuckets; i++) {
+		for (site = p->buckets[i]; site; site = next) {
+			next = site->hnext;
+			b = st_site_hash(site->addr, site->nr, site->abi) & (n - 1);
+			site->hnext = nb[b];
+			nb[b] = site;
+		}
+	}
+	st_uncharge(p->s, p->nbuckets * sizeof(*p->buckets));
+	kfree(p->buckets);
+	p->buckets = nb;
+	p->nbuckets = n;
+}
+
+/* Syscalls the image had completed: merged threads plus live ones. */
+static u64 st_proc_ordinal(struct st_proc *p)
+{
+	struct st_thread *t;
+	u64 n = p->syscalls;
+
+	list_for_each_entry(t, &p->live, plist)
+		n += READ_ONCE(t->syscalls);
+	return n;
+}
+
+static struct st_site *st_site_get(struct st_thread *t, u64 addr, u16 nr,
+				   u8 abi)
+{
+	struct st_proc *p = t->proc;
+	struct st_session *s = t->s;
+	struct st_site *site, *found;
+	u32 b;
+
+	spin_lock(&p->lock);
+	site = st_site_find(p, addr, nr, abi);
+	spin_unlock(&p->lock);
+	if (site)
+		return site;
+
+	if (atomic64_read(&s->nsites) >= st_max_sites) {
+		st_stat_inc(s, ST_DROPPED_SITES);
+		return NULL;
+	}
+	site = st_cache_alloc(s, st_site_cache, GFP_NOWAIT);
+	if (!site) {
+		st_stat_inc(s, ST_DROPPED_SITES);
+		return NULL;
+	}
+	site->addr = addr;
+	site->nr = nr;
+	site->abi = abi;
+	site->obj = st_obj_at(s, current->mm, addr, &site->map, &site->offset,
+			      GFP_NOWAIT);
+	site->first_ns = ktime_get_ns();
+
+	spin_lock(&p->lock);
+	found = st_site_find(p, addr, nr, abi);
+	if (!found && p->buckets) {
+		site->first_ord = st_proc_ordinal(p);
+		site->idx = p->nsites++;
+		b = st_site_hash(addr, nr, abi) & (p->nbuckets - 1);
+		site->hnext = p->buckets[b];
+		p->buckets[b] = site;
+		if (p->sites_tail)
+			smp_store_release(&p->sites_tail->next, site);
+		else
+			smp_store_release(&p->sites, site);
+		p->sites_tail = site;
+		if (p->nsites > 2 * p->nbuckets)
+			st_proc_grow(p);
+	}
+	spin_unlock(&p->lock);
+	if (found || !p->buckets) {
+		st_cache_free(s, st_site_cache, site);
+		return found;
+	}
+	atomic64_inc(&s->nsites);
+	atomic_inc(&s->gen);
+	return site;
+}
+
+static void st_thread_grow(struct st_thread *t)
+{
+	u32 n = t->nbuckets * 2, i, b;
+	struct st_tsite **nb, *ts, *next;
+
+	nb = st_alloc(t->s, n * sizeof(*nb), GFP_NOWAIT);
+	if (!nb)
+		return;
+	for (i = 0; i < t->nbuckets; i++) {
+		for (ts = t->buckets[i]; ts; ts = next) {
+			next = ts->hnext;
+			b = st_site_hash(ts->site->addr, ts->site->nr,
+					 ts->site->abi) & (n - 1);
+			ts->hnext = nb[b];
+			nb[b] = ts;
+		}
+	}
+	st_uncharge(t->s, t->nbuckets * sizeof(*t->buckets));
+	kfree(t->buckets);
+	t->buckets = nb;
+	t->nbuckets = n;
+}
+
+static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
+					      u16 nr, u8 abi)
+{
+	struct st_site *site;
+	struct st_tsite *ts;
+	u32 b;
+
+	site = st_site_get(t, addr, nr, abi);
+	if (!site)
+		return NULL;
+	ts = st_cache_alloc(t->s, st_tsite_cache, GFP_NOWAIT);
+	if (!ts)
+		return NULL;
+	ts->site = site;
+	b = st_site_hash(addr, nr, abi) & (t->nbuckets - 1);
+	ts->hnext = t->buckets[b];
+	t->buckets[b] = ts;
+	ts->next = t->tsites;
+	rcu_assign_pointer(t->tsites, ts);
+	if (++t->ntsites > 2 * t->nbuckets)
+		st_thread_grow(t);
+	return ts;
+}
+
+static inline u8 st_abi(long *nr)
+{
+	if (in_ia32_syscall())
+		return SYSTRACE_ABI_IA32;
+#ifdef __X32_SYSCALL_BIT
+	if (*nr & __X32_SYSCALL_BIT) {
+		*nr &= ~__X32_SYSCALL_BIT;
+		return SYSTRACE_ABI_X32;
+	}
+#endif
+	return SYSTRACE_ABI_X64;
+}
+
+/**
+ * st_tsite_get() - the calling thread's counters for the site it entered
+ * @t: current's record
+ * @regs: user registers at syscall entry
+ * @nr: syscall number
+ *
+ * The fast path reads only memory the thread owns.
+ *
+ * Return: the counters, or NULL when the syscall cannot be counted
+ * (counted in dropped_syscalls).
+ */
+struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
+			      long nr)
+{
+	u64 addr = instruction_pointer(regs) - 2;
+	u8 abi = st_abi(&nr);
+	struct st_tsite *ts = t->last;
+
+	if (likely(ts && ts->site->addr == addr && ts->site->nr == nr &&
+		   ts->site->abi == abi))
+		return ts;
+	ts = t->buckets[st_site_hash(addr, nr, abi) & (t->nbuckets - 1)];
+	for (; ts; ts = ts->hnext)
+		if (ts->site->addr == addr && ts->site->nr == nr &&
+		    ts->site->abi == abi)
+			break;
+	if (unlikely(!ts))
+		ts = st_tsite_new(t, addr, nr, abi);
+	if (unlikely(!ts))
+		st_stat_inc(t->s, ST_DROPPED_SYSCALLS);
+	else
+		t->last = ts;
+	return ts;
+}
+
+/**
+ * st_tsite_account() - complete the in-flight syscall of the current thread
+ * @t: current's record
+ * @ret: its return value
+ * @now: CLOCK_MONOTONIC ns
+ */
+void st_tsite_account(struct st_thread *t, long ret, u64 now)
+{
+	struct st_tsite *ts = t->cur.ts;
+	u64 d = now - t->cur.start_ns;
+	bool err = IS_ERR_VALUE(ret);
+
+	t->cur.ts = NULL;
+	if (!ts->calls || d < ts->min_ns)
+		WRITE_ONCE(ts->min_ns, d);
+	if (d > ts->max_ns)
+		WRITE_ONCE(ts->max_ns, d);
+	WRITE_ONCE(ts->total_ns, ts->total_ns + d);
+	WRITE_ONCE(ts->errors, ts->errors + err);
+	WRITE_ONCE(ts->calls, ts->calls + 1);
+	WRITE_ONCE(t->syscall_ns, t->syscall_ns + d);
+	WRITE_ONCE(t->errors, t->errors + err);
+	WRITE_ONCE(t->syscalls, t->syscalls + 1);
+}
+
+/* ---- snapshots for dumps ---- */
+
+/**
+ * st_proc_snapshot() - a process row's totals, merged and live
+ * @p: the row
+ * @snap: filled in
+ *
+ * Must be called under rcu_read_lock().
+ */
+void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
+{
+	struct st_thread *t;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&p->seq);
+		snap->syscalls = READ_ONCE(p->syscalls);
+		snap->errors = READ_ONCE(p->errors);
+		snap->syscall_ns = READ_ONCE(p->syscall_ns);
+		snap->acct = p->acct;
+		snap->counter_value = p->counter_value;
+		snap->counter_tasks = p->counter_tasks;
+		snap->live_threads = 0;
+		list_for_each_entry_rcu(t, &p->live, plist) {
+			snap->syscalls += READ_ONCE(t->syscalls);
+			snap->errors += READ_ONCE(t->errors);
+			snap->syscall_ns += READ_ONCE(t->syscall_ns);
+			st_acct_add_delta(&snap->acct, t->task, &t->base);
+			snap->live_threads++;
+		}
+	} while (read_seqcount_retry(&p->seq, seq));
+}
+
+/**
+ * st_site_snapshot() - a site row's counters, merged and live
+ * @p: the site's process row
+ * @site: the row
+ * @snap: filled in
+ *
+ * Must be called under rcu_read_lock(). Costs a walk of each live
+ * thread's sites, so dumps use it only for images that still run.
+ */
+void st_site_snapshot(struct st_proc *p, struct st_site *site,
+		      struct st_site_snap *snap)
+{
+	struct st_thread *t;
+	struct st_tsite *ts;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&p->seq);
+		snap->calls = READ_ONCE(site->calls);
+		snap->errors = READ_ONCE(site->errors);
+		snap->total_ns = READ_ONCE(site->total_ns);
+		snap->min_ns = READ_ONCE(site->min_ns);
+		snap->max_ns = READ_ONCE(site->max_ns);
+		list_for_each_entry_rcu(t, &p->live, plist) {
+			for (ts = rcu_dereference(t->tsites); ts; ts = ts->next) {
+				u64 calls = READ_ONCE(ts->calls);
+				u64 mn = READ_ONCE(ts->min_ns);
+				u64 mx = READ_ONCE(ts->max_ns);
+
+				if (ts->site != site || !calls)
+					continue;
+				if (!snap->calls || mn < snap->min_ns)
+					snap->min_ns = mn;
+				if (mx > snap->max_ns)
+					snap->max_ns = mx;
+				snap->calls += calls;
+				snap->errors += READ_ONCE(ts->errors);
+				snap->total_ns += READ_ONCE(ts->total_ns);
+			}
+		}
+	} while (read_seqcount_retry(&p->seq, seq));
+}
+
+/**
+ * st_free_session_rows() - free every row of a session
+ * @s: a session with no thread left in the task table, after a grace period
+ */
+void st_free_session_rows(struct st_session *s)
+{
+	struct st_proc *p, *pn;
+	struct st_site *site, *sn;
+	struct st_obj *o;
+	struct hlist_node *tmp;
+	int i;
+
+	for (p = s->procs; p; p = pn) {
+		pn = p->next;
+		for (site = p->sites; site; site = sn) {
+			sn = site->next;
+			st_cache_free(s, st_site_cache, site);
+		}
+		st_proc_free_buckets(p);
+		st_cache_free(s, st_proc_cache, p);
+	}
+	s->procs = NULL;
+	s->procs_tail = NULL;
+	for (i = 0; i < ARRAY_SIZE(s->objs); i++) {
+		hlist_for_each_entry_safe(o, tmp, &s->objs[i], hnode) {
+			hlist_del(&o->hnode);
+			st_uncharge(s, sizeof(*o) + strlen(o->path) + 1);
+			kfree(o);
+		}
+	}
+}
+
+u32 st_proc_row_bytes(void)
+{
+	return kmem_cache_size(st_proc_cache);
+}
+
+u32 st_site_row_bytes(void)
+{
+	return kmem_cache_size(st_site_cache);
+}
