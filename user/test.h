@@ -68,4 +68,8 @@ void st_test_abort(void) __attribute__((noreturn));
 #define EXPECT_STREQ(a, b) ST_CMP_S(false, a, b)
 #define EXPECT_NULL(p) ST_CMP_U(false, (p) == NULL, ==, 1)
 
+/* test_fixture.c: a small, consistent, finished session (see there). */
+#include "model.h"
+void st_fixture(struct st_dump *d);
+
 #endif
