@@ -673,9 +673,9 @@ static int transact(struct st_nl *nl, const struct request *req,
 		ret = nl_recvmsgs(nl->sk, cb);
 		if (rx.done)
 			break;
-		if (ret <= 0) {
+		if (ret < 0) {
 			st_err_set(err, ST_ERR_LOCAL, 0, op, "receiving: %s",
-				   ret ? nl_geterror(ret) : "no reply");
+				   nl_geterror(ret));
 			ret = -EIO;
 			goto out;
 		}

@@ -22,8 +22,11 @@ static void print_session(const struct st_session *s)
 	const char *state = st_state_name(s->state);
 	const char *counters = st_counters_name(s->counters);
 
-	printf("session %" PRIu32 " \"%s\": %s, root pid %" PRIu32 ", %" PRIu32 " live tasks\n",
-	       s->id, s->name, state ? state : "?", s->root_pid, s->live_tasks);
+	printf("session %" PRIu32, s->id);
+	if (s->name[0])
+		printf(" \"%s\"", s->name);
+	printf(": %s, root pid %" PRIu32 ", %" PRIu32 " live tasks\n",
+	       state ? state : "?", s->root_pid, s->live_tasks);
 	printf("  rows:     %" PRIu64 " processes, %" PRIu64 " sites, %" PRIu64
 	       " syscalls, %" PRIu64 " errors\n",
 	       s->procs, s->sites, s->syscalls, s->errors);
