@@ -37,6 +37,9 @@ struct st_dump_ctx {
 	struct st_proc *proc;		/* last process emitted, or the one
 					 * whose sites are being emitted */
 	struct st_site *site;		/* last site emitted of ->proc */
+	const char *err_msg;		/* a bad request, reported by the
+					 * first dumpit call */
+	int err;
 	u32 session_id;			/* session list: last id emitted */
 	bool started;
 };
@@ -289,22 +292,37 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 	return n ? skb->len : 0;
 }
 
+/*
+ * A bad request is reported by the first dumpit call rather than here:
+ * 6.1 gives ->start no extack, while dumpit's error reaches the caller
+ * with its message in NLMSG_DONE on every kernel under test.
+ */
 static int st_nl_table_start(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = st_dump_attrs(cb);
 	struct st_dump_ctx *ctx = st_ctx(cb);
 
 	if (!attrs[SYSTRACE_A_SESSION_ID]) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "missing session id");
-		return -EINVAL;
+		ctx->err = -EINVAL;
+		ctx->err_msg = KBUILD_MODNAME ": missing session id";
+		return 0;
 	}
 	ctx->s = st_session_get(nla_get_u32(attrs[SYSTRACE_A_SESSION_ID]));
 	if (!ctx->s) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "no session with that id");
-		NL_SET_BAD_ATTR(cb->extack, attrs[SYSTRACE_A_SESSION_ID]);
-		return -ENOENT;
+		ctx->err = -ENOENT;
+		ctx->err_msg = KBUILD_MODNAME ": no session with that id";
 	}
 	return 0;
+}
+
+static int st_nl_table_error(struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+
+	/* NL_SET_ERR_MSG() takes only literals on 6.1. */
+	if (cb->extack)
+		cb->extack->_msg = ctx->err_msg;
+	return ctx->err;
 }
 
 static int st_nl_table_done(struct netlink_callback *cb)
@@ -464,6 +482,8 @@ static int st_nl_proc_get_dumpit(struct sk_buff *skb,
 	int rows = 0;
 	void *hdr;
 
+	if (ctx->err)
+		return st_nl_table_error(cb);
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PROC_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -488,6 +508,8 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 	int rows = 0;
 	void *hdr;
 
+	if (ctx->err)
+		return st_nl_table_error(cb);
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
