@@ -58,10 +58,9 @@ static void st_probe_fork(void *data, struct task_struct *parent,
 		nt = st_thread_attach(s, t->proc, child, GFP_NOWAIT, NULL);
 	} else {
 		st_stat_inc(s, ST_FORKS);
-		p = st_proc_new(s, child, t->proc->id, t->proc->tgid,
-				GFP_NOWAIT);
+		p = st_proc_new(s, child, t->proc->id, t->proc->tgid, 0,
+				t->proc->exe, GFP_NOWAIT);
 		if (p) {
-			p->exe = t->proc->exe;
 			nt = st_thread_attach(s, p, child, GFP_NOWAIT, NULL);
 			if (!nt)
 				st_proc_end(p, SYSTRACE_END_DETACHED, 0);
@@ -98,10 +97,10 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	if (old && t->cur.ts)
 		st_tsite_account(t, 0, ktime_get_ns());
 	p = st_proc_new(s, task, old ? old->parent_id : 0,
-			old ? old->ppid : st_real_ppid(task, s), GFP_NOWAIT);
+			old ? old->ppid : st_real_ppid(task, s),
+			old ? old->id : 0, st_obj_get(s, bprm->file, GFP_NOWAIT),
+			GFP_NOWAIT);
 	if (p) {
-		p->prev_id = old ? old->id : 0;
-		p->exe = st_obj_get(s, bprm->file, GFP_NOWAIT);
 		nt = st_thread_attach(s, p, task, GFP_NOWAIT, t);
 		if (!nt)
 			st_proc_end(p, SYSTRACE_END_DETACHED, 0);

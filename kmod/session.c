@@ -168,12 +168,12 @@ static int st_attach_root(struct st_session *s, struct task_struct *task,
 		ppid = task_tgid_nr_ns(rcu_dereference(task->real_parent),
 				       s->pidns);
 		rcu_read_unlock();
-		p = st_proc_new(s, task, 0, ppid, GFP_KERNEL);
+		p = st_proc_new(s, task, 0, ppid, 0, st_root_exe(s, task),
+				GFP_KERNEL);
 		if (!p) {
 			NL_SET_ERR_MSG_MOD(extack, "cannot allocate the root's process row");
 			return -ENOMEM;
 		}
-		p->exe = st_root_exe(s, task);
 	}
 
 	rcu_read_lock();

@@ -283,12 +283,15 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
  * @task: the task whose image the row describes
  * @parent_id: the parent image's id, 0 for none
  * @ppid: the parent's tgid in the session's pid namespace
+ * @prev_id: the id of the image this one replaced by exec, 0 for none
+ * @exe: the executable, or NULL when unknown
  * @gfp: allocation context
  *
  * Return: the row, or NULL when a limit or the allocator refused (counted).
  */
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
-			    u64 parent_id, pid_t ppid, gfp_t gfp)
+			    u64 parent_id, pid_t ppid, u64 prev_id,
+			    struct st_obj *exe, gfp_t gfp)
 {
 	struct st_proc *p;
 
@@ -311,6 +314,8 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	p->s = s;
 	p->parent_id = parent_id;
 	p->ppid = ppid;
+	p->prev_id = prev_id;
+	p->exe = exe;
 	p->pid = __task_pid_nr_ns(task, PIDTYPE_PID, s->pidns);
 	p->tgid = __task_pid_nr_ns(task, PIDTYPE_TGID, s->pidns);
 	__get_task_comm(p->comm, sizeof(p->comm), task);
