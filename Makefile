@@ -51,8 +51,11 @@ demo: all modules-all
 bench: all modules-all
 	$(TOP)/bench/run $(if $(KERNEL),--kernel $(KERNEL))
 
+# checkpatch.pl ships in kernel sources, not in Debian's headers packages.
+CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
 style:
-	$(KDIR)/scripts/checkpatch.pl --no-tree --terse -f kmod/*.c kmod/*.h include/uapi/linux/systrace.h || true
+	@test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: run scripts/debug-kernel or set CHECKPATCH=" >&2; exit 1; }
+	perl $(CHECKPATCH) --no-tree --terse --ignore SPDX_LICENSE_TAG -f kmod/*.c kmod/*.h include/uapi/linux/systrace.h
 
 clean:
 	-$(call KMAKE,$(KDIR),$(TOP)) clean

@@ -34,11 +34,9 @@ static const struct nla_policy st_session_new_policy[SYSTRACE_A_MAX + 1] = {
 /* Dump state, kept in cb->ctx between the messages of one dump. */
 struct st_dump_ctx {
 	struct st_session *s;
-	struct st_proc *proc;		/* last process emitted, or the one
-					 * whose sites are being emitted */
+	struct st_proc *proc;		/* last row emitted, or sites' owner */
 	struct st_site *site;		/* last site emitted of ->proc */
-	const char *err_msg;		/* a bad request, reported by the
-					 * first dumpit call */
+	const char *err_msg;		/* bad request, for the first dumpit */
 	int err;
 	u32 session_id;			/* session list: last id emitted */
 	bool started;
@@ -102,8 +100,8 @@ static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 
 	memset(tot, 0, sizeof(*tot));
 	rcu_read_lock();
-	for (p = smp_load_acquire(&s->procs); p;
-	     p = smp_load_acquire(&p->next)) {
+	for (p = st_next(s->procs); p;
+	     p = st_next(p->next)) {
 		st_proc_snapshot(p, &snap);
 		tot->syscalls += snap.syscalls;
 		tot->errors += snap.errors;
@@ -433,12 +431,12 @@ static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 
 static struct st_proc *st_first_proc(struct st_session *s)
 {
-	return smp_load_acquire(&s->procs);
+	return st_next(s->procs);
 }
 
 static struct st_proc *st_next_proc(struct st_proc *p)
 {
-	return smp_load_acquire(&p->next);
+	return st_next(p->next);
 }
 
 /*
@@ -520,9 +518,9 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 	}
 	for (p = ctx->proc; p; p = st_next_proc(p)) {
 		ctx->proc = p;
-		site = ctx->site ? smp_load_acquire(&ctx->site->next) :
-				   smp_load_acquire(&p->sites);
-		for (; site; site = smp_load_acquire(&site->next)) {
+		site = ctx->site ? st_next(ctx->site->next) :
+				   st_next(p->sites);
+		for (; site; site = st_next(site->next)) {
 			if (st_nl_put_site(skb, p, site))
 				goto full;
 			ctx->site = site;

@@ -173,6 +173,14 @@ struct st_site_snap {
 	u64 calls, errors, total_ns, min_ns, max_ns;
 };
 
+/*
+ * Row lists are appended under a lock and walked by dumps without it: the
+ * release store publishes a fully written row, the acquire load pairs
+ * with it so a reader never sees a row before its contents.
+ */
+#define st_publish(slot, row)	smp_store_release(&(slot), (row))
+#define st_next(slot)		smp_load_acquire(&(slot))
+
 /* Module parameters (main.c). */
 extern unsigned int st_max_sessions;
 extern unsigned int st_max_procs;

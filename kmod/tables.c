@@ -337,9 +337,9 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	p->id = ++s->next_id;
 	s->nprocs++;
 	if (s->procs_tail)
-		smp_store_release(&s->procs_tail->next, p);
+		st_publish(s->procs_tail->next, p);
 	else
-		smp_store_release(&s->procs, p);
+		st_publish(s->procs, p);
 	s->procs_tail = p;
 	atomic_inc(&s->gen);
 	spin_unlock(&s->lock);
@@ -650,9 +650,9 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u16 nr,
 		site->hnext = p->buckets[b];
 		p->buckets[b] = site;
 		if (p->sites_tail)
-			smp_store_release(&p->sites_tail->next, site);
+			st_publish(p->sites_tail->next, site);
 		else
-			smp_store_release(&p->sites, site);
+			st_publish(p->sites, site);
 		p->sites_tail = site;
 		if (p->nsites > 2 * p->nbuckets)
 			st_proc_grow(p);

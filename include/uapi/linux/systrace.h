@@ -258,8 +258,7 @@ enum systrace_site_attr {
 	SYSTRACE_SITE_A_MIN_NS,		/* u64 */
 	SYSTRACE_SITE_A_MAX_NS,		/* u64 */
 	SYSTRACE_SITE_A_FIRST_NS,	/* u64: CLOCK_MONOTONIC of first entry */
-	SYSTRACE_SITE_A_FIRST_ORDINAL,	/* u64: syscalls the image had
-					 * completed before the first hit */
+	SYSTRACE_SITE_A_FIRST_ORDINAL,	/* u64: syscalls done before it */
 
 	__SYSTRACE_SITE_A_MAX,
 	SYSTRACE_SITE_A_MAX = __SYSTRACE_SITE_A_MAX - 1
