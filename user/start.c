@@ -73,21 +73,25 @@ static void install_forwarding(void)
 
 /* In the child: wait for the go, then exec; report a failed exec's errno. */
 static void __attribute__((noreturn))
-run_child(int go, int status, char **cmd, const sigset_t *oldmask)
+run_child(const int go[2], const int status[2], char **cmd,
+	  const sigset_t *oldmask)
 {
 	char c;
 	ssize_t n;
 	int e;
 
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	/* Our copy of the write end would keep us waiting if the parent died. */
+	close(go[1]);
+	close(status[0]);
 	do {
-		n = read(go, &c, 1);
+		n = read(go[0], &c, 1);
 	} while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(127);	/* systracectl gave up: no session */
 	execvp(cmd[0], cmd);
 	e = errno;
-	while (write(status, &e, sizeof(e)) < 0 && errno == EINTR)
+	while (write(status[1], &e, sizeof(e)) < 0 && errno == EINTR)
 		;
 	_exit(e == ENOENT ? 127 : 126);
 }
@@ -181,7 +185,8 @@ static void summary_wall(const struct st_dump *d)
 	for (i = 0; i < d->nprocs; i++)
 		if (d->procs[i].has_end_ns && d->procs[i].end_ns >= d->procs[i].start_ns)
 			walls[n++] = d->procs[i].end_ns - d->procs[i].start_ns;
-	fprintf(stderr, "systracectl: %zu processes", d->nprocs);
+	fprintf(stderr, "systracectl: %zu process%s", d->nprocs,
+		d->nprocs == 1 ? "" : "es");
 	if (n) {
 		qsort(walls, n, sizeof(*walls), u64_cmp);
 		fprintf(stderr, ", wall time min ");
@@ -229,9 +234,10 @@ static void summary(const struct st_dump *d)
 	const struct st_session *s = &d->session;
 	uint64_t dropped = st_session_dropped(s);
 
-	fprintf(stderr, "systracectl: session %" PRIu32 ": %zu processes, %" PRIu64
+	fprintf(stderr, "systracectl: session %" PRIu32 ": %zu process%s, %" PRIu64
 		" syscalls, %" PRIu64 " errors, %zu sites, %" PRIu64 " dropped\n",
-		s->id, d->nprocs, s->syscalls, s->errors, d->nsites, dropped);
+		s->id, d->nprocs, d->nprocs == 1 ? "" : "es", s->syscalls, s->errors,
+		d->nsites, dropped);
 	if (dropped)
 		fprintf(stderr, "systracectl: dropped: procs %" PRIu64 ", sites %" PRIu64
 			", syscalls %" PRIu64 ", nomem %" PRIu64 ", resolve %" PRIu64
@@ -389,7 +395,7 @@ int start_main(int argc, char **argv)
 		return st_fail(&err, nl);
 	}
 	if (pid == 0)
-		run_child(go[0], execst[1], o.cmd, &oldmask);
+		run_child(go, execst, o.cmd, &oldmask);
 	child_pid = pid;
 	install_forwarding();
 	/* CMD may die before the go: a write to its pipe must not kill us. */
