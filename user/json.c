@@ -25,13 +25,14 @@ static size_t utf8_len(const unsigned char *s)
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
+		n = 2;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
+		n = 3;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
+		n = 4;
 	else
 		return 0;
+	cp = s[0] & (0x7f >> n);
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;

@@ -270,3 +270,23 @@ TEST(json_status_shape)
 	json_decref(doc);
 	st_dump_free(&d);
 }
+
+TEST(json_utf8_overlongs_and_surrogates_are_replaced)
+{
+	struct st_dump d;
+	json_t *doc, *p0;
+	char *text;
+
+	st_fixture(&d);
+	free(d.procs[0].exe);
+	/* overlong '/', a UTF-16 surrogate, a valid 4-byte sequence */
+	d.procs[0].exe = strdup("\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80");
+	doc = dump_doc(&d, false, &text);
+	ASSERT_TRUE(doc);
+	p0 = json_array_get(json_object_get(doc, "processes"), 0);
+	EXPECT_STREQ(json_string_value(json_object_get(p0, "exe")),
+		     "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+		     "\xf0\x9f\x98\x80");
+	json_decref(doc);
+	st_dump_free(&d);
+}
