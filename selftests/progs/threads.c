@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * threads T N: T threads each make exactly N getppid() from one raw site;
+ * the main thread makes none. Exits 0.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include "site.h"
+
+SITE(thread_site)
+
+static long n;
+
+static void *worker(void *arg)
+{
+	long i;
+
+	(void)arg;
+	for (i = 0; i < n; i++)
+		thread_site(SYS_getppid, 0, 0, 0);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int t = argc > 1 ? atoi(argv[1]) : 4;
+	pthread_t tid[256];
+	int i;
+
+	n = argc > 2 ? atol(argv[2]) : 500;
+	if (t > 256)
+		return 1;
+	for (i = 0; i < t; i++)
+		if (pthread_create(&tid[i], NULL, worker, NULL))
+			return 1;
+	for (i = 0; i < t; i++)
+		pthread_join(tid[i], NULL);
+	return 0;
+}
