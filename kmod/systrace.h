@@ -39,10 +39,9 @@ struct st_site {
 	struct st_site *hnext;		/* proc bucket chain, proc->lock */
 	struct st_site *next;		/* proc->sites list, RCU readers */
 	u64 addr;
-	u16 nr;
+	u32 nr;				/* as the task passed it, even invalid */
 	u8 abi;
 	u8 map;
-	u32 idx;			/* position in proc->sites */
 	struct st_obj *obj;
 	u64 offset;
 	u64 first_ns;

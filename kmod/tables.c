@@ -563,7 +563,7 @@ static u32 st_site_hash(u64 addr, u32 nr, u32 abi)
 	return hash_64(addr ^ ((u64)nr << 48) ^ ((u64)abi << 62), 32);
 }
 
-static struct st_site *st_site_find(struct st_proc *p, u64 addr, u16 nr,
+static struct st_site *st_site_find(struct st_proc *p, u64 addr, u32 nr,
 				    u8 abi)
 {
 	struct st_site *site;
@@ -611,7 +611,7 @@ static u64 st_proc_ordinal(struct st_proc *p)
 	return n;
 }
 
-static struct st_site *st_site_get(struct st_thread *t, u64 addr, u16 nr,
+static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 				   u8 abi)
 {
 	struct st_proc *p = t->proc;
@@ -645,7 +645,7 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u16 nr,
 	found = st_site_find(p, addr, nr, abi);
 	if (!found && p->buckets) {
 		site->first_ord = st_proc_ordinal(p);
-		site->idx = p->nsites++;
+		p->nsites++;
 		b = st_site_hash(addr, nr, abi) & (p->nbuckets - 1);
 		site->hnext = p->buckets[b];
 		p->buckets[b] = site;
@@ -691,7 +691,7 @@ static void st_thread_grow(struct st_thread *t)
 }
 
 static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
-					      u16 nr, u8 abi)
+					      u32 nr, u8 abi)
 {
 	struct st_site *site;
 	struct st_tsite *ts;
