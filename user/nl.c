@@ -482,6 +482,37 @@ static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
 	return 0;
 }
 
+int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
+		      struct st_err *err)
+{
+	struct table procs = {
+		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs,
+		.n = &d->nprocs, .cap = d->nprocs,
+	};
+	struct table sites = {
+		.type = SYSTRACE_A_SITE, .items = (void **)&d->sites,
+		.n = &d->nsites, .cap = d->nsites,
+	};
+	struct rx rx = { 0 };
+	struct genlmsghdr *gnlh;
+	const char *op;
+
+	if (!genlmsg_valid_hdr(nlh, 0)) {
+		st_err_set(err, ST_ERR_PROTO, EBADMSG, "dump",
+			   "truncated generic netlink header");
+		return -EBADMSG;
+	}
+	gnlh = nlmsg_data(nlh);
+	rx.arg = gnlh->cmd == SYSTRACE_CMD_SITE_GET ? &sites : &procs;
+	op = gnlh->cmd == SYSTRACE_CMD_SITE_GET ? "SITE_GET" : "PROC_GET";
+	parse_table(&rx, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0));
+	if (!rx.local_err)
+		return 0;
+	st_err_set(err, rx.local_err == ENOMEM ? ST_ERR_LOCAL : ST_ERR_PROTO,
+		   rx.local_err, op, "%s", rx.why);
+	return -rx.local_err;
+}
+
 static struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
 	[NLMSGERR_ATTR_MISS_TYPE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },

@@ -36,4 +36,13 @@ int st_nl_session_list(struct st_nl *nl, struct st_session **out, size_t *n,
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	       struct st_err *err);
 
+struct nlmsghdr;
+/*
+ * Decodes one message of a PROC_GET or SITE_GET dump, appending its rows to
+ * d; what the dumps do for each message they receive (the unit tests feed
+ * it messages of their own).
+ */
+int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
+		      struct st_err *err);
+
 #endif

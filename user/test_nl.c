@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Decoding dump messages: policies catch wrong types, rows are complete. */
+#include <errno.h>
+#include <stdlib.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include "nl.h"
+#include "test.h"
+
+static struct nl_msg *table_msg(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, 0, 1, 0x20, 0, NLM_F_MULTI, cmd, SYSTRACE_GENL_VERSION);
+	nla_put_u32(msg, SYSTRACE_A_SESSION_ID, 7);
+	return msg;
+}
+
+static void put_proc(struct nl_msg *msg, uint64_t id, const char *comm)
+{
+	struct nlattr *nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+
+	nla_put_u64(msg, SYSTRACE_PROC_A_ID, id);
+	nla_put_u64(msg, SYSTRACE_PROC_A_PARENT_ID, id - 1);
+	nla_put_u32(msg, SYSTRACE_PROC_A_PID, 1000 + (uint32_t)id);
+	nla_put_string(msg, SYSTRACE_PROC_A_COMM, comm);
+	nla_put_u64(msg, SYSTRACE_PROC_A_START_NS, 50);
+	nla_put_u32(msg, SYSTRACE_PROC_A_END, SYSTRACE_END_RUNNING);
+	nla_put_u64(msg, SYSTRACE_PROC_A_SYSCALLS, 3 * id);
+	nla_nest_end(msg, nest);
+}
+
+TEST(decode_several_processes_per_message)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+
+	put_proc(msg, 1, "make");
+	put_proc(msg, 2, "cc1");
+	ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+	nlmsg_free(msg);
+	msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	put_proc(msg, 3, "as");
+	ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+	ASSERT_EQ(d.nprocs, 3);
+	EXPECT_EQ(d.procs[0].id, 1);
+	EXPECT_EQ(d.procs[0].parent_id, 0);
+	EXPECT_EQ(d.procs[1].pid, 1002);
+	EXPECT_STREQ(d.procs[1].comm, "cc1");
+	EXPECT_EQ(d.procs[2].syscalls, 9);
+	EXPECT_FALSE(d.procs[2].has_end_ns);
+	EXPECT_FALSE(d.procs[2].has_counter_value);
+	EXPECT_NULL(d.procs[2].exe);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_many_rows_across_messages)
+{
+	struct st_dump d = { 0 };
+	struct st_err err;
+	uint64_t id = 1;
+	int m, r;
+
+	for (m = 0; m < 50; m++) {
+		struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+
+		for (r = 0; r < 40; r++, id++)
+			put_proc(msg, id, "p");
+		ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+		nlmsg_free(msg);
+	}
+	ASSERT_EQ(d.nprocs, 2000);
+	EXPECT_EQ(d.procs[1999].id, 2000);
+	EXPECT_EQ(d.procs[1234].syscalls, 3 * 1235);
+	st_dump_free(&d);
+}
+
+TEST(decode_rejects_a_u32_where_a_u64_belongs)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+	nla_put_u32(msg, SYSTRACE_PROC_A_ID, 1);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+	EXPECT_EQ(err.kind, ST_ERR_PROTO);
+	EXPECT_EQ(st_exit_code(&err), 6);
+	EXPECT_STREQ(err.msg, "process: an attribute has the wrong type or length");
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_rejects_a_u64_where_a_u32_belongs)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+	nla_put_u64(msg, SYSTRACE_PROC_A_ID, 1);
+	nla_put_u64(msg, SYSTRACE_PROC_A_PID, 1);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_rejects_an_unterminated_string)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+	nla_put_u64(msg, SYSTRACE_PROC_A_ID, 1);
+	nla_put(msg, SYSTRACE_PROC_A_COMM, 3, "abc");
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_requires_the_row_id)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+	nla_put_u32(msg, SYSTRACE_PROC_A_PID, 5);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+	EXPECT_STREQ(err.msg, "process without SYSTRACE_PROC_A_ID");
+	EXPECT_EQ(d.nprocs, 0);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_ignores_attributes_of_a_newer_abi)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
+	nla_put_u64(msg, SYSTRACE_PROC_A_ID, 4);
+	nla_put_u64(msg, SYSTRACE_PROC_A_MAX + 5, 99);
+	nla_nest_end(msg, nest);
+	nla_put_u32(msg, SYSTRACE_A_MAX + 3, 1);
+	ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+	ASSERT_EQ(d.nprocs, 1);
+	EXPECT_EQ(d.procs[0].id, 4);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_site_rows)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_SITE);
+	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, 0x7f0000001234ULL);
+	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 39);
+	nla_put_u32(msg, SYSTRACE_SITE_A_ABI, SYSTRACE_ABI_X64);
+	nla_put_u32(msg, SYSTRACE_SITE_A_MAP, SYSTRACE_MAP_FILE);
+	nla_put_string(msg, SYSTRACE_SITE_A_PATH, "/lib/libc.so.6");
+	nla_put_u64(msg, SYSTRACE_SITE_A_OFFSET, 0x1234);
+	nla_put_u64(msg, SYSTRACE_SITE_A_INODE, 77);
+	nla_put_u32(msg, SYSTRACE_SITE_A_DEV, 2049);
+	nla_put_u64(msg, SYSTRACE_SITE_A_CALLS, 12);
+	nla_nest_end(msg, nest);
+	nest = nla_nest_start(msg, SYSTRACE_A_SITE);
+	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, 0x1000);
+	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 20);
+	nla_put_u32(msg, SYSTRACE_SITE_A_ABI, SYSTRACE_ABI_IA32);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+	ASSERT_EQ(d.nsites, 2);
+	EXPECT_EQ(d.sites[0].addr, 0x7f0000001234ULL);
+	EXPECT_STREQ(d.sites[0].path, "/lib/libc.so.6");
+	EXPECT_TRUE(d.sites[0].has_file_id);
+	EXPECT_EQ(d.sites[0].dev, 2049);
+	EXPECT_EQ(d.sites[0].calls, 12);
+	EXPECT_EQ(d.sites[1].abi, SYSTRACE_ABI_IA32);
+	EXPECT_EQ(d.sites[1].map, SYSTRACE_MAP_UNKNOWN);
+	EXPECT_FALSE(d.sites[1].has_file_id);
+	EXPECT_NULL(d.sites[1].path);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+TEST(decode_site_requires_its_key)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, SYSTRACE_A_SITE);
+	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, 0x1000);
+	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 20);
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+	EXPECT_EQ(d.nsites, 0);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
