@@ -442,11 +442,17 @@ static void c_build_id(const struct st_row *r, struct st_val *v)
 	v_str(v, r->site->sym ? r->site->sym->build_id : NULL);
 }
 
+static void c_symbol_error(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->sym ? r->site->sym->error : NULL);
+}
+
 static const struct st_column symbol_columns[] = {
 	{ "object", c_object },
 	{ "symbol", c_symbol },
 	{ "symbol_offset", c_symbol_offset },
 	{ "build_id", c_build_id },
+	{ "symbol_error", c_symbol_error },
 };
 
 /* Syscalls: the sites of one image summed per (abi, nr). */

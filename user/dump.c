@@ -6,11 +6,13 @@
 #include <string.h>
 #include "output.h"
 #include "session.h"
+#include "symbolize.h"
 #include "subcommands.h"
 
 const char dump_usage[] =
 	"Usage: systracectl dump [SESSION] [--csv | --json]\n"
-	"                        [--processes | --sites | --syscalls] [-o FILE]\n\n"
+	"                        [--processes | --sites | --syscalls] [-o FILE]\n"
+	"                        [--no-symbols]\n\n"
 	"Prints a session's data. SESSION is an id or a name (the newest\n"
 	"session of that name); the default is the newest session.\n\n"
 	"  --csv          CSV (RFC 4180, header row, LF line endings); the default\n"
@@ -20,8 +22,9 @@ const char dump_usage[] =
 	"  --sites        one row per (process image, call site, abi, syscall)\n"
 	"  --syscalls     one row per (process image, abi, syscall): sites summed\n"
 	"  -o, --output FILE  write to FILE instead of stdout\n"
-	"  --no-symbols   reserved: do not resolve sites to symbols (the\n"
-	"                 object, symbol, symbol_offset, build_id columns)\n"
+	"  --no-symbols   do not resolve sites to functions: the site table\n"
+	"                 then has no object, symbol, symbol_offset, build_id,\n"
+	"                 symbol_error columns\n"
 	"  -h, --help\n\n"
 	"Every dump checks that the session's totals equal the sums of its\n"
 	"process rows, and that each process's equal the sums of its site rows.\n"
@@ -37,6 +40,7 @@ struct dump_opts {
 	bool format_set;
 	enum st_table_kind table;
 	bool table_set;
+	bool no_symbols;
 };
 
 static int set_format(struct dump_opts *o, enum format f)
@@ -96,7 +100,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 			o->output = optarg;
 			break;
 		case 'N':
-			/* Reserved for the symbolizer: nothing resolves symbols yet. */
+			o->no_symbols = true;
 			break;
 		case 'h':
 			return st_print_usage(dump_usage);
@@ -154,6 +158,14 @@ int dump_main(int argc, char **argv)
 	st_nl_close(nl);
 
 	check = st_session_report_check(&d);
+
+	/* Only the site table shows symbols: CSV of it, or the JSON document. */
+	if (!o.no_symbols && (o.table == ST_TABLE_SITES || o.format == FMT_JSON) &&
+	    st_symbolize_dump(&d)) {
+		st_err_set(&err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
+		st_dump_free(&d);
+		return st_fail(&err, NULL);
+	}
 
 	if (o.output) {
 		f = fopen(o.output, "w");

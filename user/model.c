@@ -11,6 +11,7 @@ void st_sym_free(struct st_sym *sym)
 	free(sym->object);
 	free(sym->symbol);
 	free(sym->build_id);
+	free(sym->error);
 	free(sym);
 }
 

@@ -103,6 +103,7 @@ struct st_sym {
 	bool has_symbol_offset;
 	uint64_t symbol_offset;
 	char *build_id;			/* lowercase hex */
+	char *error;			/* why symbol is NULL for a file map */
 };
 
 /* One row of `dump --syscalls`: the sites of one image with one (abi, nr). */

@@ -138,10 +138,11 @@ TEST(csv_symbol_columns_follow_when_symbolized)
 	d.sites[0].sym->has_symbol_offset = true;
 	d.sites[0].sym->symbol_offset = 0x9;
 	out = table(&d, ST_TABLE_SITES);
-	EXPECT_TRUE(strstr(out, ",inode,dev,mtime_ns,object,symbol,symbol_offset,build_id\n"));
+	EXPECT_TRUE(strstr(out, ",inode,dev,mtime_ns,object,symbol,symbol_offset,build_id,"
+			   "symbol_error\n"));
 	EXPECT_TRUE(strstr(out, ",1690000000000000000,/usr/lib/x86_64-linux-gnu/libc.so.6,"
-			   "getpid,0x9,\n"));
-	EXPECT_TRUE(strstr(out, "110,1200,3,,,,,,,\n"));
+			   "getpid,0x9,,\n"));
+	EXPECT_TRUE(strstr(out, "110,1200,3,,,,,,,,\n"));
 	st_dump_free(&d);
 }
 
