@@ -40,7 +40,7 @@ struct elf_obj {
 	char *names;		/* a copy of the symbol table's strings */
 	size_t names_len;
 	char *build_id;
-	bool has_symtab;	/* .symtab or .dynsym present */
+	const char *table;	/* where the symbols came from; NULL: none */
 	char *interp;		/* PT_INTERP, as written in the file */
 };
 
@@ -63,6 +63,7 @@ struct table {
 };
 
 struct st_symbolizer {
+	const char *debug_dir;
 	struct table sites;	/* key: path + recorded identity */
 	struct table exes;	/* key: path */
 };
@@ -102,16 +103,15 @@ static void elf_obj_free(struct elf_obj *o)
 	free(o);
 }
 
-static void read_build_id(Elf *e, const GElf_Phdr *ph, struct elf_obj *o)
+/* The NT_GNU_BUILD_ID note among the notes of d, in lowercase hex. */
+static void note_build_id(Elf_Data *d, char **build_id)
 {
-	Elf_Data *d = elf_getdata_rawchunk(e, ph->p_offset, ph->p_filesz,
-					   ELF_T_NHDR);
 	size_t off = 0, name_off, desc_off, i;
 	GElf_Nhdr nh;
 
-	if (!d)
+	if (!d || !d->d_buf)
 		return;
-	while (!o->build_id &&
+	while (!*build_id &&
 	       (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
 		const unsigned char *desc = (const unsigned char *)d->d_buf + desc_off;
 
@@ -119,12 +119,31 @@ static void read_build_id(Elf *e, const GElf_Phdr *ph, struct elf_obj *o)
 		    memcmp((const char *)d->d_buf + name_off, "GNU", 4) ||
 		    !nh.n_descsz)
 			continue;
-		o->build_id = malloc(nh.n_descsz * 2 + 1);
-		if (!o->build_id)
+		*build_id = malloc(nh.n_descsz * 2 + 1);
+		if (!*build_id)
 			return;
 		for (i = 0; i < nh.n_descsz; i++)
-			sprintf(o->build_id + 2 * i, "%02x", desc[i]);
+			sprintf(*build_id + 2 * i, "%02x", desc[i]);
 	}
+}
+
+static void read_build_id(Elf *e, const GElf_Phdr *ph, struct elf_obj *o)
+{
+	note_build_id(elf_getdata_rawchunk(e, ph->p_offset, ph->p_filesz,
+					   ELF_T_NHDR), &o->build_id);
+}
+
+/* A separate debug file keeps its notes as sections, not segments. */
+static char *section_build_id(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	char *id = NULL;
+	GElf_Shdr sh;
+
+	while (!id && (scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			note_build_id(elf_getdata(scn, NULL), &id);
+	return id;
 }
 
 static int read_segments(Elf *e, struct elf_obj *o)
@@ -186,8 +205,8 @@ static int symset_add(struct symset *set, size_t *cap, const GElf_Sym *sym,
 	return 0;
 }
 
-/* .symtab when the file has one, else .dynsym. */
-static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr)
+/* .symtab when the file has one, else .dynsym (unless symtab_only). */
+static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr, bool symtab_only)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL;
 	GElf_Shdr sh, dynsh;
@@ -204,8 +223,9 @@ static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr)
 			dynsh = sh;
 		}
 	}
-	if (dynsym)
-		*shdr = dynsh;
+	if (!dynsym || symtab_only)
+		return NULL;
+	*shdr = dynsh;
 	return dynsym;
 }
 
@@ -214,7 +234,7 @@ static Elf_Scn *symbol_section(Elf *e, GElf_Shdr *shdr)
  * symbol that names code or data goes to others, used only where no
  * function contains the address.
  */
-static int read_symbols(Elf *e, struct elf_obj *o)
+static int read_symbols(Elf *e, struct elf_obj *o, bool symtab_only)
 {
 	size_t i, n, fcap = 0, ocap = 0;
 	Elf_Data *data, *strs;
@@ -223,12 +243,12 @@ static int read_symbols(Elf *e, struct elf_obj *o)
 	GElf_Sym sym;
 	int ret;
 
-	scn = symbol_section(e, &shdr);
+	scn = symbol_section(e, &shdr, symtab_only);
 	if (!scn)
 		return 0;
 	data = elf_getdata(scn, NULL);
 	strs = elf_getdata(elf_getscn(e, shdr.sh_link), NULL);
-	if (!data || !strs || !strs->d_size)
+	if (!data || !data->d_buf || !strs || !strs->d_buf || !strs->d_size)
 		return -ENOEXEC;
 	o->names = malloc(strs->d_size + 1);
 	if (!o->names)
@@ -236,7 +256,7 @@ static int read_symbols(Elf *e, struct elf_obj *o)
 	memcpy(o->names, strs->d_buf, strs->d_size);
 	o->names[strs->d_size] = '\0';
 	o->names_len = strs->d_size;
-	o->has_symtab = true;
+	o->table = shdr.sh_type == SHT_SYMTAB ? ".symtab" : ".dynsym";
 
 	n = shdr.sh_size / shdr.sh_entsize;
 	for (i = 1; i < n; i++) {
@@ -264,8 +284,56 @@ static int read_symbols(Elf *e, struct elf_obj *o)
 	return 0;
 }
 
+/*
+ * Without a .symtab, the separate debug file that has the object's
+ * build-id (Debian's *-dbg and *-dbgsym packages) may have one: same
+ * addresses, every function. Its build-id is checked, not assumed.
+ */
+static int read_debuginfo(struct elf_obj *o, const char *dir)
+{
+	struct elf_obj dbg = { 0 };
+	char path[PATH_MAX], *id;
+	int fd, ret = 0;
+	Elf *e;
+
+	if (!dir || !o->build_id || strlen(o->build_id) < 3 ||
+	    (o->table && !strcmp(o->table, ".symtab")))
+		return 0;
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir,
+		 o->build_id, o->build_id + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	id = e && elf_kind(e) == ELF_K_ELF ? section_build_id(e) : NULL;
+	if (id && !strcmp(id, o->build_id)) {
+		ret = read_symbols(e, &dbg, true);
+		if (!ret && dbg.table) {
+			free(o->funcs.syms);
+			free(o->others.syms);
+			free(o->names);
+			o->funcs = dbg.funcs;
+			o->others = dbg.others;
+			o->names = dbg.names;
+			o->names_len = dbg.names_len;
+			o->table = "debuginfo .symtab";
+			memset(&dbg, 0, sizeof(dbg));
+		}
+	}
+	free(dbg.funcs.syms);
+	free(dbg.others.syms);
+	free(dbg.names);
+	free(id);
+	if (e)
+		elf_end(e);
+	close(fd);
+	/* A broken debug file only means fewer names. */
+	return ret == -ENOMEM ? ret : 0;
+}
+
 /* Reads the file open at fd; on failure *error says why. */
-static int elf_obj_read(int fd, struct elf_obj **out, char **error)
+static int elf_obj_read(int fd, const char *debug_dir, struct elf_obj **out,
+			char **error)
 {
 	struct elf_obj *o;
 	Elf *e;
@@ -283,7 +351,9 @@ static int elf_obj_read(int fd, struct elf_obj **out, char **error)
 	}
 	ret = read_segments(e, o);
 	if (!ret)
-		ret = read_symbols(e, o);
+		ret = read_symbols(e, o, false);
+	if (!ret)
+		ret = read_debuginfo(o, debug_dir);
 	if (ret == -ENOEXEC)
 		*error = xasprintf("bad ELF file: %s", elf_errmsg(-1));
 out:
@@ -382,7 +452,7 @@ static int fill_symbol(const struct elf_obj *o, uint64_t offset,
 				       offset);
 		return sym->error ? 0 : -ENOMEM;
 	}
-	if (!o->has_symtab) {
+	if (!o->table) {
 		sym->error = xasprintf("no symbol table (.symtab or .dynsym)");
 		return sym->error ? 0 : -ENOMEM;
 	}
@@ -390,10 +460,11 @@ static int fill_symbol(const struct elf_obj *o, uint64_t offset,
 	if (!s)
 		s = symset_find(o, &o->others, vaddr);
 	if (!s) {
-		sym->error = xasprintf("no symbol contains address 0x%" PRIx64, vaddr);
+		sym->error = xasprintf("no %s symbol contains the address", o->table);
 		return sym->error ? 0 : -ENOMEM;
 	}
-	sym->symbol = strdup(o->names + s->name);
+	/* A .symtab names versioned symbols "fclose@@GLIBC_2.2.5". */
+	sym->symbol = strndup(o->names + s->name, strcspn(o->names + s->name, "@"));
 	sym->has_symbol_offset = true;
 	sym->symbol_offset = vaddr - s->value;
 	return sym->symbol ? 0 : -ENOMEM;
@@ -473,9 +544,19 @@ static void table_free(struct table *t)
 
 struct st_symbolizer *st_symbolizer_new(void)
 {
+	struct st_symbolizer *sz;
+
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return NULL;
-	return calloc(1, sizeof(struct st_symbolizer));
+	sz = calloc(1, sizeof(*sz));
+	if (sz)
+		sz->debug_dir = ST_DEBUG_DIR;
+	return sz;
+}
+
+void st_symbolizer_debug_dir(struct st_symbolizer *sz, const char *dir)
+{
+	sz->debug_dir = dir;
 }
 
 void st_symbolizer_free(struct st_symbolizer *sz)
@@ -548,7 +629,7 @@ static int open_verified(struct entry *e)
 	return e->error ? -1 : -ENOMEM;
 }
 
-static int entry_load(struct entry *e)
+static int entry_load(struct entry *e, const char *debug_dir)
 {
 	int fd, ret;
 
@@ -561,7 +642,7 @@ static int entry_load(struct entry *e)
 		return -ENOMEM;
 	if (fd < 0)
 		return 0;
-	ret = elf_obj_read(fd, &e->elf, &e->error);
+	ret = elf_obj_read(fd, debug_dir, &e->elf, &e->error);
 	close(fd);
 	if (ret == -ENOMEM)
 		return ret;
@@ -614,7 +695,7 @@ static int site_entry(struct st_symbolizer *sz, const struct st_site *site,
 		entry_free(e);
 		return -ENOMEM;
 	}
-	ret = entry_load(e);
+	ret = entry_load(e, sz->debug_dir);
 	if (!ret)
 		ret = table_add(&sz->sites, e);
 	if (ret) {
@@ -712,18 +793,30 @@ static int interp_resolve(struct entry *e)
 	return 0;
 }
 
+/*
+ * An executable the kernel saw unlinked (" (deleted)") is not opened by
+ * its old name: another file may have taken it.
+ */
 static int exe_load(struct entry *e)
 {
+	struct stat st;
 	int fd, ret;
 
-	fd = open(e->object, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e->error = errno == ENOENT && strcmp(e->path, e->object) ?
-			   xasprintf("file was deleted during the trace") :
-			   xasprintf("cannot open the file: %s", strerror(errno));
+	if (strcmp(e->path, e->object)) {
+		e->error = xasprintf("file was deleted during the trace");
 		return e->error ? 0 : -ENOMEM;
 	}
-	ret = elf_obj_read(fd, &e->elf, &e->error);
+	fd = open(e->object, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e->error = xasprintf("cannot open the file: %s", strerror(errno));
+		return e->error ? 0 : -ENOMEM;
+	}
+	if (!fstat(fd, &st)) {
+		e->has_id = true;
+		e->ino = st.st_ino;
+		e->mtime_ns = mtime_ns(&st);
+	}
+	ret = elf_obj_read(fd, NULL, &e->elf, &e->error);
 	close(fd);
 	if (ret == -ENOMEM)
 		return ret;
@@ -733,6 +826,7 @@ static int exe_load(struct entry *e)
 }
 
 int st_symbolizer_interp(struct st_symbolizer *sz, const char *exe,
+			 const struct st_site *same_file,
 			 const struct st_interp **interp, const char **error)
 {
 	uint64_t h = hash_str(exe, 0xcbf29ce484222325ULL);
@@ -763,6 +857,11 @@ int st_symbolizer_interp(struct st_symbolizer *sz, const char *exe,
 found:
 	if (e->error) {
 		*error = e->error;
+		return -ENOENT;
+	}
+	if (same_file && same_file->has_file_id && e->has_id &&
+	    (same_file->inode != e->ino || same_file->mtime_ns != e->mtime_ns)) {
+		*error = "file changed since the trace";
 		return -ENOENT;
 	}
 	*interp = &e->interp;

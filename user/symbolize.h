@@ -9,6 +9,10 @@
  * the file has one, else .dynsym) names the function. Objects are read once
  * and cached per (path, recorded identity).
  *
+ * An object without .symtab gets the .symtab of its separate debug file,
+ * found by build-id under /usr/lib/debug/.build-id/ (Debian's -dbg and
+ * -dbgsym packages), when it is installed and its build-id matches.
+ *
  * The file must still be the one that was traced: its inode and mtime_ns
  * must equal what the kernel recorded at the site's first call. Otherwise
  * the site gets no symbol and a reason, never a name from another file.
@@ -22,7 +26,14 @@
 
 struct st_symbolizer;
 
+#define ST_DEBUG_DIR "/usr/lib/debug"
+
 struct st_symbolizer *st_symbolizer_new(void);
+/*
+ * Where separate debug files are looked up by build-id, for objects
+ * without .symtab (default ST_DEBUG_DIR; NULL: not at all).
+ */
+void st_symbolizer_debug_dir(struct st_symbolizer *sz, const char *dir);
 void st_symbolizer_free(struct st_symbolizer *sz);
 
 /*
@@ -40,9 +51,11 @@ int st_symbolize_dump(struct st_dump *d);
 /*
  * The ELF interpreter (PT_INTERP) an executable names, resolved: its
  * canonical path and identity; path is NULL for an executable without
- * PT_INTERP (static). The executable is read as it is now (the kernel
- * records no identity for it). Returns 0, -ENOMEM, or -ENOENT when the
- * file cannot be read as ELF, with *error (owned by sz) saying why.
+ * PT_INTERP (static). The kernel records no identity for an executable:
+ * same_file, a site that lies in it (or NULL), is the only check that it
+ * did not change. An executable deleted during the trace is not read.
+ * Returns 0, -ENOMEM, or -ENOENT when the file cannot be used, with
+ * *error (owned by sz) saying why.
  */
 struct st_interp {
 	char *path;		/* realpath of PT_INTERP; NULL if it has none */
@@ -51,6 +64,7 @@ struct st_interp {
 };
 
 int st_symbolizer_interp(struct st_symbolizer *sz, const char *exe,
+			 const struct st_site *same_file,
 			 const struct st_interp **interp, const char **error);
 
 /* The path a site's file had, without the " (deleted)" the kernel adds. */

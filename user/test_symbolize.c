@@ -68,8 +68,8 @@ static void add_sym(struct oracle *o, uint64_t value, uint64_t size,
  * nm -D -S: the dynamic table's text symbols. Program headers and notes
  * from readelf -lW and -n.
  */
-static int oracle_read(struct oracle *o, const char *path, const char *table,
-		       bool use_nm)
+static int oracle_read2(struct oracle *o, const char *path,
+			const char *seg_path, const char *table, bool use_nm)
 {
 	char line[1024], name[512], type[32], bind[32], vis[32], ndx[32], kind;
 	bool in_table = false;
@@ -80,7 +80,7 @@ static int oracle_read(struct oracle *o, const char *path, const char *table,
 	if (use_nm)
 		f = run("nm -D -S --defined-only '%s'", path);
 	else
-		f = run("readelf -sW '%s'", path);
+		f = run("readelf -sW '%s' 2>/dev/null", path);
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -105,7 +105,7 @@ static int oracle_read(struct oracle *o, const char *path, const char *table,
 	}
 	pclose(f);
 
-	f = run("readelf -lW '%s'; readelf -nW '%s'", path, path);
+	f = run("readelf -lW '%s'; readelf -nW '%s'", seg_path, seg_path);
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -118,6 +118,12 @@ static int oracle_read(struct oracle *o, const char *path, const char *table,
 	}
 	pclose(f);
 	return o->nsyms && o->nsegs ? 0 : -1;
+}
+
+static int oracle_read(struct oracle *o, const char *path, const char *table,
+		       bool use_nm)
+{
+	return oracle_read2(o, path, path, table, use_nm);
 }
 
 static bool vaddr_to_offset(const struct oracle *o, uint64_t vaddr,
@@ -174,14 +180,16 @@ static bool oracle_agrees(const struct oracle *o, uint64_t vaddr,
  * Start, middle and last byte of every sized function the oracle lists.
  * Returns how many addresses were checked; *bad counts disagreements.
  */
-static size_t check_all(const struct oracle *o, char *path, size_t *bad,
-			bool *failed)
+static size_t check_all(const struct oracle *o, char *path, bool debuginfo,
+			size_t *bad, bool *failed)
 {
 	struct st_symbolizer *sz = st_symbolizer_new();
 	size_t i, k, checked = 0;
 
 	*bad = 0;
 	ASSERT_TRUE(sz);
+	if (!debuginfo)
+		st_symbolizer_debug_dir(sz, NULL);
 	for (i = 0; i < o->nsyms; i++) {
 		const struct osym *s = &o->syms[i];
 		uint64_t at[3] = { 0, s->size / 2, s->size - 1 };
@@ -290,9 +298,37 @@ TEST(symbolize_libc_dynsym_matches_nm_D)
 	ASSERT_TRUE(path[0]);
 	ASSERT_EQ(oracle_read(&o, path, NULL, true), 0);
 	ASSERT_TRUE(o.nsyms > 1000);
-	n = check_all(&o, path, &bad, failed);
+	n = check_all(&o, path, false, &bad, failed);
 	printf("# %s: %zu addresses in %zu functions\n", path, n, o.nsyms);
 	EXPECT_TRUE(n > 3000);
+	EXPECT_EQ(bad, 0);
+	free(o.syms);
+}
+
+/*
+ * With libc's separate debug file (libc6-dbg), found by build-id: every
+ * function of its .symtab, as readelf lists it, at libc's offsets.
+ */
+TEST(symbolize_libc_debuginfo_by_build_id_matches_readelf)
+{
+	char path[768], dbg[1024];
+	struct oracle o;
+	size_t n, bad;
+
+	libc_path(path, sizeof(path));
+	ASSERT_EQ(oracle_read(&o, path, NULL, true), 0);
+	ASSERT_TRUE(strlen(o.build_id) > 2);
+	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", ST_DEBUG_DIR,
+		 o.build_id, o.build_id + 2);
+	free(o.syms);
+	if (access(dbg, R_OK)) {
+		printf("# SKIP no %s (libc6-dbg)\n", dbg);
+		return;
+	}
+	ASSERT_EQ(oracle_read2(&o, dbg, path, ".symtab", false), 0);
+	n = check_all(&o, path, true, &bad, failed);
+	printf("# %s with %s: %zu addresses in %zu functions\n", path, dbg, n, o.nsyms);
+	EXPECT_TRUE(n > 10000);
 	EXPECT_EQ(bad, 0);
 	free(o.syms);
 }
@@ -335,7 +371,7 @@ static void check_program(const char *name, const char *flags,
 	for (i = 0; i < o.nsyms && strcmp(o.syms[i].name, "st_get_pid"); i++)
 		;
 	EXPECT_TRUE(i < o.nsyms);
-	n = check_all(&o, path, &bad, failed);
+	n = check_all(&o, path, false, &bad, failed);
 	printf("# %s (%s, %s): %zu addresses in %zu functions\n", name, flags,
 	       table, n, o.nsyms);
 	EXPECT_TRUE(n >= 6);
@@ -551,7 +587,7 @@ TEST(interp_of_dynamic_and_static_programs)
 	ASSERT_EQ(stat(want, &st), 0);
 
 	sz = st_symbolizer_new();
-	ASSERT_EQ(st_symbolizer_interp(sz, path, &in, &error), 0);
+	ASSERT_EQ(st_symbolizer_interp(sz, path, NULL, &in, &error), 0);
 	EXPECT_STREQ(in->path, want);
 	EXPECT_TRUE(in->has_id);
 	EXPECT_EQ(in->ino, st.st_ino);
@@ -560,10 +596,10 @@ TEST(interp_of_dynamic_and_static_programs)
 	if (build("static", "-static", path, sizeof(path))) {
 		printf("# SKIP static: no libc.a\n");
 	} else {
-		ASSERT_EQ(st_symbolizer_interp(sz, path, &in, &error), 0);
+		ASSERT_EQ(st_symbolizer_interp(sz, path, NULL, &in, &error), 0);
 		EXPECT_NULL(in->path);
 	}
-	EXPECT_EQ(st_symbolizer_interp(sz, "/nonexistent/prog", &in, &error), -ENOENT);
+	EXPECT_EQ(st_symbolizer_interp(sz, "/nonexistent/prog", NULL, &in, &error), -ENOENT);
 	EXPECT_TRUE(error && strstr(error, "No such file"));
 	st_symbolizer_free(sz);
 	cleanup();

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reports' tables and their three writers: aligned text (numbers to
+ * the right, strings to the left), CSV (RFC 4180, one table) and one JSON
+ * document holding every table. A table's column names are its CSV header
+ * and the keys of its JSON rows.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output.h"
+#include "report.h"
+
+struct rt_table *rt_table_new(const char *name, const char *title,
+			      const char *const *cols, size_t ncols)
+{
+	struct rt_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->name = name;
+	t->title = title;
+	t->cols = cols;
+	t->ncols = ncols;
+	return t;
+}
+
+void rt_table_free(struct rt_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].s);
+	free(t->cells);
+	free(t);
+}
+
+struct rt_cell *rt_row(struct rt_table *t)
+{
+	struct rt_cell *row;
+
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct rt_cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		t->cells = c;
+		t->cap = cap;
+	}
+	row = &t->cells[t->nrows++ * t->ncols];
+	memset(row, 0, t->ncols * sizeof(*row));
+	return row;
+}
+
+void rt_u64(struct rt_cell *c, uint64_t v)
+{
+	c->kind = RT_U64;
+	c->u = v;
+}
+
+int rt_str(struct rt_cell *c, const char *s)
+{
+	if (!s)
+		return 0;
+	c->s = strdup(s);
+	if (!c->s)
+		return -ENOMEM;
+	c->kind = RT_STR;
+	return 0;
+}
+
+void rt_hex(struct rt_cell *c, uint64_t v)
+{
+	c->kind = RT_HEX;
+	c->u = v;
+}
+
+/* num * scale / den, rounded to nearest; den 0 gives 0. */
+uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale)
+{
+	unsigned __int128 n = (unsigned __int128)num * scale;
+
+	if (!den)
+		return 0;
+	return (uint64_t)((n + den / 2) / den);
+}
+
+void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den)
+{
+	if (!den)
+		return;
+	c->kind = RT_FRAC;
+	c->u = rt_ratio(num, den, 10000);
+}
+
+void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den)
+{
+	if (!den)
+		return;
+	c->kind = RT_PCT;
+	c->u = rt_ratio(num, den, 10000);
+}
+
+int rt_note(struct rt_report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	if (r->nnotes == sizeof(r->notes) / sizeof(r->notes[0]))
+		return -ENOSPC;
+	va_start(ap, fmt);
+	ret = vasprintf(&r->notes[r->nnotes], fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	r->nnotes++;
+	return 0;
+}
+
+int rt_add(struct rt_report *r, struct rt_table *t)
+{
+	if (!t)
+		return -ENOMEM;
+	if (r->ntables == RT_MAX_TABLES) {
+		rt_table_free(t);
+		return -ENOSPC;
+	}
+	r->tables[r->ntables++] = t;
+	return 0;
+}
+
+void rt_report_free(struct rt_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntables; i++)
+		rt_table_free(r->tables[i]);
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	json_decref(r->params);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The cell as text (CSV and the text table); "" for a missing value. */
+static const char *cell_text(const struct rt_cell *c, char *buf, size_t len)
+{
+	switch (c->kind) {
+	case RT_NULL:
+		return "";
+	case RT_U64:
+		snprintf(buf, len, "%" PRIu64, c->u);
+		return buf;
+	case RT_STR:
+		return c->s;
+	case RT_HEX:
+		snprintf(buf, len, "0x%" PRIx64, c->u);
+		return buf;
+	case RT_FRAC:
+		snprintf(buf, len, "%" PRIu64 ".%04" PRIu64, c->u / 10000, c->u % 10000);
+		return buf;
+	case RT_PCT:
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, c->u / 100, c->u % 100);
+		return buf;
+	}
+	return "";
+}
+
+static json_t *cell_json(const struct rt_cell *c)
+{
+	char buf[48];
+
+	switch (c->kind) {
+	case RT_NULL:
+		break;
+	case RT_U64:
+		return json_integer((json_int_t)c->u);
+	case RT_STR:
+		return json_string(c->s) ? json_string(c->s) : json_null();
+	case RT_HEX:
+		return json_string(cell_text(c, buf, sizeof(buf)));
+	case RT_FRAC:
+		return json_real((double)c->u / 10000.0);
+	case RT_PCT:
+		return json_real((double)c->u / 100.0);
+	}
+	return json_null();
+}
+
+/* A left-aligned last column is not padded: no trailing blanks. */
+static void put_cell(FILE *f, const char *s, size_t c, size_t ncols,
+		     size_t width, bool left)
+{
+	if (c)
+		fputs("  ", f);
+	if (left && c + 1 == ncols)
+		fputs(s, f);
+	else
+		fprintf(f, left ? "%-*s" : "%*s", (int)width, s);
+}
+
+static void print_text_table(FILE *f, const struct rt_table *t)
+{
+	size_t *w = calloc(t->ncols, sizeof(*w));
+	bool *left = calloc(t->ncols, sizeof(*left));
+	char buf[48];
+	size_t i, c;
+
+	if (!w || !left) {
+		free(w);
+		free(left);
+		return;
+	}
+	for (c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c]);
+	for (i = 0; i < t->nrows; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct rt_cell *cell = &t->cells[i * t->ncols + c];
+			size_t len = strlen(cell_text(cell, buf, sizeof(buf)));
+
+			if (cell->kind == RT_STR)
+				left[c] = true;
+			if (len > w[c])
+				w[c] = len;
+		}
+	}
+	fprintf(f, "%s\n", t->title);
+	for (c = 0; c < t->ncols; c++)
+		put_cell(f, t->cols[c], c, t->ncols, w[c], left[c]);
+	fputc('\n', f);
+	for (i = 0; i < t->nrows; i++) {
+		for (c = 0; c < t->ncols; c++)
+			put_cell(f, cell_text(&t->cells[i * t->ncols + c], buf,
+					      sizeof(buf)),
+				 c, t->ncols, w[c], left[c]);
+		fputc('\n', f);
+	}
+	if (!t->nrows)
+		fputs("(none)\n", f);
+	free(w);
+	free(left);
+}
+
+static void print_csv_table(FILE *f, const struct rt_table *t)
+{
+	char buf[48];
+	size_t i, c;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', f);
+		st_csv_field(f, t->cols[c]);
+	}
+	fputc('\n', f);
+	for (i = 0; i < t->nrows; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (c)
+				fputc(',', f);
+			st_csv_field(f, cell_text(&t->cells[i * t->ncols + c],
+						  buf, sizeof(buf)));
+		}
+		fputc('\n', f);
+	}
+}
+
+static json_t *json_row(const struct rt_table *t, size_t i)
+{
+	json_t *o = json_object();
+	size_t c;
+
+	if (!o)
+		return NULL;
+	for (c = 0; c < t->ncols; c++)
+		json_object_set_new(o, t->cols[c], cell_json(&t->cells[i * t->ncols + c]));
+	return o;
+}
+
+/*
+ * {"schema_version":1,"report":NAME,"session":{...},"parameters":{...},
+ *  "notes":[...], then one key per table}: single-row tables are objects,
+ * the others arrays of row objects, one row per line.
+ */
+static int print_json(FILE *f, const struct rt_report *r)
+{
+	json_t *notes = json_array(), *session, *row;
+	size_t i, k;
+
+	if (!notes)
+		return -ENOMEM;
+	for (i = 0; i < r->nnotes; i++)
+		json_array_append_new(notes, json_string(r->notes[i]));
+	session = st_json_session(&r->dump->session);
+	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n\"session\":",
+		ST_SCHEMA_VERSION, r->name);
+	if (json_dumpf(session, f, JSON_COMPACT) ||
+	    fputs(",\n\"parameters\":", f) < 0 ||
+	    json_dumpf(r->params ? r->params : json_object(), f,
+		       JSON_COMPACT | JSON_ENCODE_ANY) ||
+	    fputs(",\n\"notes\":", f) < 0 ||
+	    json_dumpf(notes, f, JSON_COMPACT)) {
+		json_decref(session);
+		json_decref(notes);
+		return -EIO;
+	}
+	json_decref(session);
+	json_decref(notes);
+	for (k = 0; k < r->ntables; k++) {
+		const struct rt_table *t = r->tables[k];
+
+		fprintf(f, ",\n\"%s\":", t->name);
+		if (t->single) {
+			row = t->nrows ? json_row(t, 0) : json_null();
+			if (!row || json_dumpf(row, f, JSON_COMPACT | JSON_ENCODE_ANY))
+				return -ENOMEM;
+			json_decref(row);
+			continue;
+		}
+		fputc('[', f);
+		for (i = 0; i < t->nrows; i++) {
+			row = json_row(t, i);
+			fputs(i ? ",\n" : "\n", f);
+			if (!row || json_dumpf(row, f, JSON_COMPACT))
+				return -ENOMEM;
+			json_decref(row);
+		}
+		fputs(t->nrows ? "\n]" : "]", f);
+	}
+	fputs("}\n", f);
+	return 0;
+}
+
+int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
+		    const char *table)
+{
+	size_t i;
+
+	switch (fmt) {
+	case RT_JSON:
+		return print_json(f, r);
+	case RT_CSV:
+		if (!table)
+			table = r->csv_table ? r->csv_table : r->tables[0]->name;
+		for (i = 0; i < r->ntables; i++) {
+			if (!strcmp(table, r->tables[i]->name)) {
+				print_csv_table(f, r->tables[i]);
+				return 0;
+			}
+		}
+		return -ENOENT;
+	case RT_TEXT:
+		for (i = 0; i < r->nnotes; i++)
+			fprintf(f, "%s\n", r->notes[i]);
+		for (i = 0; i < r->ntables; i++) {
+			fputc('\n', f);
+			print_text_table(f, r->tables[i]);
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
