@@ -52,12 +52,14 @@ enum {
 
 static const struct {
 	const char *name;
+	int (*build)(struct rt_report *r, struct st_dump *d,
+		     const struct report_opts *o);
 	unsigned int opts;
 } reports[] = {
-	{ "amortize", OPT_THRESHOLD },
-	{ "short", OPT_THRESHOLD | OPT_MAX_MS | OPT_TOP },
-	{ "phases", 0 },
-	{ "syscalls", OPT_TOP },
+	{ "amortize", report_amortize, OPT_THRESHOLD },
+	{ "short", report_short, OPT_THRESHOLD | OPT_MAX_MS | OPT_TOP },
+	{ "phases", report_phases, 0 },
+	{ "syscalls", report_syscalls, OPT_TOP },
 };
 
 #define N_REPORTS (sizeof(reports) / sizeof(reports[0]))
@@ -215,18 +217,7 @@ static int build(size_t rep, struct rt_report *r, struct st_dump *d,
 	r->name = reports[rep].name;
 	r->dump = d;
 	ret = header(r, d, o);
-	if (ret)
-		return ret;
-	switch (rep) {
-	case 0:
-		return report_amortize(r, d, o);
-	case 1:
-		return report_short(r, d, o);
-	case 2:
-		return report_phases(r, d, o);
-	default:
-		return report_syscalls(r, d, o);
-	}
+	return ret ? ret : reports[rep].build(r, d, o);
 }
 
 static int write_report(const struct report_opts *o, const struct rt_report *r,

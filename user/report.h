@@ -199,16 +199,16 @@ struct report_opts {
 	uint64_t max_ms;
 	uint64_t top;
 	bool has_top;
-	bool no_symbols;
 };
 
-int report_amortize(struct rt_report *r, const struct st_dump *d,
+/* short symbolizes d when it is not yet. */
+int report_amortize(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 int report_short(struct rt_report *r, struct st_dump *d,
 		 const struct report_opts *o);
-int report_phases(struct rt_report *r, const struct st_dump *d,
+int report_phases(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o);
-int report_syscalls(struct rt_report *r, const struct st_dump *d,
+int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 
 /* report_input.c: a `dump --json` document back into a struct st_dump. */

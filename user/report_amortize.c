@@ -234,7 +234,7 @@ static struct rt_table *procs_table(const struct am_result *a)
 	return t;
 }
 
-int report_amortize(struct rt_report *r, const struct st_dump *d,
+int report_amortize(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o)
 {
 	struct am_result a;

@@ -342,12 +342,20 @@ int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 	json_error_t jerr;
 	char why[256];
 	json_t *doc;
+	FILE *f;
 	int ret;
 
-	doc = json_load_file(path, 0, &jerr);
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, "--input", "%s", path);
+		return ret;
+	}
+	doc = json_loadf(f, 0, &jerr);
+	fclose(f);
 	if (!doc) {
-		st_err_set(err, ST_ERR_LOCAL, EINVAL, "--input",
-			   "%s: line %d: %s", path, jerr.line, jerr.text);
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: line %d: %s",
+			   path, jerr.line, jerr.text);
 		return -EINVAL;
 	}
 	ret = st_dump_load_json(doc, d, why, sizeof(why));
@@ -355,6 +363,6 @@ int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 	if (ret == -ENOMEM)
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "--input", "%s", path);
 	else if (ret)
-		st_err_set(err, ST_ERR_LOCAL, -ret, "--input", "%s: %s", path, why);
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: %s", path, why);
 	return ret;
 }

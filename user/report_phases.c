@@ -507,7 +507,7 @@ static struct rt_table *procs_table(const struct ph_result *p)
 	return t;
 }
 
-int report_phases(struct rt_report *r, const struct st_dump *d,
+int report_phases(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o)
 {
 	struct ph_result p;

@@ -162,7 +162,7 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 	return t;
 }
 
-int report_syscalls(struct rt_report *r, const struct st_dump *d,
+int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o)
 {
 	struct st_sysagg *tree = NULL, *per = NULL;
