@@ -19,9 +19,9 @@ endif
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user modules-all check demo bench style clean
+.PHONY: all module user selftests modules-all check demo bench style clean
 
-all: module user
+all: module user selftests
 
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers: run scripts/deps or set KDIR" >&2; exit 1; }
@@ -29,6 +29,10 @@ module:
 
 user:
 	$(MAKE) -C user
+
+# The test programs that selftests/run uses in the VM.
+selftests:
+	$(MAKE) -C selftests
 
 # Each kernel gets its own output tree of links to the sources, so the
 # objects of one kernel never mix with another's.

@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for selftests/test_*.sh. A test starts with
+#
+#   #!/usr/bin/env bash
+#   # One line saying what the test checks.
+#   # tags: foundation debug        (selftests/run selects tests by @tag)
+#   # timeout: 300                  (optional, seconds)
+#   . "$(dirname "$0")/lib.sh"
+#
+# and ends by falling off its end. Protocol with selftests/run: exit 0 is a
+# pass, exit 4 a skip (the last "SKIP: reason" line says why), anything else
+# a failure. Everything a test prints becomes TAP diagnostics.
+#
+# assert_* stop the test at the first failure; expect_* report the failure,
+# let the test go on, and make it fail at its end. Every message names what
+# was checked, what was expected and what was seen.
+#
+# Set by selftests/run (defaults let a test also run on its own, as root,
+# in the VM: scripts/vm-run -- selftests/test_x.sh):
+#   TOP          the repository
+#   SYSTRACE_KO  the module under test
+#   SYSTRACECTL  user/systracectl
+#   PROGS        selftests/progs/bin
+#   T            a scratch directory of this test, removed afterwards
+
+set -u -o pipefail
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+SYSTRACE_KO=${SYSTRACE_KO:-$TOP/build/$(uname -r)/kmod/systrace.ko}
+SYSTRACECTL=${SYSTRACECTL:-$TOP/user/systracectl}
+PROGS=${PROGS:-$TOP/selftests/progs/bin}
+CSVQ=$TOP/selftests/csvq
+if [ -z "${T:-}" ]; then
+	T=$(mktemp -d /tmp/selftest.XXXXXX)
+	_lib_own_t=1
+fi
+chmod 755 "$T"
+
+_lib_failed=0
+_lib_cleanups=()
+
+log() { echo "$*"; }
+
+# Runs CMD... when the test ends, however it ends (last registered first).
+on_exit() { _lib_cleanups=("$*" "${_lib_cleanups[@]}"); }
+
+_lib_exit() {
+	local rc=$? c
+	for c in "${_lib_cleanups[@]}"; do
+		eval "$c" || true
+	done
+	[ -z "${_lib_own_t:-}" ] || rm -rf "$T"
+	if [ $rc -eq 0 ] && [ $_lib_failed -ne 0 ]; then
+		rc=1
+	fi
+	exit $rc
+}
+trap _lib_exit EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 4
+}
+
+# expect_* record a failure and return 1; assert_* exit.
+_lib_report() {
+	echo "FAIL: $*"
+	_lib_failed=1
+	return 1
+}
+
+expect_eq() { # ACTUAL EXPECTED WHAT
+	[ "$1" == "$2" ] || _lib_report "$3: expected '$2', got '$1'"
+}
+expect_ne() { # ACTUAL UNEXPECTED WHAT
+	[ "$1" != "$2" ] || _lib_report "$3: expected anything but '$2'"
+}
+expect_le() { # ACTUAL MAX WHAT (integers)
+	[ "$1" -le "$2" ] || _lib_report "$3: expected at most $2, got $1"
+}
+expect_ge() { # ACTUAL MIN WHAT (integers)
+	[ "$1" -ge "$2" ] || _lib_report "$3: expected at least $2, got $1"
+}
+expect_match() { # TEXT ERE WHAT
+	[[ $1 =~ $2 ]] || _lib_report "$3: expected to match /$2/, got '$1'"
+}
+expect_contains() { # TEXT SUBSTRING WHAT
+	[[ $1 == *"$2"* ]] || _lib_report "$3: expected to contain '$2', got '$1'"
+}
+expect_not_contains() { # TEXT SUBSTRING WHAT
+	[[ $1 != *"$2"* ]] || _lib_report "$3: expected not to contain '$2', got '$1'"
+}
+expect_line() { # TEXT ERE WHAT: some line of TEXT matches ERE
+	local line
+	while IFS= read -r line; do
+		[[ $line =~ $2 ]] && return 0
+	done <<<"$1"
+	_lib_report "$3: no line matches /$2/ in:
+$1"
+}
+assert_eq() { expect_eq "$@" || exit 1; }
+assert_line() { expect_line "$@" || exit 1; }
+assert_ne() { expect_ne "$@" || exit 1; }
+assert_le() { expect_le "$@" || exit 1; }
+assert_ge() { expect_ge "$@" || exit 1; }
+assert_match() { expect_match "$@" || exit 1; }
+assert_contains() { expect_contains "$@" || exit 1; }
+assert_not_contains() { expect_not_contains "$@" || exit 1; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_cmd() { command -v "$1" >/dev/null || skip "needs $1${2:+ ($2)}"; }
+need_prog() { [ -x "$PROGS/$1" ] || skip "$PROGS/$1 was not built${2:+: $2}"; }
+
+# --- the module -----------------------------------------------------------
+
+mod_loaded() { grep -q '^systrace ' /proc/modules; }
+
+mod_load() { # [PARAM=VALUE...]
+	local out
+	[ -f "$SYSTRACE_KO" ] || fail "no module at $SYSTRACE_KO (make modules-all)"
+	out=$(insmod "$SYSTRACE_KO" "$@" 2>&1) || fail "insmod $SYSTRACE_KO $*: $out"
+}
+
+mod_unload() {
+	local out
+	out=$(rmmod systrace 2>&1) || fail "rmmod systrace: $out"
+}
+
+# For cleanups: unload if loaded, quietly.
+mod_unload_quiet() { ! mod_loaded || rmmod systrace 2>/dev/null || true; }
+
+# Value of a module parameter as sysfs shows it.
+mod_param() { cat "/sys/module/systrace/parameters/$1"; }
+
+# --- systracectl ----------------------------------------------------------
+
+# ctl ARGS...: runs systracectl and sets CTL_OUT, CTL_ERR and CTL_RC; never
+# fails by itself.
+ctl() {
+	_lib_run "$SYSTRACECTL" "$@"
+}
+
+# ctl_ok ARGS...: ctl, and fail unless it exited 0.
+ctl_ok() {
+	ctl "$@"
+	[ "$CTL_RC" -eq 0 ] || fail "systracectl $*: exit $CTL_RC, stderr: $CTL_ERR"
+}
+
+# as_nobody CMD...: runs CMD as uid/gid 65534 with no groups, and sets
+# CTL_OUT, CTL_ERR and CTL_RC. A program under a private directory (a CI
+# clone in a mktemp dir is 0700) is copied where nobody can run it.
+as_nobody() {
+	local prog=$1
+	shift
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$prog"; then
+		mkdir -p "$T/nobody"
+		chmod 755 "$T/nobody"
+		cp "$prog" "$T/nobody/"
+		prog=$T/nobody/$(basename "$prog")
+		chmod 755 "$prog"
+	fi
+	_lib_run setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" "$@"
+}
+
+_lib_run() {
+	"$@" >"$T/.out" 2>"$T/.err"
+	CTL_RC=$?
+	CTL_OUT=$(<"$T/.out")
+	CTL_ERR=$(<"$T/.err")
+	return 0
+}
+
+# csvq: queries of CSV and JSON output (see selftests/csvq --help).
+csvq() { "$CSVQ" "$@"; }
+
+# --- the kernel -----------------------------------------------------------
+
+# klog_mark sets KLOG_MARK; klog_since prints the kernel log lines after it.
+klog_mark() { KLOG_MARK=$(dmesg | wc -l); }
+klog_since() { dmesg | tail -n +"$((KLOG_MARK + 1))"; }
+
+# Bytes in slab objects now in use: the sum of active_objs * objsize over
+# every cache of /proc/slabinfo.
+slab_bytes() {
+	awk 'NR > 2 { sum += $2 * $4 } END { printf "%d\n", sum }' /proc/slabinfo
+}
+
+# The same over the kmalloc-* caches only, where a module's kmalloc()s go.
+kmalloc_bytes() {
+	awk 'NR > 2 && $1 ~ /^kmalloc-/ { sum += $2 * $4 } END { printf "%d\n", sum }' /proc/slabinfo
+}
+
+# Puts the kernel's reclaimable caches back to a comparable state.
+settle_memory() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+}
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }

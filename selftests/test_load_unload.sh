@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# insmod registers the "systrace" family; `systracectl status` (text and
+# --json) reports the module version, ABI version 1 and every module
+# parameter with its actual value; rmmod removes the family again.
+# tags: foundation debug
+. "$(dirname "$0")/lib.sh"
+need_root
+on_exit mod_unload_quiet
+
+# Each module parameter (as /sys/module/systrace/parameters names it) and the
+# name status gives it. A parameter missing here fails the test: status must
+# show them all.
+declare -A status_name=(
+	[max_sessions]=max_sessions
+	[max_procs]=max_procs
+	[max_sites]=max_sites
+	[max_mem]=max_mem_bytes
+)
+
+check_status() { # WHAT
+	local p v version
+	version=$(cat /sys/module/systrace/version) || fail "$1: no /sys/module/systrace/version (MODULE_VERSION)"
+	assert_ne "$version" "" "$1: module version in sysfs"
+
+	ctl_ok status
+	expect_eq "$CTL_ERR" "" "$1: status stderr"
+	expect_line "$CTL_OUT" "^module version: +${version//./\\.}\$" "$1: status text, module version"
+	expect_line "$CTL_OUT" '^abi version: +1$' "$1: status text, ABI version"
+	for p in /sys/module/systrace/parameters/*; do
+		p=${p##*/}
+		[ -n "${status_name[$p]:-}" ] || { _lib_report "$1: module parameter $p is not known to this test"; continue; }
+		v=$(mod_param "$p")
+		expect_line "$CTL_OUT" "(^|[ ,])${status_name[$p]} $v(,|\$)" "$1: status text, parameter $p"
+	done
+
+	ctl_ok status --json
+	printf '%s\n' "$CTL_OUT" >"$T/status.json"
+	expect_eq "$(csvq -f "$T/status.json" --json get abi_version)" 1 "$1: JSON abi_version"
+	expect_eq "$(csvq -f "$T/status.json" --json get version)" "$version" "$1: JSON version"
+	expect_eq "$(csvq -f "$T/status.json" --json get schema_version)" 1 "$1: JSON schema_version"
+	for p in "${!status_name[@]}"; do
+		v=$(mod_param "$p")
+		expect_eq "$(csvq -f "$T/status.json" --json get "params.${status_name[$p]}")" "$v" "$1: JSON params.${status_name[$p]}"
+	done
+}
+
+mod_load
+assert_eq "$(cat /sys/module/systrace/initstate)" live "module state after insmod"
+check_status "default parameters"
+mod_unload
+assert_eq "$(test -e /sys/module/systrace && echo present || echo gone)" gone "/sys/module/systrace after rmmod"
+"$PROGS/nlbad" status_ok >/dev/null 2>&1
+assert_eq "$?" 2 "nlbad after rmmod (2: the family is not registered)"
+
+# Values other than the defaults prove that status reads the live values.
+mod_load max_sessions=3 max_procs=1000 max_sites=2000 max_mem=12345678
+assert_eq "$(mod_param max_sessions)" 3 "max_sessions after insmod max_sessions=3"
+check_status "parameters given to insmod"
+mod_unload
