@@ -415,13 +415,11 @@ static bool better(const struct elf_obj *o, const struct esym *a,
 	return strcmp(na, nb) < 0;
 }
 
-static const struct esym *symset_find(const struct elf_obj *o,
-				      const struct symset *set, uint64_t vaddr)
+/* Index of the first symbol of set above vaddr. */
+static size_t first_above(const struct symset *set, uint64_t vaddr)
 {
-	const struct esym *best = NULL;
 	size_t lo = 0, hi = set->n;
 
-	/* The first symbol above vaddr; the candidates lie below it. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -430,6 +428,16 @@ static const struct esym *symset_find(const struct elf_obj *o,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static const struct esym *symset_find(const struct elf_obj *o,
+				      const struct symset *set, uint64_t vaddr)
+{
+	const struct esym *best = NULL;
+	size_t lo = first_above(set, vaddr);
+
+	/* The candidates lie below the first symbol above vaddr. */
 	while (lo-- > 0) {
 		const struct esym *s = &set->syms[lo];
 
@@ -438,6 +446,32 @@ static const struct esym *symset_find(const struct elf_obj *o,
 		if (vaddr - s->value < s->size && (!best || better(o, s, best)))
 			best = s;
 	}
+	return best;
+}
+
+/*
+ * A function without a size (hand-written assembly: glibc's __restore_rt,
+ * which every signal handler returns through) names the addresses from
+ * its start to the next symbol, when no sized symbol holds them and some
+ * symbol does start above: the nearest symbol rule of addr2line and perf,
+ * kept for the one case where no better answer exists.
+ */
+static const struct esym *sizeless_find(const struct elf_obj *o,
+					uint64_t vaddr)
+{
+	size_t f = first_above(&o->funcs, vaddr), k = first_above(&o->others, vaddr);
+	const struct esym *best = NULL, *s;
+
+	if (f == o->funcs.n && k == o->others.n)
+		return NULL;
+	if (!f || o->funcs.syms[f - 1].size)
+		return NULL;
+	if (k && o->others.syms[k - 1].value > o->funcs.syms[f - 1].value)
+		return NULL;
+	for (s = &o->funcs.syms[f - 1];
+	     s >= o->funcs.syms && s->value == o->funcs.syms[f - 1].value; s--)
+		if (!s->size && (!best || better(o, s, best)))
+			best = s;
 	return best;
 }
 
@@ -459,6 +493,8 @@ static int fill_symbol(const struct elf_obj *o, uint64_t offset,
 	s = symset_find(o, &o->funcs, vaddr);
 	if (!s)
 		s = symset_find(o, &o->others, vaddr);
+	if (!s)
+		s = sizeless_find(o, vaddr);
 	if (!s) {
 		sym->error = xasprintf("no %s symbol contains the address", o->table);
 		return sym->error ? 0 : -ENOMEM;

@@ -236,7 +236,10 @@ static const char program[] =
 	"{ long r; __asm__ volatile(\"syscall\" : \"=a\"(r) : \"0\"(39L) : \"rcx\", \"r11\", \"memory\"); return r; }\n"
 	"__attribute__((noinline)) int st_twice(int x) { return (int)st_get_pid() * 2 + x; }\n"
 	"static __attribute__((noinline)) int st_local(int x) { return st_twice(x) + 1; }\n"
-	"int main(int argc, char **argv) { (void)argv; return st_local(argc) & 1; }\n";
+	"int main(int argc, char **argv) { (void)argv; return st_local(argc) & 1; }\n"
+	"__asm__(\".text\\n.globl st_bare\\n.type st_bare, @function\\n"
+	"st_bare:\\n\\tmov $39, %eax\\n\\tsyscall\\n\\tret\\n\");\n"
+	"long st_after(long x) { return x * 7; }\n";
 
 /* Builds the test program with extra gcc flags into tmpdir/name. */
 static int build(const char *name, const char *flags, char *out, size_t len)
@@ -465,6 +468,35 @@ static uint64_t main_offset(const char *path, bool *failed)
 	ASSERT_TRUE(vaddr_to_offset(&o, o.syms[i].value + 1, &off));
 	free(o.syms);
 	return off;
+}
+
+/* Assembly without .size: named from its start up to the next symbol. */
+TEST(symbolize_sizeless_function_up_to_the_next_symbol)
+{
+	struct st_symbolizer *sz;
+	struct st_site site;
+	struct st_sym *sym;
+	char path[512];
+	struct oracle o;
+	uint64_t off;
+	size_t i;
+
+	ASSERT_EQ(build("bare", "-no-pie", path, sizeof(path)), 0);
+	ASSERT_EQ(oracle_read(&o, path, ".symtab", false), 0);
+	for (i = 0; i < o.nsyms && strcmp(o.syms[i].name, "st_bare"); i++)
+		;
+	ASSERT_TRUE(i < o.nsyms);
+	EXPECT_EQ(o.syms[i].size, 0);
+	ASSERT_TRUE(vaddr_to_offset(&o, o.syms[i].value + 5, &off));
+	file_site(&site, path, off);
+	sz = st_symbolizer_new();
+	ASSERT_EQ(st_symbolize_site(sz, &site, &sym), 0);
+	EXPECT_STREQ(sym->symbol, "st_bare");
+	EXPECT_EQ(sym->symbol_offset, 5);
+	st_sym_free(sym);
+	st_symbolizer_free(sz);
+	free(o.syms);
+	cleanup();
 }
 
 /* A file that changed or vanished since the trace gives no name. */
