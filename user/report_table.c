@@ -191,16 +191,26 @@ static json_t *cell_json(const struct rt_cell *c)
 	return json_null();
 }
 
-/* A left-aligned last column is not padded: no trailing blanks. */
-static void put_cell(FILE *f, const char *s, size_t c, size_t ncols,
+/* The last cell of a line is not padded: no trailing blanks. */
+static void put_cell(FILE *f, const char *s, size_t c, bool last,
 		     size_t width, bool left)
 {
 	if (c)
 		fputs("  ", f);
-	if (left && c + 1 == ncols)
+	if (left && last)
 		fputs(s, f);
 	else
 		fprintf(f, left ? "%-*s" : "%*s", (int)width, s);
+}
+
+/* Cells after the last non-empty one are not printed. */
+static size_t used_cells(const struct rt_table *t, size_t i)
+{
+	size_t c = t->ncols;
+
+	while (c > 1 && t->cells[i * t->ncols + c - 1].kind == RT_NULL)
+		c--;
+	return c;
 }
 
 static void print_text_table(FILE *f, const struct rt_table *t)
@@ -230,13 +240,15 @@ static void print_text_table(FILE *f, const struct rt_table *t)
 	}
 	fprintf(f, "%s\n", t->title);
 	for (c = 0; c < t->ncols; c++)
-		put_cell(f, t->cols[c], c, t->ncols, w[c], left[c]);
+		put_cell(f, t->cols[c], c, c + 1 == t->ncols, w[c], left[c]);
 	fputc('\n', f);
 	for (i = 0; i < t->nrows; i++) {
-		for (c = 0; c < t->ncols; c++)
+		size_t n = used_cells(t, i);
+
+		for (c = 0; c < n; c++)
 			put_cell(f, cell_text(&t->cells[i * t->ncols + c], buf,
 					      sizeof(buf)),
-				 c, t->ncols, w[c], left[c]);
+				 c, c + 1 == n, w[c], left[c]);
 		fputc('\n', f);
 	}
 	if (!t->nrows)

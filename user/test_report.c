@@ -651,7 +651,7 @@ TEST(report_output_text_csv_json)
 	EXPECT_STREQ(out, "note 1\n\na table\n"
 		     "    n  name    frac\n"
 		     "    7  a,b   0.3333\n"
-		     "12345  x           \n");
+		     "12345  x\n");
 	free(out);
 	out = print(&r, RT_CSV, NULL);
 	EXPECT_STREQ(out, "n,name,frac\n7,\"a,b\",0.3333\n12345,x,\n");
