@@ -126,8 +126,7 @@ int st_amortize(const struct st_dump *d, uint64_t threshold,
 void st_amortize_free(struct am_result *r);
 
 struct sh_func {
-	const char *symbol, *object;	/* NULL symbol: not resolved */
-	const char *reason;		/* unresolved: map kind or error */
+	const char *symbol, *object;
 	uint64_t start;			/* file offset of the function */
 	uint64_t pairs, calls, procs;
 	char *syscalls;			/* "openat:12 read:3" */
@@ -136,6 +135,13 @@ struct sh_func {
 struct sh_step {
 	const struct sh_func *func;
 	uint64_t removed, cumulative, procs_clean;
+};
+
+/* Pairs without a function, by (reason, object). */
+struct sh_unres {
+	const char *reason;		/* the map kind, or the symbol_error */
+	const char *object;
+	uint64_t sites, calls;
 };
 
 struct sh_result {
@@ -148,6 +154,8 @@ struct sh_result {
 	size_t nfuncs;
 	struct sh_step *steps;		/* the first top of funcs */
 	size_t nsteps;
+	struct sh_unres *unres;		/* most sites first */
+	size_t nunres;
 };
 
 int st_short(const struct st_dump *d, uint64_t max_ns, uint64_t threshold,

@@ -103,6 +103,15 @@ static void pair_function(struct pair *p)
 	p->start = row->offset - sym->symbol_offset;
 }
 
+static bool is_short(const struct st_dump *d, uint64_t proc_id,
+		     uint64_t max_ns)
+{
+	const struct st_proc *p = st_dump_find_proc(d, proc_id);
+	uint64_t wall;
+
+	return p && st_proc_wall_ns(p, &wall) && wall < max_ns;
+}
+
 /* The short images' non-amortized patch sites, each with its function. */
 static int collect_pairs(const struct st_dump *d, const struct st_psite *ps,
 			 size_t nps, struct sh_result *r, struct pair **out,
@@ -115,19 +124,13 @@ static int collect_pairs(const struct st_dump *d, const struct st_psite *ps,
 
 	if (!pairs)
 		return -ENOMEM;
-	for (i = 0; i < d->nprocs; i++) {
-		uint64_t wall;
-
-		if (st_proc_wall_ns(&d->procs[i], &wall) && wall < r->max_ns)
+	for (i = 0; i < d->nprocs; i++)
+		if (is_short(d, d->procs[i].id, r->max_ns))
 			r->short_procs++;
-	}
 	for (i = 0; i < nps; i++) {
 		if (!i || ps[i].proc_id != last_proc) {
-			const struct st_proc *p = st_dump_find_proc(d, ps[i].proc_id);
-			uint64_t wall;
-
 			last_proc = ps[i].proc_id;
-			last_short = p && st_proc_wall_ns(p, &wall) && wall < r->max_ns;
+			last_short = is_short(d, last_proc, r->max_ns);
 			counted = false;
 		}
 		if (!last_short || ps[i].calls >= r->threshold)
@@ -375,6 +378,46 @@ static int cover(const struct pair *pairs, size_t np, size_t top,
 	return 0;
 }
 
+static int unres_cmp(const void *a, const void *b)
+{
+	const struct sh_unres *x = a, *y = b;
+	int c;
+
+	if (x->sites != y->sites)
+		return x->sites > y->sites ? -1 : 1;
+	c = strcmp_null(x->reason, y->reason);
+	return c ? c : strcmp_null(x->object, y->object);
+}
+
+/* Why pairs have no function: a few reasons, grouped by (reason, object). */
+static int group_unresolved(const struct pair *pairs, size_t np,
+			    struct sh_result *r)
+{
+	size_t i, k;
+
+	r->unres = calloc(r->unresolved_pairs ? r->unresolved_pairs : 1,
+			  sizeof(*r->unres));
+	if (!r->unres)
+		return -ENOMEM;
+	for (i = 0; i < np; i++) {
+		if (pairs[i].symbol)
+			continue;
+		for (k = 0; k < r->nunres; k++)
+			if (!strcmp_null(r->unres[k].reason, pairs[i].reason) &&
+			    !strcmp_null(r->unres[k].object, pairs[i].object))
+				break;
+		if (k == r->nunres)
+			r->unres[r->nunres++] = (struct sh_unres){
+				.reason = pairs[i].reason, .object = pairs[i].object,
+			};
+		r->unres[k].sites++;
+		r->unres[k].calls += pairs[i].ps->calls;
+	}
+	if (r->nunres)
+		qsort(r->unres, r->nunres, sizeof(*r->unres), unres_cmp);
+	return 0;
+}
+
 int st_short(const struct st_dump *d, uint64_t max_ns, uint64_t threshold,
 	     size_t top, struct sh_result *r)
 {
@@ -396,6 +439,8 @@ int st_short(const struct st_dump *d, uint64_t max_ns, uint64_t threshold,
 		ret = syscall_lists(d, ps, nps, pairs, np, r);
 	if (!ret)
 		ret = cover(pairs, np, top, r);
+	if (!ret)
+		ret = group_unresolved(pairs, np, r);
 	free(pairs);
 	free(ps);
 	if (ret)
@@ -411,9 +456,11 @@ void st_short_free(struct sh_result *r)
 		free(r->funcs[i].syscalls);
 	free(r->funcs);
 	free(r->steps);
+	free(r->unres);
 	r->funcs = NULL;
 	r->steps = NULL;
-	r->nfuncs = r->nsteps = 0;
+	r->unres = NULL;
+	r->nfuncs = r->nsteps = r->nunres = 0;
 }
 
 static const char *const totals_cols[] = {
@@ -514,82 +561,27 @@ static struct rt_table *cover_table(const struct sh_result *s)
 	return t;
 }
 
-struct unres {
-	const char *reason, *object;
-	uint64_t sites, calls;
-};
-
-static int unres_cmp(const void *a, const void *b)
-{
-	const struct unres *x = a, *y = b;
-	int c;
-
-	if (x->sites != y->sites)
-		return x->sites > y->sites ? -1 : 1;
-	c = strcmp_null(x->reason, y->reason);
-	return c ? c : strcmp_null(x->object, y->object);
-}
-
-/* Why pairs have no function, grouped by (reason, object). */
-static struct rt_table *unresolved_table(const struct st_dump *d,
-					 const struct sh_result *s)
+static struct rt_table *unresolved_table(const struct sh_result *s)
 {
 	struct rt_table *t = rt_table_new("unresolved",
 					  "non-amortized sites of short processes with no function",
 					  unres_cols, ARRAY_SIZE(unres_cols));
-	struct st_psite *ps = NULL;
-	struct unres *u = NULL;
-	size_t nps, i, k, nu = 0;
-	uint64_t last = 0;
-	bool is_short = false;
+	size_t k;
 
-	if (!t || st_patch_sites(d, &ps, &nps))
-		goto fail;
-	u = calloc(nps ? nps : 1, sizeof(*u));
-	if (!u)
-		goto fail;
-	for (i = 0; i < nps; i++) {
-		struct pair p = { .ps = &ps[i] };
-
-		if (!i || ps[i].proc_id != last) {
-			const struct st_proc *pr = st_dump_find_proc(d, ps[i].proc_id);
-			uint64_t wall;
-
-			last = ps[i].proc_id;
-			is_short = pr && st_proc_wall_ns(pr, &wall) && wall < s->max_ns;
-		}
-		if (!is_short || ps[i].calls >= s->threshold)
-			continue;
-		pair_function(&p);
-		if (p.symbol)
-			continue;
-		for (k = 0; k < nu; k++)
-			if (!strcmp_null(u[k].reason, p.reason) &&
-			    !strcmp_null(u[k].object, p.object))
-				break;
-		if (k == nu)
-			u[nu++] = (struct unres){ .reason = p.reason, .object = p.object };
-		u[k].sites++;
-		u[k].calls += ps[i].calls;
-	}
-	if (nu)
-		qsort(u, nu, sizeof(*u), unres_cmp);
-	for (k = 0; k < nu; k++) {
+	if (!t)
+		return NULL;
+	for (k = 0; k < s->nunres; k++) {
 		struct rt_cell *c = rt_row(t);
 
-		if (!c || rt_str(&c[2], u[k].reason) || rt_str(&c[3], u[k].object))
-			goto fail;
-		rt_u64(&c[0], u[k].sites);
-		rt_u64(&c[1], u[k].calls);
+		if (!c || rt_str(&c[2], s->unres[k].reason) ||
+		    rt_str(&c[3], s->unres[k].object)) {
+			rt_table_free(t);
+			return NULL;
+		}
+		rt_u64(&c[0], s->unres[k].sites);
+		rt_u64(&c[1], s->unres[k].calls);
 	}
-	free(u);
-	free(ps);
 	return t;
-fail:
-	free(u);
-	free(ps);
-	rt_table_free(t);
-	return NULL;
 }
 
 int report_short(struct rt_report *r, struct st_dump *d,
@@ -621,7 +613,7 @@ int report_short(struct rt_report *r, struct st_dump *d,
 	if (!ret)
 		ret = rt_add(r, funcs_table(&s));
 	if (!ret)
-		ret = rt_add(r, unresolved_table(d, &s));
+		ret = rt_add(r, unresolved_table(&s));
 	st_short_free(&s);
 	return ret;
 }

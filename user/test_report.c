@@ -362,6 +362,10 @@ TEST(report_short_ranks_functions_and_covers_greedily)
 	EXPECT_EQ(s.steps[0].procs_clean, 0);
 	EXPECT_EQ(s.steps[1].procs_clean, 0);
 	EXPECT_EQ(s.steps[2].procs_clean, 1);
+	ASSERT_EQ(s.nunres, 1);
+	EXPECT_STREQ(s.unres[0].reason, "vdso");
+	EXPECT_NULL(s.unres[0].object);
+	EXPECT_EQ(s.unres[0].sites, 1);
 	st_short_free(&s);
 
 	/* --top 2 stops the cover, not the ranking. */
