@@ -76,6 +76,11 @@ static json_t *j_string(const char *s)
 	return j;
 }
 
+json_t *st_json_string(const char *s)
+{
+	return j_string(s);
+}
+
 static json_t *j_str_or_null(const char *s)
 {
 	return s && *s ? j_string(s) : json_null();

@@ -27,6 +27,7 @@ void st_csv_table(FILE *f, const struct st_view *v, enum st_table_kind kind,
 		  bool symbols);
 
 /* json.c */
+json_t *st_json_string(const char *s);	/* invalid UTF-8 becomes U+FFFD */
 json_t *st_json_session(const struct st_session *s);
 json_t *st_json_status(const struct st_status *st, const struct st_session *ss,
 		       size_t n);

@@ -180,7 +180,7 @@ static json_t *cell_json(const struct rt_cell *c)
 	case RT_U64:
 		return json_integer((json_int_t)c->u);
 	case RT_STR:
-		return json_string(c->s) ? json_string(c->s) : json_null();
+		return st_json_string(c->s);
 	case RT_HEX:
 		return json_string(cell_text(c, buf, sizeof(buf)));
 	case RT_FRAC:
@@ -286,8 +286,11 @@ static json_t *json_row(const struct rt_table *t, size_t i)
 
 	if (!o)
 		return NULL;
-	for (c = 0; c < t->ncols; c++)
-		json_object_set_new(o, t->cols[c], cell_json(&t->cells[i * t->ncols + c]));
+	for (c = 0; c < t->ncols; c++) {
+		json_t *v = cell_json(&t->cells[i * t->ncols + c]);
+
+		json_object_set_new(o, t->cols[c], v ? v : json_null());
+	}
 	return o;
 }
 
@@ -304,14 +307,14 @@ static int print_json(FILE *f, const struct rt_report *r)
 	if (!notes)
 		return -ENOMEM;
 	for (i = 0; i < r->nnotes; i++)
-		json_array_append_new(notes, json_string(r->notes[i]));
+		json_array_append_new(notes, st_json_string(r->notes[i]));
 	session = st_json_session(&r->dump->session);
 	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n\"session\":",
 		ST_SCHEMA_VERSION, r->name);
 	if (json_dumpf(session, f, JSON_COMPACT) ||
 	    fputs(",\n\"parameters\":", f) < 0 ||
-	    json_dumpf(r->params ? r->params : json_object(), f,
-		       JSON_COMPACT | JSON_ENCODE_ANY) ||
+	    (r->params ? json_dumpf(r->params, f, JSON_COMPACT) :
+			 fputs("{}", f) < 0) ||
 	    fputs(",\n\"notes\":", f) < 0 ||
 	    json_dumpf(notes, f, JSON_COMPACT)) {
 		json_decref(session);
@@ -326,8 +329,10 @@ static int print_json(FILE *f, const struct rt_report *r)
 		fprintf(f, ",\n\"%s\":", t->name);
 		if (t->single) {
 			row = t->nrows ? json_row(t, 0) : json_null();
-			if (!row || json_dumpf(row, f, JSON_COMPACT | JSON_ENCODE_ANY))
+			if (!row || json_dumpf(row, f, JSON_COMPACT | JSON_ENCODE_ANY)) {
+				json_decref(row);
 				return -ENOMEM;
+			}
 			json_decref(row);
 			continue;
 		}
@@ -335,8 +340,10 @@ static int print_json(FILE *f, const struct rt_report *r)
 		for (i = 0; i < t->nrows; i++) {
 			row = json_row(t, i);
 			fputs(i ? ",\n" : "\n", f);
-			if (!row || json_dumpf(row, f, JSON_COMPACT))
+			if (!row || json_dumpf(row, f, JSON_COMPACT)) {
+				json_decref(row);
 				return -ENOMEM;
+			}
 			json_decref(row);
 		}
 		fputs(t->nrows ? "\n]" : "]", f);
