@@ -42,7 +42,7 @@ const char report_usage[] =
 	"                   syscalls: rows per process (default 5)\n"
 	"  -h, --help\n\n"
 	"Text tables by default. The reports, their tables and columns are\n"
-	"documented in docs/cli.md (\"Reports\").\n";
+	"documented in docs/cli.md (section \"report\").\n";
 
 enum {
 	OPT_THRESHOLD = 1 << 0,

@@ -3,7 +3,7 @@
 #define SYSTRACE_REPORT_H
 
 /*
- * systracectl report: analyses of one session (docs/cli.md, "Reports").
+ * systracectl report: analyses of one session (docs/cli.md, "report").
  * Each report computes plain structs from a struct st_dump (tested on
  * fixtures), then turns them into tables, which report_table.c prints as
  * aligned text, CSV or one JSON document.
