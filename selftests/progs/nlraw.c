@@ -16,11 +16,13 @@
  *   --close N    a dump: read N messages, then close the socket mid-dump
  *   --rcvbuf N   SO_RCVBUF before sending
  *   --version N  genl header version (default 1)
+ *   --show       a dump: also print each row, "row TYPE=VALUE..." (u8,
+ *                u32 and u64 as numbers, strings as they are; pads left out)
  *
- * Output, one line: "ack" (a do request succeeded: "reply ATTRS" first when
- * a message came back), "dump MSGS ROWS" (a dump's messages and top-level
- * attributes), "closed after N messages", or "error ERRNO NAME MSG" where
- * NAME is the errno's symbolic name and MSG the extack text ("-" if none);
+ * Output: "ack" (a do request succeeded; "reply ROWS" first when a message
+ * came back), "dump MSGS ROWS" (a dump's messages and its rows: SESSION,
+ * PROC and SITE nests), "closed after N messages", or "error ERRNO NAME MSG"
+ * where NAME is the errno's symbolic name and MSG the extack text ("-" if none);
  * a dump whose NLMSG_DONE carries an error prints that error.
  * Exit status: 0 when the kernel answered, 1 on a local failure.
  */
@@ -34,6 +36,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/systrace.h>
 
 #define BUFSZ (1 << 20)
 
@@ -109,16 +112,56 @@ static void print_error(int err, const char *msg)
 	printf("error %d %s %s\n", err, name ? name : "?", msg);
 }
 
-static size_t count_attrs(struct nlmsghdr *n)
+static int show;
+
+static void show_row(const struct nlattr *nest)
+{
+	const char *p = (const char *)nest + NLA_HDRLEN;
+	const char *end = (const char *)nest + nest->nla_len;
+	const struct nlattr *a;
+	size_t len;
+
+	printf("row");
+	while (p + NLA_HDRLEN <= end) {
+		a = (const struct nlattr *)p;
+		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
+			break;
+		len = a->nla_len - NLA_HDRLEN;
+		p += NLA_ALIGN(a->nla_len);
+		if ((a->nla_type & NLA_TYPE_MASK) == 1)	/* *_PAD */
+			continue;
+		printf(" %d=", a->nla_type & NLA_TYPE_MASK);
+		if (len == 1)
+			printf("%u", *(const uint8_t *)((const char *)a + NLA_HDRLEN));
+		else if (len == 4)
+			printf("%u", *(const uint32_t *)((const char *)a + NLA_HDRLEN));
+		else if (len == 8)
+			printf("%llu", (unsigned long long)*(const uint64_t *)((const char *)a + NLA_HDRLEN));
+		else
+			printf("%.*s", (int)strnlen((const char *)a + NLA_HDRLEN, len),
+			       (const char *)a + NLA_HDRLEN);
+	}
+	printf("\n");
+}
+
+/* Rows in a message: its SESSION, PROC and SITE nests. */
+static size_t count_rows(struct nlmsghdr *n)
 {
 	size_t pos = NLMSG_HDRLEN + GENL_HDRLEN, k = 0;
 	struct nlattr *a;
+	int type;
 
 	while (pos + NLA_HDRLEN <= n->nlmsg_len) {
 		a = (struct nlattr *)((char *)n + pos);
 		if (a->nla_len < NLA_HDRLEN)
 			break;
-		k++;
+		type = a->nla_type & NLA_TYPE_MASK;
+		if (type == SYSTRACE_A_SESSION || type == SYSTRACE_A_PROC ||
+		    type == SYSTRACE_A_SITE) {
+			k++;
+			if (show)
+				show_row(a);
+		}
 		pos += NLA_ALIGN(a->nla_len);
 	}
 	return k;
@@ -214,7 +257,7 @@ static int run_do(int fd)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
 			if (n->nlmsg_type != NLMSG_ERROR) {
-				printf("reply %zu\n", count_attrs(n));
+				printf("reply %zu\n", count_rows(n));
 				replied = 1;
 				continue;
 			}
@@ -256,7 +299,7 @@ static int run_dump(int fd, long close_after)
 				return 0;
 			}
 			msgs++;
-			rows += count_attrs(n);
+			rows += count_rows(n);
 		}
 		if (close_after && msgs >= close_after) {
 			close(fd);
@@ -280,13 +323,15 @@ int main(int argc, char **argv)
 			close_after = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--rcvbuf") && i + 1 < argc)
 			rcvbuf = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--show"))
+			show = 1;
 		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
 			version = atoi(argv[++i]);
 		else
 			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: nlraw [--dump] [--close N] [--rcvbuf N] [--version N] CMD [TYPE:KIND:VALUE...]\n");
+		fprintf(stderr, "usage: nlraw [--dump] [--show] [--close N] [--rcvbuf N] [--version N] CMD [TYPE:KIND:VALUE...]\n");
 		return 1;
 	}
 	buf = malloc(BUFSZ);

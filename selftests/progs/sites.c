@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sites N M K: N getppid() from site_a, M from site_b, K close(-1) (EBADF)
- * from site_c, all raw syscalls. Nothing else of its own.
+ * sites N M K [GO]: N getppid() from site_a, M from site_b, K close(-1)
+ * (EBADF) from site_c, all raw syscalls, and nothing else of its own in
+ * between. With GO, first waits (access() and a 10 ms sleep in turn) until
+ * the file GO exists.
  */
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include "site.h"
 
 SITE(site_a)
@@ -16,8 +20,11 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 1000;
 	long m = argc > 2 ? atol(argv[2]) : 250;
 	long k = argc > 3 ? atol(argv[3]) : 37;
+	const struct timespec ms10 = { 0, 10000000 };
 	long i;
 
+	while (argc > 4 && access(argv[4], F_OK))
+		nanosleep(&ms10, NULL);
 	for (i = 0; i < n; i++)
 		if (site_a(SYS_getppid, 0, 0, 0) <= 0)
 			return 1;

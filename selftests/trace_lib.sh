@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the tracing tests (test_trace_*.sh), on top of lib.sh:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   . "$(dirname "$0")/trace_lib.sh"
+#
+# trace [START-OPTION...] -- CMD...
+#     systracectl start --counters none [START-OPTION...] -- CMD..., then
+#     the session's dumps into files. Sets TRACE_RC (systracectl's exit
+#     status), TRACE_OUT, TRACE_ERR, SID (the session id) and D, a directory
+#     holding procs.csv, sites.csv, syscalls.csv (dump --csv of each table,
+#     --no-symbols) and dump.json (dump --json --syscalls). Each dump must
+#     exit 0 (the CLI's totals check passed), and the dump must pass
+#     check_invariants. Dumps of the Nth call of trace go to $T/trace.N.
+# check_invariants DIR
+#     The rows of a finished session add up, checked independently of the
+#     CLI (trace_check.py invariants): session totals = sums of process rows
+#     = sums of site rows, per-process sums, the per-syscall table, the
+#     session's event counters against the rows (forks, clones, execs,
+#     exits, signal_exits, procs == forks + execs), no drops, and the CSV
+#     tables hold the same rows and values as the JSON document.
+# pycheck ARGS... <<'EOF' ... EOF
+#     runs the Python on stdin with trace_check's helpers (Trace, eq, ge,
+#     le, expect, log) and ARGS; fails the test if a check failed. One
+#     Python start per test: it costs about a second in the TCG guest.
+# q FILE QUERY...     csvq -f FILE QUERY...
+# elf_offset FILE SYMBOL
+#     file offset of SYMBOL (nm) through the PT_LOAD headers (readelf -lW).
+
+_trace_n=0
+
+trace() {
+	local opts=() f
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] || fail "trace: no -- before the command"
+	shift
+	_trace_n=$((_trace_n + 1))
+	D=$T/trace.$_trace_n
+	mkdir -p "$D"
+	"$SYSTRACECTL" start --counters none "${opts[@]}" -- "$@" >"$D/start.out" 2>"$D/start.err"
+	TRACE_RC=$?
+	TRACE_OUT=$(cat "$D/start.out")
+	TRACE_ERR=$(cat "$D/start.err")
+	SID=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$D/start.err" | head -n 1)
+	[ -n "$SID" ] || fail "systracectl start -- $*: no session id on stderr (exit $TRACE_RC): $TRACE_ERR"
+	trace_dump "$SID"
+}
+
+# trace_dump ID: the dumps of session ID into $D, each must exit 0.
+trace_dump() {
+	local f args
+	for f in procs:--processes sites:--sites syscalls:--syscalls; do
+		"$SYSTRACECTL" dump "$1" --csv "${f#*:}" --no-symbols -o "$D/${f%%:*}.csv" 2>"$D/${f%%:*}.err" ||
+			fail "systracectl dump $1 ${f#*:}: exit $?: $(cat "$D/${f%%:*}.err")"
+	done
+	"$SYSTRACECTL" dump "$1" --json --syscalls --no-symbols -o "$D/dump.json" 2>"$D/json.err" ||
+		fail "systracectl dump $1 --json: exit $?: $(cat "$D/json.err")"
+	check_invariants "$D" || fail "the rows of session $1 do not add up"
+}
+
+q() {
+	local f=$1
+	shift
+	"$CSVQ" -f "$f" "$@" || fail "csvq -f $f $*"
+}
+
+check_invariants() {
+	python3 "$TOP/selftests/trace_check.py" invariants "$1"
+}
+
+pycheck() {
+	local prelude='import sys; sys.path.insert(0, sys.argv[1]); from trace_check import *; ARGS = sys.argv[2:]'
+	python3 -c "$prelude
+$(cat)
+done()" "$TOP/selftests" "$@" || _lib_report "the checks above failed"
+}
+
+elf_offset() {
+	local v off va fsz segs
+	v=$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')
+	[ -n "$v" ] || fail "nm $1: no symbol $2"
+	v=$((16#$v))
+	segs=$(readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }')
+	while read -r off va fsz; do
+		if [ "$v" -ge $((va)) ] && [ "$v" -lt $((va + fsz)) ]; then
+			printf '0x%x\n' $((v - va + off))
+			return 0
+		fi
+	done <<<"$segs"
+	fail "readelf -lW $1: $2 ($v) is in no PT_LOAD segment"
+}
