@@ -34,13 +34,17 @@ check_status() { # WHAT
 	done
 
 	ctl_ok status --json
-	printf '%s\n' "$CTL_OUT" >"$T/status.json"
-	expect_eq "$(csvq -f "$T/status.json" --json get abi_version)" 1 "$1: JSON abi_version"
-	expect_eq "$(csvq -f "$T/status.json" --json get version)" "$version" "$1: JSON version"
-	expect_eq "$(csvq -f "$T/status.json" --json get schema_version)" 1 "$1: JSON schema_version"
+	local keys=(abi_version version schema_version) got
+	for p in "${!status_name[@]}"; do keys+=("params.${status_name[$p]}"); done
+	mapfile -t got < <(csvq --json get "${keys[@]}" <<<"$CTL_OUT")
+	assert_eq "${#got[@]}" "${#keys[@]}" "$1: values found in the JSON status (${keys[*]})"
+	expect_eq "${got[0]}" 1 "$1: JSON abi_version"
+	expect_eq "${got[1]}" "$version" "$1: JSON version"
+	expect_eq "${got[2]}" 1 "$1: JSON schema_version"
+	local i=3
 	for p in "${!status_name[@]}"; do
-		v=$(mod_param "$p")
-		expect_eq "$(csvq -f "$T/status.json" --json get "params.${status_name[$p]}")" "$v" "$1: JSON params.${status_name[$p]}"
+		expect_eq "${got[i]}" "$(mod_param "$p")" "$1: JSON ${keys[i]}"
+		i=$((i + 1))
 	done
 }
 
