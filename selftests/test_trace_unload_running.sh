@@ -30,6 +30,8 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 log "$CTL_OUT"
+ctl status
+log "$(grep -E '^session|dropped' <<<"$CTL_OUT")"
 kill -0 $tp 2>/dev/null || log "warning: threads ended before the unload"
 
 # Unloading is safe while tracing: it may only have to wait for deferred

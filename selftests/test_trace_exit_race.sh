@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A process ends once: 20 children each end with exit_group(5) right after
+# joining 4 threads whose own exits overlap it; each child's row says
+# exited 5 and the session counts 21 exits.
+# tags: trace debug
+# timeout: 180
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+need_root
+need_prog exitrace
+on_exit mod_unload_quiet
+mod_load
+
+trace -- "$PROGS/exitrace" 20 4
+assert_eq "$TRACE_RC" 0 "exit status (0: every child exited 5)"
+pycheck "$D" <<'EOF'
+t = Trace(ARGS[0])
+root = t.root()
+kids = t.children(root)
+eq(len(kids), 20, "children")
+eq(sorted({(p["end"], p["exit_code"], p["threads"]) for p in kids}), [("exited", 5, 5)],
+   "children's end, exit_code, threads")
+eq(t.session["exits"], 21, "session exits (one per process)")
+eq(t.calls(nr=60), 80, "exit calls (one per thread)")
+eq(t.calls(nr=231), 21, "exit_group calls (one per process)")
+EOF
