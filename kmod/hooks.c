@@ -121,12 +121,24 @@ out:
 	rcu_read_unlock();
 }
 
+/*
+ * The wait status of a process whose last traced thread is exiting: the
+ * group's when exit_group or a fatal signal ends it, else the thread's own.
+ */
+static u32 st_exit_code(struct task_struct *task)
+{
+	struct signal_struct *sig = task->signal;
+
+	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
+		return READ_ONCE(sig->group_exit_code);
+	return task->exit_code;
+}
+
 static void st_probe_exit(void *data, struct task_struct *task)
 {
 	struct st_thread *t;
 	struct st_session *s;
 	struct st_proc *p;
-	bool group_dead;
 	u32 code;
 
 	rcu_read_lock();
@@ -140,17 +152,17 @@ static void st_probe_exit(void *data, struct task_struct *task)
 		goto out;
 	s = t->s;
 	p = t->proc;
-	group_dead = !atomic_read(&task->signal->live);
-	code = task->exit_code;
-	st_thread_detach(t, true);
-	if (p && group_dead) {
+	code = st_exit_code(task);
+	/* The image ends with its last traced thread, whichever that is. */
+	if (st_thread_detach(t, true) && p) {
 		bool sig = code & 0x7f;
 
-		st_proc_end(p, sig ? SYSTRACE_END_SIGNALED : SYSTRACE_END_EXITED,
-			    code);
-		st_stat_inc(s, ST_EXITS);
-		if (sig)
-			st_stat_inc(s, ST_SIGNAL_EXITS);
+		if (st_proc_end(p, sig ? SYSTRACE_END_SIGNALED :
+				SYSTRACE_END_EXITED, code)) {
+			st_stat_inc(s, ST_EXITS);
+			if (sig)
+				st_stat_inc(s, ST_SIGNAL_EXITS);
+		}
 	}
 out:
 	rcu_read_unlock();

@@ -214,11 +214,11 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 				   struct task_struct *task, gfp_t gfp,
 				   struct st_thread *old);
 bool st_thread_own(struct st_thread *t);
-void st_thread_detach(struct st_thread *t, bool in_probe);
+bool st_thread_detach(struct st_thread *t, bool in_probe);
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
 			    struct st_obj *exe, gfp_t gfp);
-void st_proc_end(struct st_proc *p, u32 end, u32 code);
+bool st_proc_end(struct st_proc *p, u32 end, u32 code);
 struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 			      long nr);
 void st_tsite_account(struct st_thread *t, long ret, u64 now);

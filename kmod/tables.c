@@ -361,11 +361,16 @@ static void st_proc_free_buckets(struct st_proc *p)
  * @p: the row
  * @end: enum systrace_end
  * @code: raw wait status for SYSTRACE_END_EXITED/SIGNALED
+ *
+ * Return: true when this call ended it, false when it had already ended.
  */
-void st_proc_end(struct st_proc *p, u32 end, u32 code)
+bool st_proc_end(struct st_proc *p, u32 end, u32 code)
 {
+	bool ended;
+
 	spin_lock(&p->lock);
-	if (p->end == SYSTRACE_END_RUNNING) {
+	ended = p->end == SYSTRACE_END_RUNNING;
+	if (ended) {
 		p->end_ns = ktime_get_ns();
 		p->exit_code = code;
 		WRITE_ONCE(p->end, end);
@@ -374,6 +379,7 @@ void st_proc_end(struct st_proc *p, u32 end, u32 code)
 	}
 	spin_unlock(&p->lock);
 	atomic_inc(&p->s->gen);
+	return ended;
 }
 
 /* ---- threads ---- */
@@ -482,10 +488,11 @@ static void st_site_merge(struct st_site *site, const struct st_tsite *ts)
  * live list. The caller owns @t: it is the thread itself, or @t was taken
  * out of the task table and a grace period has passed.
  */
-static void st_thread_merge(struct st_thread *t)
+static bool st_thread_merge(struct st_thread *t)
 {
 	struct st_proc *p = t->proc;
 	struct st_tsite *ts;
+	bool last;
 
 	spin_lock(&p->lock);
 	write_seqcount_begin(&p->seq);
@@ -497,9 +504,11 @@ static void st_thread_merge(struct st_thread *t)
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);
-	if (list_empty(&p->live) && p->end != SYSTRACE_END_RUNNING)
+	last = list_empty(&p->live);
+	if (last && p->end != SYSTRACE_END_RUNNING)
 		st_proc_free_buckets(p);
 	spin_unlock(&p->lock);
+	return last;
 }
 
 /**
@@ -509,15 +518,17 @@ static void st_thread_merge(struct st_thread *t)
  *	counter can only be read later, by task_work
  *
  * Merges it into its process row and frees it after a grace period.
+ *
+ * Return: true when it was the last live thread of its process row.
  */
-void st_thread_detach(struct st_thread *t, bool in_probe)
+bool st_thread_detach(struct st_thread *t, bool in_probe)
 {
 	struct st_session *s = t->s;
-	bool deferred = false;
+	bool deferred = false, last = false;
 	size_t bytes;
 
 	if (t->proc)
-		st_thread_merge(t);
+		last = st_thread_merge(t);
 	if (in_probe)
 		deferred = st_counter_exit(t);
 	else
@@ -530,6 +541,7 @@ void st_thread_detach(struct st_thread *t, bool in_probe)
 	/* A deferred counter read reports the task gone when it is done. */
 	if (!deferred)
 		st_session_task_gone(s);
+	return last;
 }
 
 /**
