@@ -4,7 +4,7 @@
 # (EBUSY), names at and over the limit, out-of-range and wrongly typed
 # attributes on the session and dump commands; the module works after.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

@@ -7,7 +7,7 @@
 # and cycles without a PMU: the session says why, the columns are empty,
 # tracing is exact.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

@@ -4,7 +4,7 @@
 # SYSTRACE_MSGBUF, and raw), and a socket closed in the middle of a dump,
 # 20 times, leaves the module working and every session freed.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

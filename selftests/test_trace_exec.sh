@@ -3,7 +3,7 @@
 # prev_id, end=exec, the execve counted once in each old image and as a
 # success; a failed execve (ENOENT) is an error in its caller.
 # tags: trace debug
-# timeout: 120
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

@@ -3,7 +3,7 @@
 # joining 4 threads whose own exits overlap it; each child's row says
 # exited 5 and the session counts 21 exits.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

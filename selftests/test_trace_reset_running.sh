@@ -3,7 +3,7 @@
 # ends with its own exit status; the session is gone (dump and reset of
 # its id fail cleanly with exit 4); tracing works afterwards.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

@@ -4,7 +4,7 @@
 # rt_sigreturn; without SA_RESTART once, as an error; a nanosleep stopped
 # by SIGSTOP goes on as restart_syscall from the same site.
 # tags: trace debug
-# timeout: 120
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

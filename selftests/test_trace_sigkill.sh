@@ -2,7 +2,7 @@
 # A child killed by SIGKILL in the middle of a getppid loop: end=signaled,
 # exit_signal 9, no exit call counted; its parent exited normally.
 # tags: trace debug
-# timeout: 120
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

@@ -3,7 +3,7 @@
 # failing close(-1) from a third: exact calls and errors per site, each site
 # at the file offset of its instruction (nm + readelf), in call order.
 # tags: trace debug
-# timeout: 120
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root

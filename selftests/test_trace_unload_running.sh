@@ -4,7 +4,7 @@
 # programs finish normally with their own exit status, and a reloaded
 # module traces exactly.
 # tags: trace debug
-# timeout: 180
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root
