@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Reports and symbols against strace -k on the same run: `sites 40 20 17`
+# traced as `systracectl start -- strace -f -k -- sites ...`. strace's
+# unwinder names the object and offset of every syscall's return address;
+# grouped by (object, offset - 2, syscall) they must equal the program's site
+# rows call for call; its loader phase (syscalls before the first one from an
+# object other than ld.so) must equal `report phases`; `report amortize`
+# counts exactly the sites strace saw fewer than 16 times; and the symbols of
+# the three raw syscall sites are the functions nm puts them in.
+# tags: trace
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+need_root
+need_cmd strace
+need_prog sites
+on_exit mod_unload_quiet
+mod_load
+
+P=$PROGS/sites
+strace -k -o /dev/null true 2>/dev/null || skip "this strace cannot unwind (-k)"
+trace -- strace -f -k -o "$T/strace.txt" -- "$P" 40 20 17
+assert_eq "$TRACE_RC" 0 "exit status of strace (the program's)"
+for r in phases amortize; do
+	"$SYSTRACECTL" report "$r" "$SID" --json -o "$T/$r.json" 2>"$T/$r.err" ||
+		fail "report $r: exit $?: $(cat "$T/$r.err")"
+done
+"$SYSTRACECTL" dump "$SID" --sites --json -o "$T/sym.json" 2>"$T/sym.err" ||
+	fail "dump --sites with symbols: exit $?: $(cat "$T/sym.err")"
+nm -S --defined-only "$P" >"$T/nm.txt" || fail "nm $P"
+
+pycheck "$D" "$T" "$P" <<'EOF2'
+import collections, json, re
+d, tdir, prog = ARGS
+t = Trace(d)
+p = t.proc("the program's image", comm="sites")
+LD = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+
+# strace -k: "[PID ]name(args) = ret" then " > OBJ(fn+off) [0xOFF]" frames;
+# the PID is left out while strace has only ever traced one process.
+calls, cur = [], None
+for line in open(tdir + "/strace.txt"):
+    m = re.match(r"(?:(\d+) +)?([a-z_0-9]+)\(", line)
+    if m:
+        pid = int(m.group(1)) if m.group(1) else p["pid"]
+        cur = {"pid": pid, "name": m.group(2), "frame": None}
+        calls.append(cur)
+        continue
+    m = re.match(r" > (\S+?)\(.*\) \[0x([0-9a-f]+)\]", line)
+    if m and cur is not None and cur["frame"] is None:
+        cur["frame"] = (m.group(1), int(m.group(2), 16) - 2)
+mine = [c for c in calls if c["pid"] == p["pid"]]
+# Its execve belongs to the image that called it (strace's child).
+eq(mine[0]["name"], "execve", "strace's first call of the program's pid")
+mine = mine[1:]
+eq(len(mine), p["syscalls"], "syscalls strace saw in the program's image")
+
+want = collections.Counter((c["frame"][0], c["frame"][1], c["name"]) for c in mine)
+got = collections.Counter()
+for s in t.sites_where(proc_id=p["id"]):
+    got[(s["path"], int(s["offset"], 16), s["syscall"])] += s["calls"]
+eq(dict(got), dict(want), "calls per (object, offset, syscall): module vs strace -k")
+
+loader = 0
+for c in mine:
+    if c["frame"][0] != LD:
+        break
+    loader += 1
+log("program: %d syscalls at %d (object, offset, syscall) keys, %d in the loader phase"
+    % (len(mine), len(want), loader))
+ph = json.load(open(tdir + "/phases.json"))
+row = [r for r in ph["processes"] if r["proc_id"] == p["id"]]
+eq(len(row), 1, "phases row of the program")
+if row:
+    eq(row[0]["loader_calls"], loader, "loader-phase calls: report phases vs strace -k")
+    eq(row[0]["program_calls"], len(mine) - loader, "program-phase calls")
+
+# Non-amortized sites: one patch per instruction, so per (object, offset).
+per_insn = collections.Counter()
+for (obj, off, name), n in want.items():
+    per_insn[(obj, off)] += n
+am = json.load(open(tdir + "/amortize.json"))
+prow = [r for r in am["processes"] if r["proc_id"] == p["id"]]
+eq(len(prow), 1, "amortize row of the program")
+if prow:
+    eq(prow[0]["sites"], len(per_insn), "instructions (sites) in the program")
+    eq(prow[0]["sites_below"], sum(1 for n in per_insn.values() if n < 16),
+       "sites hit fewer than 16 times: report amortize vs strace -k")
+
+# Symbols of the raw syscall sites: the nm function that holds each one.
+funcs = []
+for line in open(tdir + "/nm.txt"):
+    f = line.split()
+    if len(f) == 4 and f[2] in "tT":
+        funcs.append((int(f[0], 16), int(f[1], 16), f[3]))
+sym = json.load(open(tdir + "/sym.json"))["sites"]
+named = {}
+for s in sym:
+    if s["proc_id"] == p["id"] and s["path"] == prog and s["nr"] in (110, 3):
+        named[s["calls"]] = s["symbol"]
+eq(named, {40: "site_a", 20: "site_b", 17: "site_c"}, "symbols of the three sites")
+held = {n for a, sz, n in funcs if n in ("site_a", "site_b", "site_c")}
+eq(held, {"site_a", "site_b", "site_c"}, "nm knows the three functions")
+EOF2
