@@ -202,8 +202,10 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct st_session *s;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_PID))
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_PID)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing the root pid");
 		return -EINVAL;
+	}
 	if (attrs[SYSTRACE_A_NAME])
 		name = nla_data(attrs[SYSTRACE_A_NAME]);
 	if (attrs[SYSTRACE_A_FLAGS])
@@ -226,8 +228,10 @@ static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID))
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
+	}
 	ret = st_session_del(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]),
 			     info->extack);
 	if (ret)
@@ -241,8 +245,10 @@ static int st_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct st_session *s;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID))
+	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
+	}
 	s = st_session_get(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]));
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(info->extack, "no session with that id");

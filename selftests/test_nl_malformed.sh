@@ -31,7 +31,7 @@ unknown_cmd|-95||-
 unspec_cmd|-95||-
 del_u16_id|-22|invalid attribute length|-
 del_u64_id|-22|invalid attribute length|-
-del_missing_id|-22||8
+del_missing_id|-22|systrace: missing session id|8
 del_zero_id|-34|integer out of range|-
 new_str_pid|-22|invalid attribute length|-
 new_name_unterminated|-22|Attribute failed policy validation|-
