@@ -17,6 +17,10 @@ else
 KDIR ?= /lib/modules/$(KVER)/build
 endif
 
+# The module's sources, not the files kbuild generates beside them (an
+# in-tree build's systrace.mod.c holds that kernel's vermagic).
+KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/kmod/*.h) $(TOP)/kmod/Kbuild
+
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
 .PHONY: all module user selftests modules-all check demo bench style clean
@@ -41,7 +45,8 @@ modules-all:
 		d=$(TOP)/build/$$v; mkdir -p $$d/kmod; \
 		ln -sfn $(TOP)/include $$d/include; \
 		ln -sf $(TOP)/Kbuild $$d/Kbuild; \
-		for f in $(TOP)/kmod/*.c $(TOP)/kmod/*.h $(TOP)/kmod/Kbuild; do ln -sf $$f $$d/kmod/; done; \
+		for f in $(KMOD_SRCS); do ln -sf $$f $$d/kmod/; done; \
+		find $$d/kmod -maxdepth 1 -type l -name '*.mod.c' -delete; \
 		echo "  KMOD    $$v"; \
 		$(call KMAKE,/lib/modules/$$v/build,$$d) modules; \
 	done

@@ -24,6 +24,11 @@ unsigned long st_max_mem = 1UL << 30;
 module_param_named(max_mem, st_max_mem, ulong, 0644);
 MODULE_PARM_DESC(max_mem, "Bytes of memory per session");
 
+bool st_force_late_resolve;
+module_param_named(force_late_resolve, st_force_late_resolve, bool, 0644);
+MODULE_PARM_DESC(force_late_resolve,
+		 "Testing: resolve every new site as if the mmap lock were busy at its first hit");
+
 static int __init st_init(void)
 {
 	int ret;

@@ -125,6 +125,7 @@ static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 		[ST_DROPPED_NOMEM] = SYSTRACE_SESSION_A_DROPPED_NOMEM,
 		[ST_DROPPED_RESOLVE] = SYSTRACE_SESSION_A_DROPPED_RESOLVE,
 		[ST_DROPPED_COUNTERS] = SYSTRACE_SESSION_A_DROPPED_COUNTERS,
+		[ST_LATE_RESOLVES] = SYSTRACE_SESSION_A_LATE_RESOLVES,
 	};
 	const int pad = SYSTRACE_SESSION_A_PAD;
 	struct st_proc_snap tot;
@@ -404,7 +405,11 @@ static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 	const int pad = SYSTRACE_SITE_A_PAD;
 	struct st_site_snap snap;
 	struct nlattr *nest;
-	struct st_obj *o = site->obj;
+	/* A late resolve stores map last (release): read it first. */
+	u8 map = smp_load_acquire(&site->map);
+	struct st_obj *o = map == SYSTRACE_MAP_FILE ? READ_ONCE(site->obj) : NULL;
+	u64 offset = map == SYSTRACE_MAP_UNKNOWN ? site->addr :
+		     READ_ONCE(site->offset);
 
 	st_site_snapshot(p, site, &snap);
 	nest = nla_nest_start(skb, SYSTRACE_A_SITE);
@@ -414,8 +419,8 @@ static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 	    st_put_u64(skb, SYSTRACE_SITE_A_ADDR, site->addr, pad) ||
 	    nla_put_u32(skb, SYSTRACE_SITE_A_NR, site->nr) ||
 	    nla_put_u32(skb, SYSTRACE_SITE_A_ABI, site->abi) ||
-	    nla_put_u32(skb, SYSTRACE_SITE_A_MAP, site->map) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_OFFSET, site->offset, pad) ||
+	    nla_put_u32(skb, SYSTRACE_SITE_A_MAP, map) ||
+	    st_put_u64(skb, SYSTRACE_SITE_A_OFFSET, offset, pad) ||
 	    (o && (nla_put_string(skb, SYSTRACE_SITE_A_PATH, o->path) ||
 		   st_put_u64(skb, SYSTRACE_SITE_A_INODE, o->ino, pad) ||
 		   nla_put_u32(skb, SYSTRACE_SITE_A_DEV, o->dev) ||

@@ -41,7 +41,8 @@ struct st_site {
 	u64 addr;
 	u32 nr;				/* as the task passed it, even invalid */
 	u8 abi;
-	u8 map;
+	u8 map;				/* release-stored after a late resolve */
+	u8 pending;			/* map left for st_resolve_fn */
 	struct st_obj *obj;
 	u64 offset;
 	u64 first_ns;
@@ -74,6 +75,7 @@ enum st_stat {
 	ST_DROPPED_NOMEM,
 	ST_DROPPED_RESOLVE,
 	ST_DROPPED_COUNTERS,
+	ST_LATE_RESOLVES,
 	ST_NSTATS
 };
 
@@ -96,6 +98,7 @@ struct st_proc {
 	struct st_site **buckets;
 	u32 nbuckets, nsites;
 	struct st_site *sites, *sites_tail;
+	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
 
 	u64 syscalls, errors, syscall_ns;
@@ -185,6 +188,7 @@ extern unsigned int st_max_sessions;
 extern unsigned int st_max_procs;
 extern unsigned int st_max_sites;
 extern unsigned long st_max_mem;
+extern bool st_force_late_resolve;
 
 /* session.c */
 extern struct mutex st_mutex;
@@ -225,6 +229,7 @@ void st_tsite_account(struct st_thread *t, long ret, u64 now);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
+
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_snap *snap);

@@ -19,7 +19,10 @@
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/mm.h>
 #include <linux/timekeeping.h>
+#include <linux/task_work.h>
+#include <linux/module.h>
 #include <asm/vsyscall.h>
 #include <asm/syscall.h>
 #include "systrace.h"
@@ -226,36 +229,14 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 	return o;
 }
 
-/**
- * st_obj_at() - find the mapping an address lies in
- * @s: session
- * @mm: address space (may be NULL)
- * @addr: user address
- * @map: set to the enum systrace_map kind
- * @offset: set to the file offset, or to @addr when not file-backed
- * @gfp: allocation context
- *
- * Never sleeps: the mmap lock is only tried. A failed try leaves
- * SYSTRACE_MAP_UNKNOWN, counted in dropped_resolve.
- *
- * Return: the file record for SYSTRACE_MAP_FILE, NULL otherwise.
- */
-struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
-			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp)
+/* The mapping @addr lies in; the caller holds @mm's mmap lock. */
+static struct st_obj *st_obj_locked(struct st_session *s,
+				    struct mm_struct *mm, unsigned long addr,
+				    u8 *map, u64 *offset, gfp_t gfp)
 {
 	struct vm_area_struct *vma;
 	struct st_obj *obj = NULL;
 
-	*map = SYSTRACE_MAP_UNKNOWN;
-	*offset = addr;
-	if (addr >= VSYSCALL_ADDR && addr < VSYSCALL_ADDR + PAGE_SIZE) {
-		*map = SYSTRACE_MAP_VSYSCALL;
-		return NULL;
-	}
-	if (!mm || !mmap_read_trylock(mm)) {
-		st_stat_inc(s, ST_DROPPED_RESOLVE);
-		return NULL;
-	}
 	vma = find_vma(mm, addr);
 	if (!vma || vma->vm_start > addr) {
 		st_stat_inc(s, ST_DROPPED_RESOLVE);
@@ -271,8 +252,181 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 	} else {
 		*map = SYSTRACE_MAP_ANON;
 	}
+	return obj;
+}
+
+/**
+ * st_obj_at() - find the mapping an address lies in
+ * @s: session
+ * @mm: address space (may be NULL)
+ * @addr: user address
+ * @map: set to the enum systrace_map kind
+ * @offset: set to the file offset, or to @addr when not file-backed
+ * @gfp: allocation context
+ *
+ * Waits for the mmap lock only when @gfp may block. Otherwise the lock is
+ * only tried, and a failed try leaves SYSTRACE_MAP_UNKNOWN for the caller
+ * to resolve later (st_resolve_later()).
+ *
+ * Return: the file record for SYSTRACE_MAP_FILE, ERR_PTR(-EAGAIN) when the
+ * lock was taken, NULL otherwise.
+ */
+struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
+			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp)
+{
+	struct st_obj *obj;
+
+	*map = SYSTRACE_MAP_UNKNOWN;
+	*offset = addr;
+	if (addr >= VSYSCALL_ADDR && addr < VSYSCALL_ADDR + PAGE_SIZE) {
+		*map = SYSTRACE_MAP_VSYSCALL;
+		return NULL;
+	}
+	if (!mm) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+	if (gfpflags_allow_blocking(gfp))
+		mmap_read_lock(mm);
+	else if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
+		return ERR_PTR(-EAGAIN);
+	obj = st_obj_locked(s, mm, addr, map, offset, gfp);
 	mmap_read_unlock(mm);
 	return obj;
+}
+
+/*
+ * Late resolution. A probe cannot wait for the mmap lock, so a new site
+ * whose first hit finds it taken (another thread mapping memory) is left
+ * pending, and the thread resolves it by task_work on its way back to
+ * user mode, where it may sleep: before it runs another instruction of
+ * the image, so before anyone can have waited for the image's end. The
+ * work holds a module reference and a session reference (the session
+ * owns the rows). One work per image is queued at a time; it resolves
+ * every pending site of the image.
+ */
+struct st_rwork {
+	struct callback_head cb;
+	struct st_proc *proc;
+	u64 exec_id;			/* current's, when queued */
+};
+
+static void st_site_resolve(struct st_session *s, struct mm_struct *mm,
+			    struct st_site *site)
+{
+	struct st_obj *obj;
+	u64 offset = site->addr;
+	u8 map = SYSTRACE_MAP_UNKNOWN;
+
+	obj = st_obj_locked(s, mm, site->addr, &map, &offset, GFP_KERNEL);
+	WRITE_ONCE(site->obj, obj);
+	WRITE_ONCE(site->offset, offset);
+	/* Pairs with the acquire in dumps: map last, after what it covers. */
+	smp_store_release(&site->map, map);
+}
+
+/* Claim @site's resolution: exactly one caller gets true. */
+static bool st_site_claim(struct st_site *site)
+{
+	return READ_ONCE(site->pending) && xchg(&site->pending, 0);
+}
+
+/* Give up on every pending site of @p: they stay unknown, counted. */
+static void st_resolve_drop(struct st_proc *p)
+{
+	struct st_site *site;
+
+	for (site = st_next(p->sites); site; site = st_next(site->next))
+		if (st_site_claim(site))
+			st_stat_inc(p->s, ST_DROPPED_RESOLVE);
+}
+
+/*
+ * The image's address space, for a thread that has already left it on
+ * its way out (its first exit call found the lock busy): a sibling's. No
+ * sibling can have exec'd into a new one meanwhile: an exec first waits
+ * in de_thread() for every other thread to die, current included.
+ */
+static struct mm_struct *st_sibling_mm(struct st_proc *p)
+{
+	struct mm_struct *mm = NULL;
+	struct st_thread *t;
+
+	spin_lock(&p->lock);
+	list_for_each_entry(t, &p->live, plist) {
+		if (t->task == current)
+			continue;
+		mm = get_task_mm(t->task);
+		if (mm)
+			break;
+	}
+	spin_unlock(&p->lock);
+	return mm;
+}
+
+static void st_resolve_fn(struct callback_head *cb)
+{
+	struct st_rwork *w = container_of(cb, struct st_rwork, cb);
+	struct st_proc *p = w->proc;
+	struct st_session *s = p->s;
+	struct mm_struct *mm = NULL;
+	struct st_site *site;
+
+	/* Sites made pending from here on queue a work of their own. */
+	clear_bit(0, &p->resolve_queued);
+	smp_mb__after_atomic();
+	/*
+	 * The image is current's own unless current exec'd since (the
+	 * first hit was the execve itself); it has none while exiting.
+	 */
+	if (READ_ONCE(current->self_exec_id) == w->exec_id)
+		mm = current->mm ? current->mm : st_sibling_mm(p);
+	if (mm) {
+		mmap_read_lock(mm);
+		for (site = st_next(p->sites); site; site = st_next(site->next))
+			if (st_site_claim(site)) {
+				st_site_resolve(s, mm, site);
+				st_stat_inc(s, ST_LATE_RESOLVES);
+			}
+		mmap_read_unlock(mm);
+		if (mm != current->mm)
+			mmput(mm);
+	} else {
+		st_resolve_drop(p);
+	}
+	st_session_put(s);
+	kfree(w);
+	module_put(THIS_MODULE);
+}
+
+/* From a probe in current, a thread of @p that just made a pending site. */
+static void st_resolve_later(struct st_proc *p)
+{
+	struct st_rwork *w;
+
+	if (test_and_set_bit(0, &p->resolve_queued))
+		return;
+	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	if (!w)
+		goto drop;
+	if (!try_module_get(THIS_MODULE)) {
+		kfree(w);
+		goto drop;
+	}
+	w->proc = p;
+	w->exec_id = current->self_exec_id;
+	init_task_work(&w->cb, st_resolve_fn);
+	/* It runs only after this probe returns, in this task. */
+	if (!task_work_add(current, &w->cb, TWA_RESUME)) {
+		kref_get(&p->s->ref);
+		return;
+	}
+	module_put(THIS_MODULE);
+	kfree(w);
+drop:
+	clear_bit(0, &p->resolve_queued);
+	smp_mb__after_atomic();
+	st_resolve_drop(p);
 }
 
 /* ---- process rows ---- */
@@ -651,6 +805,10 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	site->abi = abi;
 	site->obj = st_obj_at(s, current->mm, addr, &site->map, &site->offset,
 			      GFP_NOWAIT);
+	if (IS_ERR(site->obj)) {
+		site->obj = NULL;
+		site->pending = 1;
+	}
 	site->first_ns = ktime_get_ns();
 
 	spin_lock(&p->lock);
@@ -676,6 +834,8 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	}
 	atomic64_inc(&s->nsites);
 	atomic_inc(&s->gen);
+	if (site->pending)
+		st_resolve_later(p);
 	return site;
 }
 

@@ -53,7 +53,11 @@ nl "SITE_GET dump with a string id" '^error 22 EINVAL [^-]' --dump $TGET $A_SID:
 nl "SESSION_GET with a u8 id" '^error 22 EINVAL [^-]' $SGET $A_SID:u8:1
 
 # --- SESSION_NEW -------------------------------------------------------
-nl "SESSION_NEW for pid 4000000 (none)" '^error 3 ESRCH systrace: .*pid' $NEW $A_PID:u32:4000000
+# A pid in range (pid_max) that no process has.
+nopid=$(($(cat /proc/sys/kernel/pid_max) - 1))
+while [ -e /proc/$nopid ]; do nopid=$((nopid - 1)); done
+nl "SESSION_NEW for pid $nopid (none)" '^error 3 ESRCH systrace: .*pid' $NEW $A_PID:u32:$nopid
+nl "SESSION_NEW for pid 4194305 (over PID_MAX_LIMIT)" '^error (22 EINVAL|34 ERANGE) [^-]' $NEW $A_PID:u32:4194305
 nl "SESSION_NEW with a u64 pid" '^error 22 EINVAL [^-]' $NEW $A_PID:u64:1
 nl "SESSION_NEW with counters 99" '^error (22 EINVAL|34 ERANGE) [^-]' $NEW $A_PID:u32:1 $A_COUNTERS:u32:99
 nl "SESSION_NEW with a 32-byte name" '^error 22 EINVAL [^-]' $NEW $A_PID:u32:1 $A_NAME:fill:32
@@ -95,4 +99,8 @@ ctl status
 expect_eq "$CTL_RC" 0 "status after the bad requests"
 trace -- "$PROGS/sites" 10 5 3
 assert_eq "$TRACE_RC" 0 "a trace after the bad requests: exit status"
-expect_eq "$(q "$D/syscalls.csv" sum calls nr=110)" 15 "a trace after the bad requests: getppid calls"
+pycheck "$D" <<'EOF'
+t = Trace(ARGS[0])
+eq(t.calls(nr=110), 15, "a trace after the bad requests: getppid calls")
+eq(t.errors(nr=3), 3, "a trace after the bad requests: close errors")
+EOF

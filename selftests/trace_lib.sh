@@ -20,14 +20,18 @@
 #     exits, signal_exits, procs == forks + execs), no drops, and the CSV
 #     tables hold the same rows and values as the JSON document.
 # pycheck ARGS... <<'EOF' ... EOF
-#     runs the Python on stdin with trace_check's helpers (Trace, eq, ge,
-#     le, expect, log) and ARGS; fails the test if a check failed. One
-#     Python start per test: it costs about a second in the TCG guest.
+#     checks the invariants of every trace since the last pycheck
+#     (TRACE_DIRS), then runs
+#     the Python on stdin with trace_check's helpers (Trace, eq, ge, le,
+#     expect, log) and ARGS; fails the test if a check failed. A test
+#     ends with one pycheck after its last trace: a Python start costs
+#     one to three seconds in the TCG guest.
 # q FILE QUERY...     csvq -f FILE QUERY...
 # elf_offset FILE SYMBOL
 #     file offset of SYMBOL (nm) through the PT_LOAD headers (readelf -lW).
 
 _trace_n=0
+TRACE_DIRS=
 
 trace() {
 	local opts=() f
@@ -58,7 +62,7 @@ trace_dump() {
 	done
 	"$SYSTRACECTL" dump "$1" --json --syscalls --no-symbols -o "$D/dump.json" 2>"$D/json.err" ||
 		fail "systracectl dump $1 --json: exit $?: $(cat "$D/json.err")"
-	check_invariants "$D" || _lib_report "the rows of session $1 do not add up"
+	TRACE_DIRS+="$D"$'\n'
 }
 
 q() {
@@ -72,10 +76,11 @@ check_invariants() {
 }
 
 pycheck() {
-	local prelude='import sys; sys.path.insert(0, sys.argv[1]); from trace_check import *; ARGS = sys.argv[2:]'
-	python3 -c "$prelude
+	local prelude='import sys; sys.path.insert(0, sys.argv[1]); from trace_check import *; ARGS = sys.argv[2:]; check_traces()'
+	TRACE_DIRS=$TRACE_DIRS python3 -c "$prelude
 $(cat)
 done()" "$TOP/selftests" "$@" || _lib_report "the checks above failed"
+	TRACE_DIRS=	# each trace's invariants are checked once
 }
 
 elf_offset() {

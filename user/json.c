@@ -159,6 +159,7 @@ json_t *st_json_session(const struct st_session *s)
 	set(o, "dropped_nomem", j_u64(s->dropped_nomem));
 	set(o, "dropped_resolve", j_u64(s->dropped_resolve));
 	set(o, "dropped_counters", j_u64(s->dropped_counters));
+	set(o, "late_resolves", j_u64(s->late_resolves));
 	set(o, "mem_bytes", j_u64(s->mem_bytes));
 	set(o, "proc_row_bytes", j_u64(s->proc_row_bytes));
 	set(o, "site_row_bytes", j_u64(s->site_row_bytes));

@@ -46,6 +46,7 @@ struct st_session {
 	uint64_t forks, clones, execs, exits, signal_exits;
 	uint64_t dropped_procs, dropped_sites, dropped_syscalls;
 	uint64_t dropped_nomem, dropped_resolve, dropped_counters;
+	uint64_t late_resolves;
 	uint64_t mem_bytes;
 	uint32_t proc_row_bytes, site_row_bytes;
 	bool has_counter_value;

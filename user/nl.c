@@ -101,6 +101,7 @@ static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
 	[SYSTRACE_SESSION_A_DROPPED_NOMEM] = U64,
 	[SYSTRACE_SESSION_A_DROPPED_RESOLVE] = U64,
 	[SYSTRACE_SESSION_A_DROPPED_COUNTERS] = U64,
+	[SYSTRACE_SESSION_A_LATE_RESOLVES] = U64,
 	[SYSTRACE_SESSION_A_MEM_BYTES] = U64,
 	[SYSTRACE_SESSION_A_PROC_ROW_BYTES] = U32,
 	[SYSTRACE_SESSION_A_SITE_ROW_BYTES] = U32,
@@ -256,6 +257,7 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	s->dropped_nomem = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_NOMEM]);
 	s->dropped_resolve = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_RESOLVE]);
 	s->dropped_counters = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_COUNTERS]);
+	s->late_resolves = u64_or_0(tb[SYSTRACE_SESSION_A_LATE_RESOLVES]);
 	s->mem_bytes = u64_or_0(tb[SYSTRACE_SESSION_A_MEM_BYTES]);
 	s->proc_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_PROC_ROW_BYTES]);
 	s->site_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_SITE_ROW_BYTES]);

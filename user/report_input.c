@@ -158,6 +158,7 @@ static void load_session(struct ctx *c, json_t *o, struct st_session *s)
 	s->dropped_nomem = get_u64(c, o, w, "dropped_nomem");
 	s->dropped_resolve = get_u64(c, o, w, "dropped_resolve");
 	s->dropped_counters = get_u64(c, o, w, "dropped_counters");
+	get_opt_u64(c, o, w, "late_resolves", &s->late_resolves);
 	s->mem_bytes = get_u64(c, o, w, "mem_bytes");
 	s->proc_row_bytes = (uint32_t)get_u64(c, o, w, "proc_row_bytes");
 	s->site_row_bytes = (uint32_t)get_u64(c, o, w, "site_row_bytes");

@@ -39,6 +39,8 @@ static void print_session(const struct st_session *s)
 	       ", nomem %" PRIu64 ", resolve %" PRIu64 ", counters %" PRIu64 "\n",
 	       s->dropped_procs, s->dropped_sites, s->dropped_syscalls,
 	       s->dropped_nomem, s->dropped_resolve, s->dropped_counters);
+	printf("  late:     %" PRIu64 " sites resolved after their first hit\n",
+	       s->late_resolves);
 }
 
 static void print_status(const struct st_status *st,

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * threads T N: T threads each make exactly N getppid() from one raw site;
- * the main thread makes none. Exits 0.
+ * the main thread makes none. The threads start their calls together,
+ * once all exist: no thread is still being created (its stack mapped)
+ * when the site is first hit, so its mapping resolves (a first hit that
+ * finds the mmap lock taken stays map=unknown). Exits 0.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,12 +14,14 @@
 SITE(thread_site)
 
 static long n;
+static pthread_barrier_t ready;
 
 static void *worker(void *arg)
 {
 	long i;
 
 	(void)arg;
+	pthread_barrier_wait(&ready);
 	for (i = 0; i < n; i++)
 		thread_site(SYS_getppid, 0, 0, 0);
 	return NULL;
@@ -29,7 +34,7 @@ int main(int argc, char **argv)
 	int i;
 
 	n = argc > 2 ? atol(argv[2]) : 500;
-	if (t > 256)
+	if (t < 1 || t > 256 || pthread_barrier_init(&ready, NULL, t))
 		return 1;
 	for (i = 0; i < t; i++)
 		if (pthread_create(&tid[i], NULL, worker, NULL))

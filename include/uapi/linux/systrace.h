@@ -169,6 +169,9 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_PROC_ROW_BYTES,	/* u32: bytes per process row */
 	SYSTRACE_SESSION_A_SITE_ROW_BYTES,	/* u32: bytes per site row */
 	SYSTRACE_SESSION_A_COUNTER_VALUE,	/* u64: sum over process rows */
+	SYSTRACE_SESSION_A_LATE_RESOLVES,	/* u64: sites resolved after
+						 * their first hit (mmap lock
+						 * busy then) */
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
