@@ -62,7 +62,9 @@ static int st_nl_put_params(struct sk_buff *skb)
 	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_PROCS, st_max_procs) ||
 	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_SITES, st_max_sites) ||
 	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_BYTES, st_max_mem,
-		       SYSTRACE_PARAM_PAD))
+		       SYSTRACE_PARAM_PAD) ||
+	    nla_put_u8(skb, SYSTRACE_PARAM_FORCE_LATE_RESOLVE,
+		       READ_ONCE(st_force_late_resolve)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

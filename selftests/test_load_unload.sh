@@ -15,7 +15,15 @@ declare -A status_name=(
 	[max_procs]=max_procs
 	[max_sites]=max_sites
 	[max_mem]=max_mem_bytes
+	[force_late_resolve]=force_late_resolve
 )
+
+# The value of parameter $1 as the JSON status shows it (a bool for Y/N).
+json_param() {
+	local v
+	v=$(mod_param "$1")
+	case $v in Y) echo true ;; N) echo false ;; *) echo "$v" ;; esac
+}
 
 check_status() { # WHAT
 	local p v version
@@ -43,7 +51,7 @@ check_status() { # WHAT
 	expect_eq "${got[2]}" 1 "$1: JSON schema_version"
 	local i=3
 	for p in "${!status_name[@]}"; do
-		expect_eq "${got[i]}" "$(mod_param "$p")" "$1: JSON ${keys[i]}"
+		expect_eq "${got[i]}" "$(json_param "$p")" "$1: JSON ${keys[i]}"
 		i=$((i + 1))
 	done
 }
@@ -57,7 +65,7 @@ assert_eq "$(test -e /sys/module/systrace && echo present || echo gone)" gone "/
 assert_eq "$?" 2 "nlbad after rmmod (2: the family is not registered)"
 
 # Values other than the defaults prove that status reads the live values.
-mod_load max_sessions=3 max_procs=1000 max_sites=2000 max_mem=12345678
+mod_load max_sessions=3 max_procs=1000 max_sites=2000 max_mem=12345678 force_late_resolve=1
 assert_eq "$(mod_param max_sessions)" 3 "max_sessions after insmod max_sessions=3"
 check_status "parameters given to insmod"
 mod_unload

@@ -72,6 +72,7 @@ static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1] = {
 	[SYSTRACE_PARAM_MAX_PROCS] = U32,
 	[SYSTRACE_PARAM_MAX_SITES] = U32,
 	[SYSTRACE_PARAM_MAX_MEM_BYTES] = U64,
+	[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] = U8,
 };
 
 static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
@@ -402,6 +403,8 @@ static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 		st->params.max_procs = u32_or_0(pt[SYSTRACE_PARAM_MAX_PROCS]);
 		st->params.max_sites = u32_or_0(pt[SYSTRACE_PARAM_MAX_SITES]);
 		st->params.max_mem_bytes = u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_BYTES]);
+		st->params.force_late_resolve = pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] &&
+			nla_get_u8(pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE]);
 	}
 	return 0;
 }

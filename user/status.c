@@ -57,6 +57,8 @@ static void print_status(const struct st_status *st,
 	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64 "\n",
 	       st->params.max_sessions, st->params.max_procs,
 	       st->params.max_sites, st->params.max_mem_bytes);
+	printf("testing:         force_late_resolve %s\n",
+	       st->params.force_late_resolve ? "Y" : "N");
 	for (i = 0; i < n; i++) {
 		putchar('\n');
 		print_session(&ss[i]);
