@@ -10,6 +10,7 @@
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <uapi/linux/systrace.h>
 
 struct pid_namespace;
@@ -182,6 +183,14 @@ struct st_site_snap {
  */
 #define st_publish(slot, row)	smp_store_release(&(slot), (row))
 #define st_next(slot)		smp_load_acquire(&(slot))
+
+/*
+ * The clock of syscall durations: the scheduler's (local_clock(), ns). On
+ * x86 it reads the TSC even where CLOCK_MONOTONIC's clocksource is a slow
+ * device (hpet, acpi_pm); it may differ between CPUs by a little, which a
+ * duration clamps at 0. Timestamps of rows are CLOCK_MONOTONIC.
+ */
+#define st_clock()		local_clock()
 
 /* Module parameters (main.c). */
 extern unsigned int st_max_sessions;

@@ -30,11 +30,29 @@
 
 #define ST_BUCKETS_MIN 16
 
+/*
+ * The key is a task pointer: a multiplicative hash and a pointer compare,
+ * both inlined into every probe, in place of jhash2 and memcmp.
+ */
+static u32 st_task_hashfn(const void *key, u32 len, u32 seed)
+{
+	return hash_long(*(const unsigned long *)key ^ seed, 32);
+}
+
+static int st_task_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct st_thread *t = obj;
+
+	return t->task != *(struct task_struct * const *)arg->key;
+}
+
 static struct rhashtable st_tasks;
 static const struct rhashtable_params st_task_params = {
 	.key_len = sizeof(struct task_struct *),
 	.key_offset = offsetof(struct st_thread, task),
 	.head_offset = offsetof(struct st_thread, node),
+	.hashfn = st_task_hashfn,
+	.obj_cmpfn = st_task_cmpfn,
 	.automatic_shrinking = true,
 };
 
@@ -938,13 +956,17 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
  * st_tsite_account() - complete the in-flight syscall of the current thread
  * @t: current's record
  * @ret: its return value
- * @now: CLOCK_MONOTONIC ns
+ * @now: st_clock() at the exit
  */
 void st_tsite_account(struct st_thread *t, long ret, u64 now)
 {
 	struct st_tsite *ts = t->cur.ts;
 	u64 d = now - t->cur.start_ns;
 	bool err = IS_ERR_VALUE(ret);
+
+	/* Entry and exit on two CPUs whose clocks differ by more. */
+	if ((s64)d < 0)
+		d = 0;
 
 	t->cur.ts = NULL;
 	if (!ts->calls || d < ts->min_ns)
