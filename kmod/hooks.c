@@ -20,7 +20,7 @@ static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	struct st_thread *t;
 
 	rcu_read_lock();
-	t = st_thread_lookup(current);
+	t = st_thread_current();
 	if (t && t->proc && id >= 0) {
 		if (unlikely(t->cur.ts))
 			st_tsite_account(t, 0, st_clock());
@@ -35,7 +35,7 @@ static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	struct st_thread *t;
 
 	rcu_read_lock();
-	t = st_thread_lookup(current);
+	t = st_thread_current();
 	if (t && t->cur.ts)
 		st_tsite_account(t, ret, st_clock());
 	rcu_read_unlock();

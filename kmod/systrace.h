@@ -223,6 +223,7 @@ static inline void st_stat_inc(struct st_session *s, enum st_stat i)
 int st_tables_init(void);
 void st_tables_exit(void);
 struct st_thread *st_thread_lookup(struct task_struct *task);
+struct st_thread *st_thread_current(void);
 struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 				   struct task_struct *task, gfp_t gfp,
 				   struct st_thread *old);

@@ -561,6 +561,57 @@ struct st_thread *st_thread_lookup(struct task_struct *task)
 	return rhashtable_lookup(&st_tasks, &task, st_task_params);
 }
 
+/*
+ * The syscall probes' answer to "is current traced?", cached per CPU: a
+ * loop of syscalls on one CPU, traced or not, looks the task table up
+ * once. Every change of the table bumps st_tasks_gen after it is made; an
+ * entry holds the generation read before its lookup, so it is used only
+ * while the table is as that lookup saw it (or a change is still in
+ * flight, which a lookup could have missed as well). A record that left
+ * the table is freed only after a grace period that started after the
+ * bump, and a probe that starts later sees the bump.
+ */
+struct st_task_cache {
+	struct task_struct *task;
+	struct st_thread *t;		/* NULL: not traced */
+	unsigned long gen;
+};
+
+static DEFINE_PER_CPU(struct st_task_cache, st_task_cache);
+static atomic_long_t st_tasks_gen;
+
+static void st_tasks_changed(void)
+{
+	smp_mb__before_atomic();
+	atomic_long_inc(&st_tasks_gen);
+}
+
+/**
+ * st_thread_current() - current's record, from a syscall probe
+ *
+ * Must be called under rcu_read_lock().
+ *
+ * Return: the record, or NULL when current is not traced.
+ */
+struct st_thread *st_thread_current(void)
+{
+	struct st_task_cache *c = get_cpu_ptr(&st_task_cache);
+	unsigned long gen = atomic_long_read(&st_tasks_gen);
+	struct st_thread *t;
+
+	if (likely(c->task == current && c->gen == gen)) {
+		t = c->t;
+	} else {
+		smp_rmb();	/* the generation before the lookup */
+		t = st_thread_lookup(current);
+		c->task = current;
+		c->t = t;
+		c->gen = gen;
+	}
+	put_cpu_ptr(&st_task_cache);
+	return t;
+}
+
 /**
  * st_thread_attach() - start tracing @task as a thread of @p
  * @s: session
@@ -606,6 +657,7 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 		ret = rhashtable_lookup_insert_fast(&st_tasks, &t->node,
 						    st_task_params);
 	if (!ret) {
+		st_tasks_changed();
 		if (old)
 			list_del_init(&old->snode);
 		list_add_tail(&t->snode, &s->threads);
@@ -735,6 +787,7 @@ bool st_thread_own(struct st_thread *t)
 	if (own) {
 		list_del_init(&t->snode);
 		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
+		st_tasks_changed();
 	}
 	spin_unlock(&s->lock);
 	return own;
