@@ -239,7 +239,6 @@ void st_tsite_account(struct st_thread *t, long ret, u64 now);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
-
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_snap *snap);

@@ -349,14 +349,24 @@ static bool st_site_claim(struct st_site *site)
 	return READ_ONCE(site->pending) && xchg(&site->pending, 0);
 }
 
-/* Give up on every pending site of @p: they stay unknown, counted. */
-static void st_resolve_drop(struct st_proc *p)
+/*
+ * Resolve every pending site of @p in @mm, whose mmap lock the caller
+ * holds; with no @mm, give up on them: they stay unknown, counted.
+ */
+static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
 {
 	struct st_site *site;
 
-	for (site = st_next(p->sites); site; site = st_next(site->next))
-		if (st_site_claim(site))
+	for (site = st_next(p->sites); site; site = st_next(site->next)) {
+		if (!st_site_claim(site))
+			continue;
+		if (mm) {
+			st_site_resolve(p->s, mm, site);
+			st_stat_inc(p->s, ST_LATE_RESOLVES);
+		} else {
 			st_stat_inc(p->s, ST_DROPPED_RESOLVE);
+		}
+	}
 }
 
 /*
@@ -388,7 +398,6 @@ static void st_resolve_fn(struct callback_head *cb)
 	struct st_proc *p = w->proc;
 	struct st_session *s = p->s;
 	struct mm_struct *mm = NULL;
-	struct st_site *site;
 
 	/* Sites made pending from here on queue a work of their own. */
 	clear_bit(0, &p->resolve_queued);
@@ -401,16 +410,12 @@ static void st_resolve_fn(struct callback_head *cb)
 		mm = current->mm ? current->mm : st_sibling_mm(p);
 	if (mm) {
 		mmap_read_lock(mm);
-		for (site = st_next(p->sites); site; site = st_next(site->next))
-			if (st_site_claim(site)) {
-				st_site_resolve(s, mm, site);
-				st_stat_inc(s, ST_LATE_RESOLVES);
-			}
+		st_resolve_pending(p, mm);
 		mmap_read_unlock(mm);
 		if (mm != current->mm)
 			mmput(mm);
 	} else {
-		st_resolve_drop(p);
+		st_resolve_pending(p, NULL);
 	}
 	st_session_put(s);
 	kfree(w);
@@ -444,7 +449,7 @@ static void st_resolve_later(struct st_proc *p)
 drop:
 	clear_bit(0, &p->resolve_queued);
 	smp_mb__after_atomic();
-	st_resolve_drop(p);
+	st_resolve_pending(p, NULL);
 }
 
 /* ---- process rows ---- */
