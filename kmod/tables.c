@@ -371,7 +371,7 @@ static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
 
 /*
  * The image's address space, for a thread that has already left it on
- * its way out (its first exit call found the lock busy): a sibling's. No
+ * its way out (its first exit call found the lock busy): a live sibling's. No
  * sibling can have exec'd into a new one meanwhile: an exec first waits
  * in de_thread() for every other thread to die, current included.
  */
@@ -382,7 +382,11 @@ static struct mm_struct *st_sibling_mm(struct st_proc *p)
 
 	spin_lock(&p->lock);
 	list_for_each_entry(t, &p->live, plist) {
-		if (t->task == current)
+		/*
+		 * A live sibling: an exiting one may or may not still
+		 * have its mm, which would make the outcome a race.
+		 */
+		if (t->task == current || (READ_ONCE(t->task->flags) & PF_EXITING))
 			continue;
 		mm = get_task_mm(t->task);
 		if (mm)
