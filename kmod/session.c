@@ -13,6 +13,9 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
+#include <linux/sched/coredump.h>
+#include <linux/cred.h>
+#include <linux/capability.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
 #include "systrace.h"
@@ -219,6 +222,40 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 	return s;
 }
 
+/*
+ * May current read @task as ptrace_may_access(PTRACE_MODE_READ_REALCREDS)
+ * decides? The same rules, except the LSM hook, which the kernel does not
+ * export to modules: same thread group; or the caller's real uid and gid
+ * are all of the task's, or it holds CAP_SYS_PTRACE over the task's user
+ * namespace; and a task that is not dumpable (a setuid image) needs
+ * CAP_SYS_PTRACE over its mm's user namespace.
+ */
+static bool st_may_read(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+	task_lock(task);
+	mm = task->mm;
+	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
+	    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+		ok = false;
+	task_unlock(task);
+	return ok;
+}
+
 /**
  * st_session_new() - start tracing the tree rooted at @pid
  * @pid: root, in the caller's pid namespace
@@ -249,6 +286,11 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	if (task->flags & (PF_KTHREAD | PF_EXITING)) {
 		NL_SET_ERR_MSG_MOD(extack, "the process is a kernel thread or is exiting");
 		ret = -EINVAL;
+		goto out_task;
+	}
+	if (!st_may_read(task)) {
+		NL_SET_ERR_MSG_MOD(extack, "permission denied: no ptrace read access to that process");
+		ret = -EPERM;
 		goto out_task;
 	}
 
