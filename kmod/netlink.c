@@ -11,6 +11,7 @@
 #include <linux/threads.h>
 #include <linux/capability.h>
 #include <linux/netlink.h>
+#include <linux/sched.h>
 #include <net/genetlink.h>
 #include "systrace.h"
 #include "compat.h"
@@ -51,6 +52,9 @@ static struct st_dump_ctx *st_ctx(struct netlink_callback *cb)
 	return (struct st_dump_ctx *)cb->ctx;
 }
 
+/* A row with a PATH_MAX path, its other attributes and the headers. */
+#define ST_DUMP_MIN_ALLOC	(PATH_MAX + 1024)
+
 #define ST_EPERM_MSG "permission denied: needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace"
 
 /*
@@ -88,6 +92,8 @@ static int st_nl_put_params(struct sk_buff *skb)
 	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_SITES, st_max_sites) ||
 	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_BYTES, st_max_mem,
 		       SYSTRACE_PARAM_PAD) ||
+	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES,
+		       READ_ONCE(st_max_mem_total), SYSTRACE_PARAM_PAD) ||
 	    nla_put_u8(skb, SYSTRACE_PARAM_FORCE_LATE_RESOLVE,
 		       READ_ONCE(st_force_late_resolve)))
 		return -EMSGSIZE;
@@ -113,7 +119,7 @@ static int st_nl_status_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, SYSTRACE_A_ABI_VERSION, SYSTRACE_ABI_VERSION) ||
 	    st_nl_put_params(msg) ||
 	    nla_put_u32(msg, SYSTRACE_A_SESSIONS_LIVE, st_sessions_live()) ||
-	    st_put_u64(msg, SYSTRACE_A_MEM_BYTES, st_sessions_mem(),
+	    st_put_u64(msg, SYSTRACE_A_MEM_BYTES, st_mem_total(),
 		       SYSTRACE_A_PAD) ||
 	    nla_put_u8(msg, SYSTRACE_A_PROBES_ACTIVE, st_hooks_active())) {
 		nlmsg_free(msg);
@@ -319,6 +325,12 @@ static int st_nl_dump_start(struct netlink_callback *cb)
 {
 	struct st_dump_ctx *ctx = st_ctx(cb);
 
+	/*
+	 * Every message can hold the largest row, one with a path of
+	 * PATH_MAX, whatever buffer the reader offers: a smaller message
+	 * would fail the dump on that row.
+	 */
+	cb->min_dump_alloc = ST_DUMP_MIN_ALLOC;
 	if (!st_nl_capable(cb->skb)) {
 		ctx->err = -EPERM;
 		ctx->err_msg = KBUILD_MODNAME ": " ST_EPERM_MSG;
@@ -550,6 +562,7 @@ static int st_nl_proc_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
+	cond_resched();
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PROC_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -576,6 +589,7 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
+	cond_resched();
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -652,6 +666,8 @@ static struct genl_family st_family __ro_after_init = {
 	.maxattr = SYSTRACE_A_MAX,
 	.module = THIS_MODULE,
 	.netnsok = true,
+	/* Ops serialize on st_mutex or session references, not genl_mutex. */
+	.parallel_ops = true,
 	.ops = st_nl_ops,
 	.n_ops = ARRAY_SIZE(st_nl_ops),
 	.resv_start_op = 0,

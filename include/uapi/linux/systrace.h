@@ -107,6 +107,7 @@ enum systrace_param_attr {
 	SYSTRACE_PARAM_MAX_SITES,		/* u32: site rows per session */
 	SYSTRACE_PARAM_MAX_MEM_BYTES,		/* u64: memory per session */
 	SYSTRACE_PARAM_FORCE_LATE_RESOLVE,	/* u8: testing, 0 or 1 */
+	SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES,	/* u64: memory of all sessions */
 
 	__SYSTRACE_PARAM_MAX,
 	SYSTRACE_PARAM_MAX = __SYSTRACE_PARAM_MAX - 1
