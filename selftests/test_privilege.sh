@@ -6,7 +6,8 @@
 # still answer), nobody holding only CAP_NET_ADMIN, a socket opened or used
 # by nobody; and, for SESSION_NEW, a CAP_PERFMON caller naming a process it
 # may not ptrace-read (root's, or its own uid's made non-dumpable). Allowed:
-# nobody with CAP_PERFMON tracing its own program (exact rows and calls).
+# nobody with CAP_PERFMON tracing its own program (exact rows and calls),
+# also through a cap_perfmon+ep copy of systracectl (CMD gets no capability).
 # Across a setuid-root exec, a root session goes on counting: the setuid
 # image (euid 0, AT_SECURE 1) has its row and its exact sites.
 # tags: foundation debug
@@ -131,6 +132,20 @@ ctl_ok list
 root_list=$CTL_OUT
 caps perfmon "$CTL" list
 expect_out "$root_list" "list as nobody with CAP_PERFMON (as root sees it)"
+# The way perf is usually granted: a copy of systracectl with the file
+# capability cap_perfmon+ep. CMD does not inherit it.
+if command -v setcap >/dev/null; then
+	cp "$CTL" "$N/systracectl-cap"
+	setcap cap_perfmon+ep "$N/systracectl-cap" || fail "setcap cap_perfmon+ep $N/systracectl-cap"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$N/systracectl-cap" start --counters none \
+		-- grep -E '^Cap(Prm|Eff|Amb):' /proc/self/status
+	expect_out $'CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000' \
+		"start as nobody by a cap_perfmon+ep systracectl: capabilities of CMD"
+	expect_line "$CTL_ERR" '^systracectl: session [0-9]+: 1 process, ' \
+		"start as nobody by a cap_perfmon+ep systracectl: the summary"
+else
+	log "NOTE: no setcap (libcap2-bin): the file-capability case is not run"
+fi
 
 # --- denied: SESSION_NEW of a process it may not ptrace-read -----------
 sleep 1000 &
