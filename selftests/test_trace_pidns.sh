@@ -2,7 +2,8 @@
 # A session reports pids as its creator's pid namespace sees them. Inside:
 # systracectl start run as pid 1 of a new pid namespace (unshare -p -f
 # --mount-proc) traces pidwait as pid 2, ppid 1 (pidwait says so too), even
-# when read from outside. Outside: a session created outside for a tree
+# when read from outside; the namespace's pid 1, whose parent it cannot
+# see, has ppid 0. Outside: a session created outside for a tree
 # that enters a child pid namespace (start -- unshare -p -f --mount-proc
 # pidwait) reports outside pids: pidwait's from /proc/PID/status NSpid
 # while it waits, unshare's, and systracectl's as the root's parent.
@@ -13,6 +14,7 @@
 need_root
 need_cmd unshare
 need_prog pidwait
+need_prog nlraw
 on_exit mod_unload_quiet
 mod_load
 
@@ -34,6 +36,21 @@ sid=$(sed -n 's/^systracectl: session \([0-9][0-9]*\) .*/\1/p' "$D/start.err" | 
 assert_match "$sid" '^[0-9]+$' "session id inside: $(cat "$D/start.err")"
 trace_dump "$sid"
 inside=$D
+
+# --- inside: a parent the creator's namespace cannot see is 0 ----------
+# nlraw, pid 2 inside, makes a session for pid 1 (sh, whose parent is
+# outside); sh then execs pidwait. Read with csvq: a session made by
+# SESSION_NEW of a running process is not a start session, whose
+# invariants check_invariants checks.
+# shellcheck disable=SC2016
+unshare -p -f --mount-proc sh -c '"$1" 2 9:u32:1 10:str:pidinit && exec "$2"' sh "$PROGS/nlraw" "$PW" \
+	>"$T/pidinit.out" 2>&1
+expect_eq "$?" 0 "unshare -p -f --mount-proc sh -c 'nlraw SESSION_NEW of pid 1, exec pidwait': exit status"
+expect_eq "$(cat "$T/pidinit.out")" $'reply 1\nack\npid=1 ppid=0' "nlraw's answer, then what pidwait saw as pid 1"
+ctl_ok dump pidinit --json --no-symbols
+expect_eq "$(csvq --json get session.root_pid processes.0.pid processes.0.ppid processes.0.end \
+	processes.1.pid processes.1.ppid processes.1.prev_id processes.1.exe <<<"$CTL_OUT" | tr '\n' ' ')" \
+	"1 1 0 exec 1 0 1 $PW " "session for the namespace's pid 1: root_pid; sh's pid, ppid, end; pidwait's pid, ppid, prev_id, exe"
 
 # --- outside: the tree enters a child pid namespace ---------------------
 D=$T/outside
