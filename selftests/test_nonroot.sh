@@ -3,7 +3,8 @@
 # module itself: EPERM with the module's extack text for each command, do
 # requests (nlbad, nlraw) and dumps of an existing session (nlraw: the
 # dump's error) alike; `systracectl status`, `list`, `dump` and `start` as
-# nobody print that text and a hint naming CAP_PERFMON, and exit 3.
+# nobody print that text and a hint naming CAP_PERFMON, and exit 3. A
+# malformed request is refused by the genl core's policy first (EINVAL).
 # tags: foundation
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -48,6 +49,11 @@ nobody_nl "SESSION_DEL of root's session" $DEL $A_SID:u32:"$sid"
 nobody_nl "SESSION_GET dump" --dump $SGET
 nobody_nl "PROC_GET dump of root's session" --dump $PGET $A_SID:u32:"$sid"
 nobody_nl "SITE_GET dump of root's session" --dump $TGET $A_SID:u32:"$sid"
+# The genl core checks attributes before the module checks privilege: a
+# malformed request gets the policy's EINVAL, which says nothing of sessions.
+as_nobody "$PROGS/nlraw" $SGET $A_SID:u8:1
+expect_match "$CTL_OUT" '^error 22 EINVAL [^-]' "SESSION_GET with a u8 id as nobody"
+expect_not_contains "$CTL_OUT" "permission" "SESSION_GET with a u8 id as nobody"
 
 # The CLI prints the kernel's text, then the hint, and exits 3.
 nobody_ctl() { # OP ARGS...: systracectl ARGS as nobody, refused at request OP
