@@ -3,8 +3,9 @@
 # CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace, held by the
 # sender and the socket's opener. Denied with the module's text: root in a
 # user namespace (also in a new network namespace, where the family must
-# still answer), nobody holding only CAP_NET_ADMIN, a socket opened or used
-# by nobody; and, for SESSION_NEW, a CAP_PERFMON caller naming a process it
+# still answer), nobody holding only CAP_NET_ADMIN, root holding only that
+# in its own netns (a container's), a socket opened or used by nobody;
+# and, for SESSION_NEW, a CAP_PERFMON caller naming a process it
 # may not ptrace-read (root's, or its own uid's made non-dumpable). Allowed:
 # nobody with CAP_PERFMON tracing its own program (exact rows and calls),
 # also through a cap_perfmon+ep copy of systracectl (CMD gets no capability).
@@ -12,7 +13,7 @@
 # image (euid 0, AT_SECURE 1) has its row and its exact sites; the
 # CAP_PERFMON caller may read and delete that root session.
 # tags: foundation debug
-# timeout: 300
+# timeout: 450
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root
@@ -28,6 +29,7 @@ DENIED="systrace: permission denied: needs CAP_PERFMON or CAP_SYS_ADMIN in the i
 NO_PTRACE="systrace: permission denied: no ptrace read access to that process"
 EPERM="(Operation not permitted)"
 HINT_NOT_ROOT="systracectl: hint: you are not root: run systracectl as root, or give it CAP_PERFMON (as perf needs)"
+HINT_ROOT="systracectl: hint: this root process lacks CAP_PERFMON and CAP_SYS_ADMIN: run systracectl with root's capabilities"
 HINT_USERNS="systracectl: hint: you are root only inside a user namespace (a container?), and CAP_PERFMON or CAP_SYS_ADMIN count only in the initial one: run systracectl as root on the host"
 # Commands and attributes (include/uapi/linux/systrace.h).
 STATUS=1 NEW=2 SGET=4 A_PID=9
@@ -103,7 +105,16 @@ caps net_admin "$CTL" status
 expect_refused STATUS "$HINT_NOT_ROOT" "systracectl status as nobody with CAP_NET_ADMIN"
 caps net_admin "$CTL" start --counters none -- "$P" 7 3 2
 expect_refused SESSION_NEW "$HINT_NOT_ROOT" "systracectl start as nobody with CAP_NET_ADMIN"
-expect_eq "$(sessions)" 0 "sessions after the CAP_NET_ADMIN caller's attempts"
+# A container's root as Docker makes it with --cap-add NET_ADMIN and
+# without CAP_SYS_ADMIN: uid 0 holding CAP_NET_ADMIN, in its own netns.
+container() { run unshare -n setpriv --bounding-set=-all,+net_admin "$@"; }
+container grep -E '^Cap(Prm|Eff):' /proc/self/status
+expect_eq "$CTL_OUT" $'CapPrm:\t0000000000001000\nCapEff:\t0000000000001000' "capabilities of the container's root"
+container "$NL" $STATUS
+expect_out "error 1 EPERM $DENIED" "STATUS from a container's root with CAP_NET_ADMIN"
+container "$CTL" status
+expect_refused STATUS "$HINT_ROOT" "systracectl status by a container's root with CAP_NET_ADMIN"
+expect_eq "$(sessions)" 0 "sessions after the CAP_NET_ADMIN callers' attempts"
 
 # --- denied: both the socket's opener and the sender need it -----------
 run "$NL" --opener-uid 65534 $STATUS
