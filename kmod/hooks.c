@@ -130,10 +130,14 @@ out:
 static u32 st_exit_code(struct task_struct *task)
 {
 	struct signal_struct *sig = task->signal;
+	struct task_struct *leader = task->group_leader;
 
 	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
 		return READ_ONCE(sig->group_exit_code);
-	return READ_ONCE(task->group_leader->exit_code);
+	/* A leader still alive (not traced, say) has no exit code yet. */
+	if (leader == task || READ_ONCE(leader->exit_state))
+		return READ_ONCE(leader->exit_code);
+	return task->exit_code;
 }
 
 static void st_probe_exit(void *data, struct task_struct *task)
