@@ -122,8 +122,10 @@ out:
 }
 
 /*
- * The wait status of a process whose last traced thread is exiting: the
- * group's when exit_group or a fatal signal ends it, else the thread's own.
+ * The wait status of a process whose last traced thread is exiting, as
+ * wait(2) will report it: the group's when exit_group or a fatal signal
+ * ends it, else the group leader's own code (the leader may have left
+ * by SYS_exit before this thread, with another code).
  */
 static u32 st_exit_code(struct task_struct *task)
 {
@@ -131,7 +133,7 @@ static u32 st_exit_code(struct task_struct *task)
 
 	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
 		return READ_ONCE(sig->group_exit_code);
-	return task->exit_code;
+	return READ_ONCE(task->group_leader->exit_code);
 }
 
 static void st_probe_exit(void *data, struct task_struct *task)
