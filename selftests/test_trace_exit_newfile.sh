@@ -6,7 +6,9 @@
 # that path; the old module dereferenced the exiting thread's NULL fs in
 # d_path and panicked), then the natural race, repeated. Each file gives
 # exactly one exit site row, in that file at the known offset, called once;
-# nothing stays unknown but a forced exit_group.
+# nothing stays unknown but a forced exit_group. 8 forced rounds; natural
+# rounds: SYSTRACE_EXITMAP_ROUNDS, 40 by default (the old module panicked
+# within the first 40, with the parameter and without).
 # tags: trace debug
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
