@@ -123,9 +123,12 @@ out:
 
 /*
  * The wait status of a process whose last traced thread is exiting, as
- * wait(2) will report it: the group's when exit_group or a fatal signal
- * ends it, else the group leader's own code (the leader may have left
- * by SYS_exit before this thread, with another code).
+ * wait(2) will report it: the group's. The group has one as soon as
+ * exit_group or a fatal signal ends it, and also (since 5.19) when its
+ * last thread calls SYS_exit: do_exit() records that thread's code as
+ * the group's before this probe runs, whatever code the leader left with.
+ * Otherwise threads the session does not trace are left, and the thread's
+ * own code is all there is.
  */
 static u32 st_exit_code(struct task_struct *task)
 {
@@ -133,7 +136,7 @@ static u32 st_exit_code(struct task_struct *task)
 
 	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
 		return READ_ONCE(sig->group_exit_code);
-	return READ_ONCE(task->group_leader->exit_code);
+	return task->exit_code;
 }
 
 static void st_probe_exit(void *data, struct task_struct *task)

@@ -327,8 +327,9 @@ static int st_nl_dump_start(struct netlink_callback *cb)
 
 	/*
 	 * Every message can hold the largest row, one with a path of
-	 * PATH_MAX, whatever buffer the reader offers: a smaller message
-	 * would fail the dump on that row.
+	 * PATH_MAX: a message sized by a small reader's buffer would fail the
+	 * dump on that row. The reader then needs a buffer of 8 KiB, or to
+	 * peek at each message's length (libnl does).
 	 */
 	cb->min_dump_alloc = ST_DUMP_MIN_ALLOC;
 	if (!st_nl_capable(cb->skb)) {

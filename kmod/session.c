@@ -174,12 +174,11 @@ static int st_attach_root(struct st_session *s, struct task_struct *task,
 			NL_SET_ERR_MSG_MOD(extack, "cannot allocate the root's process row");
 			return -ENOMEM;
 		}
+		st_proc_pin(p);
 	}
 
 	rcu_read_lock();
 	for_each_thread(task, t) {
-		struct st_thread *nt;
-
 		/* Past its exit probe, or about to be: it would never leave. */
 		if (READ_ONCE(t->flags) & PF_EXITING)
 			continue;
@@ -212,9 +211,10 @@ static int st_attach_root(struct st_session *s, struct task_struct *task,
 	}
 	if (failed)
 		atomic64_add(failed, &s->stats[ST_DROPPED_PROCS]);
+	/* Every attached thread may have left already: nobody ends it then. */
+	if (p && st_proc_unpin(p))
+		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
 	if (!attached) {
-		if (p)
-			st_proc_end(p, SYSTRACE_END_DETACHED, 0);
 		if (failed) {
 			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
 			return -ENOMEM;
@@ -256,7 +256,8 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
  * export to modules: same thread group; or the caller's real uid and gid
  * are all of the task's, or it holds CAP_SYS_PTRACE over the task's user
  * namespace; and a task that is not dumpable (a setuid image) needs
- * CAP_SYS_PTRACE over its mm's user namespace.
+ * CAP_SYS_PTRACE over its mm's user namespace (over the initial one when
+ * it has no mm left, such as a leader that left by SYS_exit).
  */
 static bool st_may_read(struct task_struct *task)
 {
@@ -266,6 +267,7 @@ static bool st_may_read(struct task_struct *task)
 
 	if (same_thread_group(task, current))
 		return true;
+	task_lock(task);
 	rcu_read_lock();
 	tcred = __task_cred(task);
 	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
@@ -273,12 +275,12 @@ static bool st_may_read(struct task_struct *task)
 	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
 	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
-	if (!ok)
-		return false;
-	task_lock(task);
+	smp_rmb();	/* the credentials before the dumpability, as ptrace */
 	mm = task->mm;
-	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
-	    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+	if (ok && (mm ? get_dumpable(mm) != SUID_DUMP_USER &&
+			!ns_capable(mm->user_ns, CAP_SYS_PTRACE) :
+			!task->user_dumpable &&
+			!ns_capable(&init_user_ns, CAP_SYS_PTRACE)))
 		ok = false;
 	task_unlock(task);
 	return ok;

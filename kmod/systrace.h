@@ -104,6 +104,7 @@ struct st_proc {
 	struct st_site *sites, *sites_tail;
 	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
+	u32 pins;			/* attaching: the last merge does not end it */
 
 	u64 syscalls, errors, syscall_ns;
 	struct st_acct acct;
@@ -241,6 +242,8 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
 			    struct st_obj *exe, gfp_t gfp);
 bool st_proc_end(struct st_proc *p, u32 end, u32 code);
+void st_proc_pin(struct st_proc *p);
+bool st_proc_unpin(struct st_proc *p);
 struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 			      long nr);
 void st_tsite_account(struct st_thread *t, long ret, u64 now);

@@ -441,8 +441,18 @@ static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
 
 static void st_resolve_fn(struct callback_head *cb);
 
+/* Will @k return to user mode in @w's image, soon if @running? */
+static bool st_resolve_target(struct task_struct *k, bool running)
+{
+	if (k == current || fatal_signal_pending(k) ||
+	    (READ_ONCE(k->flags) & (PF_EXITING | ST_PF_WORKER)))
+		return false;
+	return !running || task_is_running(k);
+}
+
 /*
- * Queue @w on a live (not exiting) sibling of current in @w's image.
+ * Queue @w on a live sibling of current in @w's image, one that runs if
+ * there is one (a sleeping one resolves only when it wakes up).
  * Return: false when there is none.
  */
 static bool st_resolve_handoff(struct st_rwork *w)
@@ -450,18 +460,30 @@ static bool st_resolve_handoff(struct st_rwork *w)
 	struct st_proc *p = w->proc;
 	struct st_thread *t;
 	bool queued = false;
+	int pass;
 
 	spin_lock(&p->lock);
-	list_for_each_entry(t, &p->live, plist) {
-		if (t->task == current ||
-		    (READ_ONCE(t->task->flags) & PF_EXITING))
-			continue;
-		w->exec_id = READ_ONCE(t->task->self_exec_id);
-		init_task_work(&w->cb, st_resolve_fn);
-		if (!task_work_add(t->task, &w->cb, TWA_RESUME)) {
-			queued = true;
-			break;
+	for (pass = 0; pass < 2 && !queued; pass++) {
+		list_for_each_entry(t, &p->live, plist) {
+			if (!st_resolve_target(t->task, pass == 0))
+				continue;
+			w->exec_id = READ_ONCE(t->task->self_exec_id);
+			init_task_work(&w->cb, st_resolve_fn);
+			if (!task_work_add(t->task, &w->cb, TWA_RESUME)) {
+				queued = true;
+				break;
+			}
 		}
+	}
+	/*
+	 * Sites made pending from now on queue a work in their own thread
+	 * rather than wait for this sibling: a site is claimed once, so two
+	 * works of one image never resolve it twice. Still under p->lock,
+	 * which keeps the sibling on p->live and so the session alive.
+	 */
+	if (queued) {
+		clear_bit(0, &p->resolve_queued);
+		smp_mb__after_atomic();
 	}
 	spin_unlock(&p->lock);
 	return queued;
@@ -474,12 +496,13 @@ static void st_resolve_fn(struct callback_head *cb)
 	struct st_session *s = p->s;
 	/* Still the image the work was queued for (no exec since)? */
 	bool same = READ_ONCE(current->self_exec_id) == w->exec_id;
-	struct mm_struct *mm = same ? current->mm : NULL;
+	struct mm_struct *mm = same && !READ_ONCE(s->dead) ? current->mm : NULL;
 
-	if (same && (!mm || !current->fs)) {
+	if (mm && !current->fs)
+		mm = NULL;
+	if (same && !READ_ONCE(s->dead) && !mm) {
 		if (st_resolve_handoff(w))
 			return;
-		mm = NULL;
 	}
 	/* Sites made pending from here on queue a work of their own. */
 	clear_bit(0, &p->resolve_queued);
@@ -624,6 +647,36 @@ bool st_proc_end(struct st_proc *p, u32 end, u32 code)
 	spin_unlock(&p->lock);
 	atomic_inc(&p->s->gen);
 	return ended;
+}
+
+/**
+ * st_proc_pin() - keep @p running while threads are attached to it
+ * @p: the row
+ *
+ * A thread that leaves before its siblings are attached would otherwise
+ * end the row, or not end it when the last one is taken back.
+ */
+void st_proc_pin(struct st_proc *p)
+{
+	spin_lock(&p->lock);
+	p->pins++;
+	spin_unlock(&p->lock);
+}
+
+/**
+ * st_proc_unpin() - undo st_proc_pin()
+ * @p: the row
+ *
+ * Return: true when no thread of @p is left: the caller ends the row.
+ */
+bool st_proc_unpin(struct st_proc *p)
+{
+	bool empty;
+
+	spin_lock(&p->lock);
+	empty = !--p->pins && list_empty(&p->live);
+	spin_unlock(&p->lock);
+	return empty;
 }
 
 /* ---- threads ---- */
@@ -804,7 +857,7 @@ static bool st_thread_merge(struct st_thread *t)
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);
-	last = list_empty(&p->live);
+	last = list_empty(&p->live) && !p->pins;
 	if (last && p->end != SYSTRACE_END_RUNNING)
 		st_proc_free_buckets(p);
 	spin_unlock(&p->lock);
@@ -1239,6 +1292,7 @@ void st_free_session_rows(struct st_session *s)
 		}
 		st_proc_free_buckets(p);
 		st_cache_free(s, st_proc_cache, p);
+		cond_resched();
 	}
 	s->procs = NULL;
 	s->procs_tail = NULL;

@@ -49,7 +49,9 @@
  *   reply:    one SYSTRACE_A_SITE nest per (process image, call site,
  *             syscall number, ABI), several per message.
  *
- * Dumps are resumable with any receive buffer size. A dump whose table
+ * Dumps are resumable with any receive buffer size. Each dump message is
+ * large enough for a row with a PATH_MAX path (about 5 KiB): read with a
+ * buffer of 8 KiB, or peek at each message's length first. A dump whose table
  * changed between two of its messages (a live session) carries
  * NLM_F_DUMP_INTR; the rows it returned are still each valid.
  */
