@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The family survives progs/nlfuzz, a structure-aware fuzzer: mutated
+# requests of every command (attributes, nests, lengths, flags, batches)
+# interleaved with sessions made on live workloads, dumped whole or
+# abandoned mid-dump, and deleted. nlfuzz itself fails when a request that
+# must be answered is not, an answer is malformed, the real work fails, or
+# a session, a byte or a workload is lost. Afterwards the module still
+# works: status shows no session and 0 bytes, a fresh trace of progs/sites
+# gives its exact counts, reset --all leaves no session, 0 bytes and the
+# probes unhooked, and the module unloads. The runner fails the test on any
+# kernel-log report (oops, KASAN, lockdep, ...).
+#
+# SYSTRACE_FUZZ_COUNT messages: default 4000 (about 30 s in the 6.1 guest),
+# 1000 on a kernel with kmemleak (the debug kernel); SYSTRACE_FUZZ_SEED
+# replays a run (nlfuzz prints its seed first). scripts/fuzz runs 100,000.
+# tags: nl debug
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+need_root
+need_prog nlfuzz
+need_prog sites
+on_exit mod_unload_quiet
+mod_load
+
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	count=${SYSTRACE_FUZZ_COUNT:-1000}
+else
+	count=${SYSTRACE_FUZZ_COUNT:-4000}
+fi
+args=(--count "$count")
+[ -z "${SYSTRACE_FUZZ_SEED:-}" ] || args+=(--seed "$SYSTRACE_FUZZ_SEED")
+log "nlfuzz ${args[*]}"
+"$PROGS/nlfuzz" "${args[@]}" >"$T/fuzz.out" 2>"$T/fuzz.err"
+rc=$?
+cat "$T/fuzz.out"
+head -n 60 "$T/fuzz.err"
+first=$(head -n 1 "$T/fuzz.out")
+assert_match "$first" '^nlfuzz: seed [0-9]+$' "nlfuzz's first line"
+seed=${first#nlfuzz: seed }
+assert_eq "$rc" 0 "nlfuzz's exit status (seed $seed: SYSTRACE_FUZZ_SEED=$seed replays it)"
+summary=$(tail -n 1 "$T/fuzz.out")
+assert_match "$summary" "^nlfuzz: seed $seed, ([0-9]+) messages \\(([0-9]+) mutated, ([0-9]+) unmutated, ([0-9]+) real work\\)" \
+	"nlfuzz's summary line"
+msgs=${BASH_REMATCH[1]}
+expect_eq "$((BASH_REMATCH[2] + BASH_REMATCH[3] + BASH_REMATCH[4]))" "$msgs" \
+	"mutated + unmutated + real work messages"
+# Past the count: the first STATUS, the last iteration (at most 4 requests,
+# or 5 of real work) and the end (a session dump, up to 16 deletions,
+# another dump, a STATUS).
+expect_ge "$msgs" "$count" "messages sent"
+expect_le "$msgs" "$((count + 1 + 5 + 19))" "messages sent"
+if [ "$count" -ge 1000 ]; then
+	# Every kind of answer came: acks, rejections by the policy, by the
+	# genl core and by the module itself.
+	for e in 0 EINVAL ERANGE EOPNOTSUPP ENOENT; do
+		expect_match "$summary" " $e x[1-9][0-9]*" "answers with errno $e"
+	done
+	expect_match "$summary" "sessions made [1-9][0-9]*, " "sessions made by the real work"
+fi
+
+# The module still works, and nlfuzz left nothing behind.
+ctl_ok status --json
+expect_eq "$(csvq --json len sessions <<<"$CTL_OUT")" 0 "sessions after nlfuzz"
+expect_eq "$(csvq --json get mem_bytes <<<"$CTL_OUT")" 0 "status mem_bytes after nlfuzz"
+
+P=$PROGS/sites
+off_a=$(elf_offset "$P" site_a_insn) || exit 1
+off_b=$(elf_offset "$P" site_b_insn) || exit 1
+off_c=$(elf_offset "$P" site_c_insn) || exit 1
+trace -- "$P" 300 40 11
+assert_eq "$TRACE_RC" 0 "sites 300 40 11 after the fuzzing: exit status"
+pycheck "$D" "$P" "$off_a" "$off_b" "$off_c" <<'EOF'
+d, prog, off_a, off_b, off_c = ARGS
+t = Trace(d)
+w = "sites 300 40 11 after the fuzzing: "
+eq(len(t.procs), 1, w + "process rows")
+eq(t.root()["exit_code"], 0, w + "exit code")
+eq(len(t.sites_where(path=prog)), 3, w + "site rows in the program")
+eq(t.calls(path=prog, offset=off_a), 300, w + "calls at site a")
+eq(t.calls(path=prog, offset=off_b), 40, w + "calls at site b")
+eq(t.calls(path=prog, offset=off_c), 11, w + "calls at site c")
+eq(t.errors(path=prog, offset=off_c), 11, w + "errors at site c")
+eq(t.errors(path=prog, offset=off_a) + t.errors(path=prog, offset=off_b), 0, w + "errors at sites a and b")
+EOF
+
+ctl_ok reset --all
+ctl_ok status --json
+expect_eq "$(csvq --json len sessions <<<"$CTL_OUT")" 0 "sessions after reset --all"
+expect_eq "$(csvq --json get mem_bytes <<<"$CTL_OUT")" 0 "status mem_bytes after reset --all"
+# The probes are unhooked by a work item soon after the last session goes.
+for ((i = 0; i < 100; i++)); do
+	ctl_ok status --json
+	[ "$(csvq --json get probes_active <<<"$CTL_OUT")" = false ] && break
+	sleep 0.1
+done
+expect_eq "$(csvq --json get probes_active <<<"$CTL_OUT")" false "probes_active after reset --all"
+mod_unload
