@@ -122,15 +122,21 @@ out:
 }
 
 /*
- * The wait status of a process whose last traced thread is exiting: the
- * group's when exit_group or a fatal signal ends it, else the thread's own.
+ * The wait status of a process whose last traced thread is exiting, as
+ * wait(2) will report it: the group's when exit_group or a fatal signal
+ * ends it, else the group leader's own code (the leader may have left
+ * by SYS_exit before this thread, with another code).
  */
 static u32 st_exit_code(struct task_struct *task)
 {
 	struct signal_struct *sig = task->signal;
+	struct task_struct *leader = task->group_leader;
 
 	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
 		return READ_ONCE(sig->group_exit_code);
+	/* A leader still alive (not traced, say) has no exit code yet. */
+	if (leader == task || READ_ONCE(leader->exit_state))
+		return READ_ONCE(leader->exit_code);
 	return task->exit_code;
 }
 

@@ -15,6 +15,9 @@
  *   --dump       NLM_F_DUMP instead of a do request
  *   --close N    a dump: read N messages, then close the socket mid-dump
  *   --rcvbuf N   SO_RCVBUF before sending
+ *   --peek N     read as a reader with an N-byte buffer that peeks at each
+ *                message's length and grows for a longer one (libnl with
+ *                peeking on): the kernel sizes a dump's messages by it
  *   --version N  genl header version (default 1)
  *   --show       a dump: also print each row, "row TYPE=VALUE..." (u8,
  *                u32 and u64 as numbers, strings as they are; pads left out)
@@ -167,6 +170,21 @@ static size_t count_rows(struct nlmsghdr *n)
 	return k;
 }
 
+static long peek;
+
+/* One message (or several), read as --peek asks. */
+static ssize_t rx(int fd)
+{
+	ssize_t n;
+
+	if (!peek)
+		return recv(fd, buf, BUFSZ, 0);
+	n = recv(fd, buf, peek, MSG_PEEK | MSG_TRUNC);
+	if (n < 0)
+		return n;
+	return recv(fd, buf, n > peek ? n : peek, 0);
+}
+
 static int family_id(int fd)
 {
 	struct nlmsghdr *n;
@@ -177,7 +195,7 @@ static int family_id(int fd)
 	begin(GENL_ID_CTRL, NLM_F_REQUEST, CTRL_CMD_GETFAMILY, 1);
 	put_attr(CTRL_ATTR_FAMILY_NAME, "systrace", sizeof("systrace"));
 	send_req(fd);
-	len = recv(fd, buf, BUFSZ, 0);
+	len = rx(fd);
 	if (len < 0)
 		die("recv");
 	n = (struct nlmsghdr *)buf;
@@ -252,7 +270,7 @@ static int run_do(int fd)
 	int replied = 0;
 
 	for (;;) {
-		len = recv(fd, buf, BUFSZ, 0);
+		len = rx(fd);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
@@ -280,7 +298,7 @@ static int run_dump(int fd, long close_after)
 	int err;
 
 	for (;;) {
-		len = recv(fd, buf, BUFSZ, 0);
+		len = rx(fd);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
@@ -323,6 +341,8 @@ int main(int argc, char **argv)
 			close_after = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--rcvbuf") && i + 1 < argc)
 			rcvbuf = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--peek") && i + 1 < argc)
+			peek = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--show"))
 			show = 1;
 		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
@@ -331,7 +351,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: nlraw [--dump] [--show] [--close N] [--rcvbuf N] [--version N] CMD [TYPE:KIND:VALUE...]\n");
+		fprintf(stderr, "usage: nlraw [--dump] [--show] [--close N] [--rcvbuf N] [--peek N] [--version N] CMD [TYPE:KIND:VALUE...]\n");
 		return 1;
 	}
 	buf = malloc(BUFSZ);
