@@ -65,6 +65,7 @@ for ((r = 1; r <= rounds; r++)); do
 	n_op[$op]=$((${n_op[$op]:-0} + 1))
 	n_how[$how]=$((${n_how[$how]:-0} + 1))
 	what="round $r ($how, $op after ${delay} ms)"
+	t0=$EPOCHREALTIME
 	klog_mark
 	: >"$T/tree.out"
 	: >"$T/tree.err"
@@ -162,7 +163,7 @@ for ((r = 1; r <= rounds; r++)); do
 	bad=$(klog_bad)
 	[ -z "$bad" ] || fail "$what: the kernel logged:
 $bad"
-	log "$what: ok, $line"
+	log "$what: ok in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s, $line"
 done
 log "rounds by start: ${n_how[ctl]:-0} systracectl start, ${n_how[nlraw]:-0} SESSION_NEW;" \
 	"by end: reset ${n_op[reset]:-0}, del ${n_op[del]:-0}, rmmod ${n_op[rmmod]:-0}," \
