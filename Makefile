@@ -4,6 +4,8 @@
 # make check         the test suite: host unit tests, then each kernel in a VM
 # make demo          trace a real build in a VM and print its data
 # make bench         overhead against strace, perf trace and bpftrace
+# make deps          scripts/deps: install the Debian packages (check and demo
+#                    run it themselves)
 
 TOP := $(CURDIR)
 SYSTRACE_VERSION ?= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
@@ -23,7 +25,7 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests modules-all check demo bench style clean
+.PHONY: all module user selftests modules-all check demo deps bench style clean
 
 all: module user selftests
 
@@ -51,10 +53,18 @@ modules-all:
 		$(call KMAKE,/lib/modules/$$v/build,$$d) modules; \
 	done
 
+# check and demo install what they use first (scripts/deps is quiet when
+# everything is there), then make themselves in a new make that sees it.
+deps:
+	$(TOP)/scripts/deps
+
 check:
+	$(TOP)/scripts/deps check
 	$(TOP)/scripts/check
 
-demo: all modules-all
+demo:
+	$(TOP)/scripts/deps demo
+	$(MAKE) all modules-all
 	$(TOP)/scripts/demo
 
 bench: all modules-all
