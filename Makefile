@@ -4,6 +4,7 @@
 # make check         the test suite: host unit tests, then each kernel in a VM
 # make demo          trace a real build in a VM and print its data
 # make bench         overhead against strace, perf trace and bpftrace
+# make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make deps          scripts/deps: install the Debian packages (check and demo
 #                    run it themselves)
 
@@ -25,9 +26,9 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests modules-all check demo deps bench style clean
+.PHONY: all module user selftests man modules-all check demo deps bench style clean
 
-all: module user selftests
+all: module user selftests man
 
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers: run scripts/deps or set KDIR" >&2; exit 1; }
@@ -52,6 +53,18 @@ modules-all:
 		echo "  KMOD    $$v"; \
 		$(call KMAKE,/lib/modules/$$v/build,$$d) modules; \
 	done
+
+# The man pages, rendered from docs/man/*.scd into build/man/, dated by the
+# last commit (so that a rebuild gives the same file). scdoc puts its .nh
+# (no hyphenation) before .TH, which turns hyphenation back on: a second
+# .nh after it keeps names such as modprobe(8) and --input whole.
+MAN_PAGES := build/man/systracectl.8 build/man/systrace.4
+MAN_DATE ?= $(shell git -C $(TOP) log -1 --format=%ct 2>/dev/null)
+man: $(MAN_PAGES)
+build/man/%: docs/man/%.scd
+	@command -v scdoc >/dev/null || { echo "scdoc is missing: run scripts/deps build (or apt-get install scdoc)" >&2; exit 1; }
+	@mkdir -p build/man
+	$(if $(MAN_DATE),SOURCE_DATE_EPOCH=$(MAN_DATE) )scdoc <$< >$@.tmp && sed -i '/^\.TH /a .nh' $@.tmp && mv $@.tmp $@
 
 # check and demo install what they use first (scripts/deps is quiet when
 # everything is there), then make themselves in a new make that sees it.
