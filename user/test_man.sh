@@ -32,9 +32,9 @@ for p in "$P8" "$P4"; do
 	elif [[ $(head -n 1 "$p.txt") != "$title "* ]]; then
 		not_ok "man -l $name renders without a warning"
 		echo "first line is not the title $title: $(head -n 1 "$p.txt")" | diag
-	elif grep -q $'\u2010' "$p.txt"; then
+	elif grep -q $'\xe2\x80\x90' "$p.txt"; then
 		not_ok "man -l $name renders without a warning"
-		grep $'\u2010' "$p.txt" | diag
+		grep $'\xe2\x80\x90' "$p.txt" | diag
 	else
 		ok "man -l $name renders without a warning ($(wc -l <"$p.txt") lines)"
 	fi

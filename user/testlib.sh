@@ -13,6 +13,8 @@
 set -u -o pipefail
 # A test may run make itself: not as part of the make that runs it.
 unset MAKEFLAGS MFLAGS MAKELEVEL
+# Sorting and matching bytes, whatever the caller's locale.
+export LC_ALL=C
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CTL=$TOP/user/systracectl
