@@ -29,13 +29,19 @@ PREFIX=$T/prefix
 CTL=$PREFIX/bin/systracectl
 
 # mk NAME ARGS...: make -C TOP ARGS, its output in $T/NAME.log; fails the
-# test with the log's tail when make fails.
+# test with the log's tail (and DKMS's build log) when make fails.
 mk() {
-	local name=$1
+	local name=$1 t0=$SECONDS rc
 	shift
-	log "make $*"
-	make -s -C "$TOP" "$@" >"$T/$name.log" 2>&1 ||
-		fail "make $* failed (exit $?): $(tail -n 40 "$T/$name.log")"
+	make -s -C "$TOP" "$@" >"$T/$name.log" 2>&1
+	rc=$?
+	log "make $*: exit $rc, $((SECONDS - t0)) s"
+	[ $rc -eq 0 ] && return 0
+	tail -n 40 "$T/$name.log"
+	for f in /var/lib/dkms/systrace/*/build/make.log; do
+		[ -f "$f" ] && { echo "$f:"; tail -n 40 "$f"; }
+	done
+	fail "make $* failed"
 }
 dkms_status() { dkms status systrace/"$V" 2>&1; }
 
