@@ -4,9 +4,19 @@
 # make check         the test suite: host unit tests, then each kernel in a VM
 # make demo          trace a real build in a VM and print its data
 # make bench         overhead against strace, perf trace and bpftrace
+# make man           the man pages systracectl(8) and systrace(4), in build/man/
+# make install       the CLI, its man pages and bash completion under PREFIX,
+#                    and the module for KVER in /lib/modules/KVER/updates/
+# make install-dkms  the same, but the module through DKMS: built for every
+#                    kernel with headers, and again for each new kernel
+# make uninstall, make uninstall-dkms   remove what those installed
+# make deps          scripts/deps: install the Debian packages (check and demo
+#                    run it themselves)
 
 TOP := $(CURDIR)
-SYSTRACE_VERSION ?= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo 0.1)
+# The release, as dkms.conf names it; a git checkout reports its commit.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' $(TOP)/dkms.conf)
+SYSTRACE_VERSION ?= $(shell git -C $(TOP) describe --always --dirty 2>/dev/null || echo $(VERSION))
 
 # Kernels under test: Debian's 6.1 and 6.12, found by their installed headers.
 TEST_KVERS ?= $(shell $(TOP)/scripts/kvers)
@@ -23,9 +33,9 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests modules-all check demo bench style clean
+.PHONY: all module user selftests man modules-all kmod-kver check demo deps bench style clean
 
-all: module user selftests
+all: module user selftests man
 
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers: run scripts/deps or set KDIR" >&2; exit 1; }
@@ -39,26 +49,136 @@ selftests:
 	$(MAKE) -C selftests
 
 # Each kernel gets its own output tree of links to the sources, so the
-# objects of one kernel never mix with another's.
+# objects of one kernel never mix with another's: $(call KMOD_KVER,V) is
+# the shell commands that build build/V/kmod/systrace.ko.
+KMOD_KVER = d=$(TOP)/build/$(1); mkdir -p $$d/kmod; \
+	ln -sfn $(TOP)/include $$d/include; \
+	ln -sf $(TOP)/Kbuild $$d/Kbuild; \
+	for f in $(KMOD_SRCS); do ln -sf $$f $$d/kmod/; done; \
+	find $$d/kmod -maxdepth 1 -type l -name '*.mod.c' -delete; \
+	echo "  KMOD    $(1)"; \
+	$(call KMAKE,/lib/modules/$(1)/build,$$d) modules
+
 modules-all:
-	@set -e; for v in $(TEST_KVERS); do \
-		d=$(TOP)/build/$$v; mkdir -p $$d/kmod; \
-		ln -sfn $(TOP)/include $$d/include; \
-		ln -sf $(TOP)/Kbuild $$d/Kbuild; \
-		for f in $(KMOD_SRCS); do ln -sf $$f $$d/kmod/; done; \
-		find $$d/kmod -maxdepth 1 -type l -name '*.mod.c' -delete; \
-		echo "  KMOD    $$v"; \
-		$(call KMAKE,/lib/modules/$$v/build,$$d) modules; \
-	done
+	@set -e; for v in $(TEST_KVERS); do $(call KMOD_KVER,$$v); done
+
+# The module for KVER alone (make install's), in build/KVER/kmod/.
+kmod-kver:
+	@test -d /lib/modules/$(KVER)/build || { \
+		echo "no /lib/modules/$(KVER)/build: install linux-headers-$(KVER), or set KVER to a kernel whose headers are installed" >&2; \
+		exit 1; }
+	@set -e; $(call KMOD_KVER,$(KVER))
+
+# The man pages, rendered from docs/man/*.scd into build/man/, dated by the
+# last commit (so that a rebuild gives the same file). scdoc puts its .nh
+# (no hyphenation) before .TH, which turns hyphenation back on: a second
+# .nh after it keeps names such as modprobe(8) and --input whole.
+MAN_PAGES := build/man/systracectl.8 build/man/systrace.4
+MAN_DATE ?= $(shell git -C $(TOP) log -1 --format=%ct 2>/dev/null)
+man: $(MAN_PAGES)
+build/man/%: docs/man/%.scd
+	@command -v scdoc >/dev/null || { echo "scdoc is missing: run scripts/deps build (or apt-get install scdoc)" >&2; exit 1; }
+	@mkdir -p build/man
+	$(if $(MAN_DATE),SOURCE_DATE_EPOCH=$(MAN_DATE) )scdoc <$< >$@.tmp && sed -i '/^\.TH /a .nh' $@.tmp && mv $@.tmp $@
+
+# check and demo install what they use first (scripts/deps is quiet when
+# everything is there), then make themselves in a new make that sees it.
+deps:
+	$(TOP)/scripts/deps
 
 check:
+	$(TOP)/scripts/deps check
 	$(TOP)/scripts/check
 
-demo: all modules-all
+demo:
+	$(TOP)/scripts/deps demo
+	$(MAKE) all modules-all
 	$(TOP)/scripts/demo
 
 bench: all modules-all
 	$(TOP)/bench/run $(if $(KERNEL),--kernel $(KERNEL))
+
+# --- installing ---------------------------------------------------------------
+# make install [DESTDIR=] [PREFIX=/usr/local] [KVER=$(uname -r)]
+# The CLI goes to bin, not sbin: report --input needs no privilege, and a
+# user given CAP_PERFMON runs it too (Debian's PATH has no sbin for users).
+# depmod runs only for a real install (no DESTDIR): a package's depmod
+# runs where it is installed.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+MODDIR ?= /lib/modules/$(KVER)/updates
+INSTALL ?= install
+DEPMOD ?= depmod
+DKMS ?= dkms
+
+# DKMS: the module's sources and dkms.conf, in /usr/src/systrace-VERSION.
+DKMS_SRC = /usr/src/systrace-$(VERSION)
+DKMS_FILES = dkms.conf Kbuild include/uapi/linux/systrace.h \
+	$(patsubst $(TOP)/%,%,$(KMOD_SRCS))
+# The kernels install-dkms builds for: every one with headers.
+DKMS_KVERS ?= $(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build))
+
+.PHONY: install install-user install-module install-dkms dkms-src
+.PHONY: uninstall uninstall-user uninstall-module uninstall-dkms
+
+# The module is built first: without KVER's headers nothing is installed.
+install: kmod-kver install-user install-module
+
+install-user: user man
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 user/systracectl $(DESTDIR)$(BINDIR)/systracectl
+	$(INSTALL) -m 644 build/man/systracectl.8 $(DESTDIR)$(MANDIR)/man8/systracectl.8
+	$(INSTALL) -m 644 build/man/systrace.4 $(DESTDIR)$(MANDIR)/man4/systrace.4
+	$(INSTALL) -m 644 user/systracectl.bash $(DESTDIR)$(BASHCOMPDIR)/systracectl
+
+# One systrace.ko per kernel: modprobe would pick one of two at random.
+install-module: kmod-kver
+	@[ -n "$(DESTDIR)" ] || ! ls /lib/modules/$(KVER)/updates/dkms/systrace.ko* >/dev/null 2>&1 || { \
+		echo "DKMS installed systrace for $(KVER) (/lib/modules/$(KVER)/updates/dkms/): remove it first (make uninstall-dkms)" >&2; \
+		exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(MODDIR)
+	$(INSTALL) -m 644 build/$(KVER)/kmod/systrace.ko $(DESTDIR)$(MODDIR)/systrace.ko
+	$(if $(DESTDIR),,$(DEPMOD) -a $(KVER))
+
+uninstall: uninstall-user uninstall-module
+
+uninstall-user:
+	rm -f $(DESTDIR)$(BINDIR)/systracectl $(DESTDIR)$(MANDIR)/man8/systracectl.8 \
+		$(DESTDIR)$(MANDIR)/man4/systrace.4 $(DESTDIR)$(BASHCOMPDIR)/systracectl
+
+uninstall-module:
+	rm -f $(DESTDIR)$(MODDIR)/systrace.ko
+	$(if $(DESTDIR),,test ! -d /lib/modules/$(KVER) || $(DEPMOD) -a $(KVER))
+
+# The DKMS source tree alone (what a package ships; dkms add takes it).
+dkms-src:
+	@test -n "$(VERSION)" || { echo "no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	@echo "  DKMS    $(DESTDIR)$(DKMS_SRC): $(DKMS_FILES)"
+	@set -e; for f in $(DKMS_FILES); do $(INSTALL) -m 644 -D $$f $(DESTDIR)$(DKMS_SRC)/$$f; done
+
+# With DESTDIR, only the files. Without: a version added before is removed
+# (its sources may have changed), then dkms adds the new tree and builds
+# and installs the module for each kernel of DKMS_KVERS; dkms builds it
+# again for every kernel installed later (AUTOINSTALL). dkms install exits
+# 77 for a kernel dkms.conf excludes (BUILD_EXCLUSIVE_*): not an error.
+install-dkms: install-user dkms-src
+	@[ -n "$(DESTDIR)" ] || command -v $(DKMS) >/dev/null || { echo "dkms is missing: apt-get install dkms" >&2; exit 1; }
+	@[ -n "$(DESTDIR)" ] || [ -z "$(wildcard /lib/modules/*/updates/systrace.ko)" ] || { \
+		echo "make install put systrace in $(wildcard /lib/modules/*/updates/systrace.ko): remove it first (make uninstall-module KVER=...)" >&2; \
+		exit 1; }
+	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION))" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
+	$(if $(DESTDIR),,$(DKMS) add systrace/$(VERSION))
+	$(if $(DESTDIR),,@set -e; for k in $(DKMS_KVERS); do \
+		echo "$(DKMS) install systrace/$(VERSION) -k $$k"; \
+		$(DKMS) install systrace/$(VERSION) -k $$k || [ $$? = 77 ]; \
+	done)
+
+uninstall-dkms: uninstall-user
+	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION) 2>/dev/null)" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
+	rm -rf $(DESTDIR)$(DKMS_SRC)
 
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))

@@ -5,12 +5,20 @@
 
 #include <linux/version.h>
 #include <linux/fs.h>
+#include <linux/sched.h>
 #include <net/genetlink.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define st_dump_attrs(cb) (genl_info_dump(cb)->attrs)
 #else
 #define st_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
+/* Threads that never return to user mode: io_uring's and vhost's workers. */
+#ifdef PF_USER_WORKER
+#define ST_PF_WORKER	(PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define ST_PF_WORKER	PF_IO_WORKER
 #endif
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)

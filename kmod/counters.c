@@ -6,7 +6,8 @@
  * return to user mode after fork or exec (before its first user
  * instruction), after an exec to split the count between the two images,
  * and in exit_task_work, where the counter still exists. Each queued work
- * holds a module reference and a session reference.
+ * holds a module reference and a session reference. Work items, counters
+ * and their perf events are charged to the session's memory.
  */
 #include <linux/perf_event.h>
 #include <linux/slab.h>
@@ -18,6 +19,7 @@
 
 struct st_counter {
 	refcount_t ref;
+	struct st_session *s;		/* charged; a reference */
 	struct perf_event *ev;
 	u64 base;			/* value when the current image began */
 	struct work_struct free_work;	/* last put from a probe */
@@ -96,10 +98,17 @@ static bool st_counting(struct st_session *s)
 	return s->counters != SYSTRACE_COUNTERS_NONE && !s->counters_error;
 }
 
+/* What a counter costs: ours and the kernel's event. */
+#define ST_COUNTER_BYTES (sizeof(struct st_counter) + sizeof(struct perf_event))
+
 static void st_counter_free(struct st_counter *c)
 {
+	struct st_session *s = c->s;
+
 	perf_event_release_kernel(c->ev);
 	kfree(c);
+	st_uncharge(s, ST_COUNTER_BYTES);
+	st_session_put(s);
 }
 
 static void st_counter_free_fn(struct work_struct *work)
@@ -156,15 +165,19 @@ static void st_cwork_start(struct st_cwork *w)
 	struct st_counter *c;
 	struct st_thread *t;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!st_charge(w->s, ST_COUNTER_BYTES))
 		goto drop;
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		goto uncharge;
 	st_counter_attr(w->s->counters, &a);
 	c->ev = perf_event_create_kernel_counter(&a, -1, current, NULL, NULL);
 	if (IS_ERR(c->ev)) {
 		kfree(c);
-		goto drop;
+		goto uncharge;
 	}
+	c->s = w->s;
+	kref_get(&c->s->ref);
 	refcount_set(&c->ref, 1);
 	INIT_WORK(&c->free_work, st_counter_free_fn);
 	rcu_read_lock();
@@ -178,18 +191,22 @@ static void st_cwork_start(struct st_cwork *w)
 	if (c)
 		st_counter_put(c);
 	return;
+uncharge:
+	st_uncharge(w->s, ST_COUNTER_BYTES);
 drop:
 	st_stat_inc(w->s, ST_DROPPED_COUNTERS);
 }
 
 static void st_cwork_run(struct st_cwork *w)
 {
+	struct st_session *s = w->s;
+
 	if (w->c)
 		st_cwork_read(w);
 	else
 		st_cwork_start(w);
-	st_session_put(w->s);
-	kfree(w);
+	st_free(s, w, sizeof(*w));
+	st_session_put(s);
 }
 
 static void st_cwork_task_fn(struct callback_head *cb)
@@ -214,11 +231,11 @@ static bool st_cwork_queue(struct st_session *s, struct task_struct *task,
 {
 	struct st_cwork *w;
 
-	w = kzalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	w = st_alloc(s, sizeof(*w), GFP_NOWAIT);
 	if (!w)
 		goto drop;
 	if (!try_module_get(THIS_MODULE)) {
-		kfree(w);
+		st_free(s, w, sizeof(*w));
 		goto drop;
 	}
 	w->s = s;
@@ -238,7 +255,7 @@ static bool st_cwork_queue(struct st_session *s, struct task_struct *task,
 		return true;
 	}
 	module_put(THIS_MODULE);
-	kfree(w);
+	st_free(s, w, sizeof(*w));
 drop:
 	st_stat_inc(s, ST_DROPPED_COUNTERS);
 	return false;

@@ -122,8 +122,13 @@ out:
 }
 
 /*
- * The wait status of a process whose last traced thread is exiting: the
- * group's when exit_group or a fatal signal ends it, else the thread's own.
+ * The wait status of a process whose last traced thread is exiting, as
+ * wait(2) will report it: the group's. The group has one as soon as
+ * exit_group or a fatal signal ends it, and also (since 5.19) when its
+ * last thread calls SYS_exit: do_exit() records that thread's code as
+ * the group's before this probe runs, whatever code the leader left with.
+ * Otherwise threads the session does not trace are left, and the thread's
+ * own code is all there is.
  */
 static u32 st_exit_code(struct task_struct *task)
 {

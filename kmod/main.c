@@ -6,6 +6,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
+#include <linux/mm.h>
 #include "systrace.h"
 
 unsigned int st_max_sessions = 16;
@@ -24,6 +25,12 @@ unsigned long st_max_mem = 1UL << 30;
 module_param_named(max_mem, st_max_mem, ulong, 0644);
 MODULE_PARM_DESC(max_mem, "Bytes of memory per session");
 
+/* 0 at load: an eighth of RAM. */
+unsigned long st_max_mem_total;
+module_param_named(max_mem_total, st_max_mem_total, ulong, 0644);
+MODULE_PARM_DESC(max_mem_total,
+		 "Bytes of memory of all sessions together (0 at load: 1/8 of RAM)");
+
 bool st_force_late_resolve;
 module_param_named(force_late_resolve, st_force_late_resolve, bool, 0644);
 MODULE_PARM_DESC(force_late_resolve,
@@ -33,6 +40,8 @@ static int __init st_init(void)
 {
 	int ret;
 
+	if (!st_max_mem_total)
+		st_max_mem_total = (totalram_pages() << PAGE_SHIFT) / 8;
 	ret = st_tables_init();
 	if (ret)
 		return ret;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The generic netlink family "systrace": the only code in the module that
- * knows genl. Every op needs CAP_NET_ADMIN, has its own strict policy, and
- * explains every rejection in extack. Tables are returned by resumable
+ * knows genl. Every op needs what perf needs to observe any task
+ * (CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace), has its
+ * own strict policy, and explains every rejection in extack. Tables are returned by resumable
  * dumps whose cursor is a row pointer, valid because rows live as long as
  * the session reference the dump holds.
  */
 #include <linux/pid.h>
 #include <linux/threads.h>
+#include <linux/capability.h>
+#include <linux/netlink.h>
+#include <linux/sched.h>
 #include <net/genetlink.h>
 #include "systrace.h"
 #include "compat.h"
@@ -48,6 +52,31 @@ static struct st_dump_ctx *st_ctx(struct netlink_callback *cb)
 	return (struct st_dump_ctx *)cb->ctx;
 }
 
+/* A row with a PATH_MAX path, its other attributes and the headers. */
+#define ST_DUMP_MIN_ALLOC	(PATH_MAX + 1024)
+
+#define ST_EPERM_MSG "permission denied: needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace"
+
+/*
+ * The caller may observe any task, as perf with the same capabilities
+ * may: both the task that sends the request and the one that opened the
+ * socket hold CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace.
+ * CAP_NET_ADMIN alone (a container's) is not enough.
+ */
+static bool st_nl_capable(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_PERFMON) ||
+	       netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
+static int st_nl_check_perm(struct sk_buff *skb, struct genl_info *info)
+{
+	if (st_nl_capable(skb))
+		return 0;
+	NL_SET_ERR_MSG_MOD(info->extack, ST_EPERM_MSG);
+	return -EPERM;
+}
+
 static int st_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 {
 	return nla_put_u64_64bit(skb, type, v, pad);
@@ -63,6 +92,8 @@ static int st_nl_put_params(struct sk_buff *skb)
 	    nla_put_u32(skb, SYSTRACE_PARAM_MAX_SITES, st_max_sites) ||
 	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_BYTES, st_max_mem,
 		       SYSTRACE_PARAM_PAD) ||
+	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES,
+		       READ_ONCE(st_max_mem_total), SYSTRACE_PARAM_PAD) ||
 	    nla_put_u8(skb, SYSTRACE_PARAM_FORCE_LATE_RESOLVE,
 		       READ_ONCE(st_force_late_resolve)))
 		return -EMSGSIZE;
@@ -74,7 +105,11 @@ static int st_nl_status_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
+	ret = st_nl_check_perm(skb, info);
+	if (ret)
+		return ret;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -84,7 +119,7 @@ static int st_nl_status_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, SYSTRACE_A_ABI_VERSION, SYSTRACE_ABI_VERSION) ||
 	    st_nl_put_params(msg) ||
 	    nla_put_u32(msg, SYSTRACE_A_SESSIONS_LIVE, st_sessions_live()) ||
-	    st_put_u64(msg, SYSTRACE_A_MEM_BYTES, st_sessions_mem(),
+	    st_put_u64(msg, SYSTRACE_A_MEM_BYTES, st_mem_total(),
 		       SYSTRACE_A_PAD) ||
 	    nla_put_u8(msg, SYSTRACE_A_PROBES_ACTIVE, st_hooks_active())) {
 		nlmsg_free(msg);
@@ -205,6 +240,9 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct st_session *s;
 	int ret;
 
+	ret = st_nl_check_perm(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_PID)) {
 		NL_SET_ERR_MSG_MOD(info->extack, "missing the root pid");
 		return -EINVAL;
@@ -231,6 +269,9 @@ static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int ret;
 
+	ret = st_nl_check_perm(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID)) {
 		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
@@ -248,6 +289,9 @@ static int st_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct st_session *s;
 	int ret;
 
+	ret = st_nl_check_perm(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, SYSTRACE_A_SESSION_ID)) {
 		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
@@ -271,6 +315,40 @@ static void *st_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
 			   cb->nlh->nlmsg_seq, &st_family, NLM_F_MULTI, cmd);
 }
 
+/*
+ * A bad request is reported by the first dumpit call rather than by
+ * ->start: 6.1 gives ->start no extack, while dumpit's error reaches the
+ * caller with its message in NLMSG_DONE on every kernel under test. The
+ * privilege is checked here, in the context of the request.
+ */
+static int st_nl_dump_start(struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+
+	/*
+	 * Every message can hold the largest row, one with a path of
+	 * PATH_MAX: a message sized by a small reader's buffer would fail the
+	 * dump on that row. The reader then needs a buffer of 8 KiB, or to
+	 * peek at each message's length (libnl does).
+	 */
+	cb->min_dump_alloc = ST_DUMP_MIN_ALLOC;
+	if (!st_nl_capable(cb->skb)) {
+		ctx->err = -EPERM;
+		ctx->err_msg = KBUILD_MODNAME ": " ST_EPERM_MSG;
+	}
+	return 0;
+}
+
+static int st_nl_table_error(struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+
+	/* NL_SET_ERR_MSG() takes only literals on 6.1. */
+	if (cb->extack)
+		cb->extack->_msg = ctx->err_msg;
+	return ctx->err;
+}
+
 /* Sessions, one message each, in id order, resumed after the last id. */
 static int st_nl_session_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
@@ -280,6 +358,8 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 	int n = 0;
 
+	if (ctx->err)
+		return st_nl_table_error(cb);
 	mutex_lock(&st_mutex);
 	list_for_each_entry(s, &st_sessions, node) {
 		if (s->id <= ctx->session_id)
@@ -299,16 +379,14 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 	return n ? skb->len : 0;
 }
 
-/*
- * A bad request is reported by the first dumpit call rather than here:
- * 6.1 gives ->start no extack, while dumpit's error reaches the caller
- * with its message in NLMSG_DONE on every kernel under test.
- */
 static int st_nl_table_start(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = st_dump_attrs(cb);
 	struct st_dump_ctx *ctx = st_ctx(cb);
 
+	st_nl_dump_start(cb);
+	if (ctx->err)
+		return 0;
 	if (!attrs[SYSTRACE_A_SESSION_ID]) {
 		ctx->err = -EINVAL;
 		ctx->err_msg = KBUILD_MODNAME ": missing session id";
@@ -320,16 +398,6 @@ static int st_nl_table_start(struct netlink_callback *cb)
 		ctx->err_msg = KBUILD_MODNAME ": no session with that id";
 	}
 	return 0;
-}
-
-static int st_nl_table_error(struct netlink_callback *cb)
-{
-	struct st_dump_ctx *ctx = st_ctx(cb);
-
-	/* NL_SET_ERR_MSG() takes only literals on 6.1. */
-	if (cb->extack)
-		cb->extack->_msg = ctx->err_msg;
-	return ctx->err;
 }
 
 static int st_nl_table_done(struct netlink_callback *cb)
@@ -495,6 +563,7 @@ static int st_nl_proc_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
+	cond_resched();
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PROC_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -521,6 +590,7 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
+	cond_resched();
 	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -551,34 +621,30 @@ full:
 static const struct genl_ops st_nl_ops[] = {
 	{
 		.cmd = SYSTRACE_CMD_STATUS,
-		.flags = GENL_ADMIN_PERM,
 		.doit = st_nl_status_doit,
 	},
 	{
 		.cmd = SYSTRACE_CMD_SESSION_NEW,
-		.flags = GENL_ADMIN_PERM,
 		.policy = st_session_new_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.doit = st_nl_session_new_doit,
 	},
 	{
 		.cmd = SYSTRACE_CMD_SESSION_DEL,
-		.flags = GENL_ADMIN_PERM,
 		.policy = st_session_id_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.doit = st_nl_session_del_doit,
 	},
 	{
 		.cmd = SYSTRACE_CMD_SESSION_GET,
-		.flags = GENL_ADMIN_PERM,
 		.policy = st_session_id_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.doit = st_nl_session_get_doit,
+		.start = st_nl_dump_start,
 		.dumpit = st_nl_session_get_dumpit,
 	},
 	{
 		.cmd = SYSTRACE_CMD_PROC_GET,
-		.flags = GENL_ADMIN_PERM,
 		.policy = st_session_id_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.start = st_nl_table_start,
@@ -587,7 +653,6 @@ static const struct genl_ops st_nl_ops[] = {
 	},
 	{
 		.cmd = SYSTRACE_CMD_SITE_GET,
-		.flags = GENL_ADMIN_PERM,
 		.policy = st_session_id_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.start = st_nl_table_start,
@@ -601,6 +666,9 @@ static struct genl_family st_family __ro_after_init = {
 	.version = SYSTRACE_GENL_VERSION,
 	.maxattr = SYSTRACE_A_MAX,
 	.module = THIS_MODULE,
+	.netnsok = true,
+	/* Ops serialize on st_mutex or session references, not genl_mutex. */
+	.parallel_ops = true,
 	.ops = st_nl_ops,
 	.n_ops = ARRAY_SIZE(st_nl_ops),
 	.resv_start_op = 0,

@@ -13,6 +13,9 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
+#include <linux/sched/coredump.h>
+#include <linux/cred.h>
+#include <linux/capability.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
 #include "systrace.h"
@@ -95,23 +98,6 @@ u32 st_sessions_live(void)
 }
 
 /**
- * st_sessions_mem() - bytes held by all sessions
- *
- * Return: the sum.
- */
-u64 st_sessions_mem(void)
-{
-	struct st_session *s;
-	u64 n = 0;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &st_sessions, node)
-		n += atomic64_read(&s->mem);
-	rcu_read_unlock();
-	return n;
-}
-
-/**
  * st_session_task_gone() - a traced task left the session
  * @s: session
  *
@@ -139,14 +125,26 @@ static bool st_task_traced(struct task_struct *task)
 	return traced;
 }
 
-/* The root's executable, from the mapping of its text. */
+/*
+ * The root's executable, from the mapping of its text, through any thread
+ * that still has the address space (a group leader that left by SYS_exit
+ * has none).
+ */
 static struct st_obj *st_root_exe(struct st_session *s, struct task_struct *task)
 {
-	struct mm_struct *mm = get_task_mm(task);
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
 	struct st_obj *obj;
 	u64 offset;
 	u8 map;
 
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		mm = get_task_mm(t);
+		if (mm)
+			break;
+	}
+	rcu_read_unlock();
 	if (!mm)
 		return NULL;
 	obj = st_obj_at(s, mm, mm->start_code, &map, &offset, GFP_KERNEL);
@@ -157,9 +155,11 @@ static struct st_obj *st_root_exe(struct st_session *s, struct task_struct *task
 static int st_attach_root(struct st_session *s, struct task_struct *task,
 			  struct netlink_ext_ack *extack)
 {
+	struct st_thread *nt, *tn;
 	struct st_proc *p = NULL;
 	struct task_struct *t;
 	int attached = 0, failed = 0;
+	LIST_HEAD(gone);
 
 	if (!(s->flags & SYSTRACE_SESSION_F_ON_EXEC)) {
 		pid_t ppid;
@@ -174,23 +174,53 @@ static int st_attach_root(struct st_session *s, struct task_struct *task,
 			NL_SET_ERR_MSG_MOD(extack, "cannot allocate the root's process row");
 			return -ENOMEM;
 		}
+		st_proc_pin(p);
 	}
 
 	rcu_read_lock();
 	for_each_thread(task, t) {
-		if (st_thread_attach(s, p, t, GFP_ATOMIC, NULL))
-			attached++;
-		else
+		/* Past its exit probe, or about to be: it would never leave. */
+		if (READ_ONCE(t->flags) & PF_EXITING)
+			continue;
+		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
+		if (!nt) {
 			failed++;
+			continue;
+		}
+		/*
+		 * It may have started to exit between the test and the
+		 * insert, and passed its exit probe before the insert. The
+		 * full barrier pairs with those in do_exit() between setting
+		 * PF_EXITING and the probe's lookup: either the probe sees
+		 * the record, or this sees the flag and takes the record back.
+		 */
+		smp_mb();
+		if ((READ_ONCE(t->flags) & PF_EXITING) && st_thread_own(nt)) {
+			list_add_tail(&nt->snode, &gone);
+			continue;
+		}
+		attached++;
 	}
 	rcu_read_unlock();
+	if (!list_empty(&gone)) {
+		synchronize_rcu();
+		list_for_each_entry_safe(nt, tn, &gone, snode) {
+			list_del_init(&nt->snode);
+			st_thread_detach(nt, false);
+		}
+	}
 	if (failed)
 		atomic64_add(failed, &s->stats[ST_DROPPED_PROCS]);
+	/* Every attached thread may have left already: nobody ends it then. */
+	if (p && st_proc_unpin(p))
+		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
 	if (!attached) {
-		if (p)
-			st_proc_end(p, SYSTRACE_END_DETACHED, 0);
-		NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
-		return -ENOMEM;
+		if (failed) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
+			return -ENOMEM;
+		}
+		NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
+		return -ESRCH;
 	}
 	return 0;
 }
@@ -213,10 +243,47 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 		strscpy(s->name, name, sizeof(s->name));
 	s->flags = flags;
 	s->counters = counters;
+	s->seed = get_random_u32();
 	s->pidns = get_pid_ns(task_active_pid_ns(current));
 	s->created_ns = ktime_get_ns();
 	s->realtime_base_ns = ktime_get_real_ns() - s->created_ns;
 	return s;
+}
+
+/*
+ * May current read @task as ptrace_may_access(PTRACE_MODE_READ_REALCREDS)
+ * decides? The same rules, except the LSM hook, which the kernel does not
+ * export to modules: same thread group; or the caller's real uid and gid
+ * are all of the task's, or it holds CAP_SYS_PTRACE over the task's user
+ * namespace; and a task that is not dumpable (a setuid image) needs
+ * CAP_SYS_PTRACE over its mm's user namespace (over the initial one when
+ * it has no mm left, such as a leader that left by SYS_exit).
+ */
+static bool st_may_read(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	task_lock(task);
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	smp_rmb();	/* the credentials before the dumpability, as ptrace */
+	mm = task->mm;
+	if (ok && (mm ? get_dumpable(mm) != SUID_DUMP_USER &&
+			!ns_capable(mm->user_ns, CAP_SYS_PTRACE) :
+			!task->user_dumpable &&
+			!ns_capable(&init_user_ns, CAP_SYS_PTRACE)))
+		ok = false;
+	task_unlock(task);
+	return ok;
 }
 
 /**
@@ -246,9 +313,14 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		NL_SET_ERR_MSG_MOD(extack, "no process with that pid");
 		return -ESRCH;
 	}
-	if (task->flags & (PF_KTHREAD | PF_EXITING)) {
-		NL_SET_ERR_MSG_MOD(extack, "the process is a kernel thread or is exiting");
+	if (task->flags & PF_KTHREAD) {
+		NL_SET_ERR_MSG_MOD(extack, "the process is a kernel thread");
 		ret = -EINVAL;
+		goto out_task;
+	}
+	if (!st_may_read(task)) {
+		NL_SET_ERR_MSG_MOD(extack, "permission denied: no ptrace read access to that process");
+		ret = -EPERM;
 		goto out_task;
 	}
 
@@ -318,16 +390,7 @@ void st_session_kill(struct st_session *s)
 	spin_lock(&s->lock);
 	s->dead = true;
 	spin_unlock(&s->lock);
-	while (true) {
-		spin_lock(&s->lock);
-		t = list_first_entry_or_null(&s->threads, struct st_thread,
-					     snode);
-		spin_unlock(&s->lock);
-		if (!t)
-			break;
-		if (st_thread_own(t))
-			list_add_tail(&t->snode, &owned);
-	}
+	st_threads_take(s, &owned);
 	synchronize_rcu();
 	list_for_each_entry_safe(t, tn, &owned, snode) {
 		list_del_init(&t->snode);

@@ -39,6 +39,7 @@ struct st_obj {
 struct st_site {
 	struct st_site *hnext;		/* proc bucket chain, proc->lock */
 	struct st_site *next;		/* proc->sites list, RCU readers */
+	struct hlist_head live;		/* st_tsite.snode, proc->lock + RCU */
 	u64 addr;
 	u32 nr;				/* as the task passed it, even invalid */
 	u8 abi;
@@ -55,6 +56,7 @@ struct st_site {
 struct st_tsite {
 	struct st_tsite *hnext;		/* owner-only bucket chain */
 	struct st_tsite *next;		/* thread->tsites list, RCU readers */
+	struct hlist_node snode;	/* site->live while the thread is */
 	struct st_site *site;
 	u64 calls, errors, total_ns, min_ns, max_ns;
 };
@@ -98,9 +100,11 @@ struct st_proc {
 	seqcount_spinlock_t seq;	/* readers retry across merges */
 	struct st_site **buckets;
 	u32 nbuckets, nsites;
+	u32 seed;			/* of the site hash, the session's */
 	struct st_site *sites, *sites_tail;
 	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
+	u32 pins;			/* attaching: the last merge does not end it */
 
 	u64 syscalls, errors, syscall_ns;
 	struct st_acct acct;
@@ -120,11 +124,13 @@ struct st_thread {
 	struct st_session *s;
 	struct st_proc *proc;		/* NULL: waiting for the root's exec */
 	struct list_head plist;		/* proc->live */
-	struct list_head snode;		/* session->threads; empty: owned */
+	struct list_head snode;		/* session->threads, session->lock */
+	bool owned;			/* out of the task table: session->lock */
 	struct st_inflight cur;
 
 	struct st_tsite **buckets;	/* owner-only */
 	u32 nbuckets, ntsites;
+	u32 seed;			/* of the site hash, the session's */
 	struct st_tsite *tsites;	/* newest first, RCU readers */
 	struct st_tsite *last;
 
@@ -142,6 +148,7 @@ struct st_session {
 	char name[SYSTRACE_NAME_MAX];
 	pid_t root_pid;
 	u32 flags;
+	u32 seed;			/* site hash key: chains a program cannot aim */
 	u32 counters;
 	const char *counters_error;
 	struct pid_namespace *pidns;
@@ -197,6 +204,7 @@ extern unsigned int st_max_sessions;
 extern unsigned int st_max_procs;
 extern unsigned int st_max_sites;
 extern unsigned long st_max_mem;
+extern unsigned long st_max_mem_total;
 extern bool st_force_late_resolve;
 
 /* session.c */
@@ -211,7 +219,7 @@ void st_session_del_all(void);
 void st_session_kill(struct st_session *s);
 u32 st_session_state(struct st_session *s);
 u32 st_sessions_live(void);
-u64 st_sessions_mem(void);
+u64 st_mem_total(void);
 void st_session_task_gone(struct st_session *s);
 
 static inline void st_stat_inc(struct st_session *s, enum st_stat i)
@@ -228,11 +236,14 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 				   struct task_struct *task, gfp_t gfp,
 				   struct st_thread *old);
 bool st_thread_own(struct st_thread *t);
+void st_threads_take(struct st_session *s, struct list_head *owned);
 bool st_thread_detach(struct st_thread *t, bool in_probe);
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
 			    struct st_obj *exe, gfp_t gfp);
 bool st_proc_end(struct st_proc *p, u32 end, u32 code);
+void st_proc_pin(struct st_proc *p);
+bool st_proc_unpin(struct st_proc *p);
 struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 			      long nr);
 void st_tsite_account(struct st_thread *t, long ret, u64 now);
@@ -244,6 +255,9 @@ void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_snap *snap);
 void st_acct_read(struct task_struct *task, struct st_acct *a);
 void *st_alloc(struct st_session *s, size_t size, gfp_t gfp);
+void st_free(struct st_session *s, void *p, size_t size);
+bool st_charge(struct st_session *s, size_t size);
+void st_uncharge(struct st_session *s, size_t size);
 void st_free_session_rows(struct st_session *s);
 u32 st_proc_row_bytes(void);
 u32 st_site_row_bytes(void);

@@ -16,6 +16,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/dcache.h>
 #include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -63,10 +64,11 @@ int st_tables_init(void)
 {
 	int ret;
 
-	st_proc_cache = KMEM_CACHE(st_proc, 0);
-	st_site_cache = KMEM_CACHE(st_site, 0);
-	st_tsite_cache = KMEM_CACHE(st_tsite, 0);
-	st_thread_cache = KMEM_CACHE(st_thread, 0);
+	/* Charged to the memory cgroup of the task that makes the row. */
+	st_proc_cache = KMEM_CACHE(st_proc, SLAB_ACCOUNT);
+	st_site_cache = KMEM_CACHE(st_site, SLAB_ACCOUNT);
+	st_tsite_cache = KMEM_CACHE(st_tsite, SLAB_ACCOUNT);
+	st_thread_cache = KMEM_CACHE(st_thread, SLAB_ACCOUNT);
 	if (!st_proc_cache || !st_site_cache || !st_tsite_cache ||
 	    !st_thread_cache) {
 		ret = -ENOMEM;
@@ -94,33 +96,89 @@ void st_tables_exit(void)
 	kmem_cache_destroy(st_proc_cache);
 }
 
-static bool st_charge(struct st_session *s, size_t size)
+/* Bytes held by every session, against max_mem_total. */
+static atomic64_t st_mem_all;
+
+/**
+ * st_mem_total() - bytes held by all sessions
+ *
+ * Return: the sum.
+ */
+u64 st_mem_total(void)
 {
-	if (atomic64_add_return(size, &s->mem) > (s64)st_max_mem) {
-		atomic64_sub(size, &s->mem);
-		st_stat_inc(s, ST_DROPPED_NOMEM);
-		return false;
-	}
-	return true;
+	return atomic64_read(&st_mem_all);
 }
 
-static void st_uncharge(struct st_session *s, size_t size)
+/**
+ * st_charge() - count @size bytes against @s's and the global limit
+ * @s: session
+ * @size: bytes
+ *
+ * Return: true when both limits allow it; else false, counted in
+ * dropped_nomem.
+ */
+bool st_charge(struct st_session *s, size_t size)
 {
+	if ((u64)atomic64_add_return(size, &s->mem) > st_max_mem)
+		goto undo_session;
+	if ((u64)atomic64_add_return(size, &st_mem_all) > st_max_mem_total)
+		goto undo_all;
+	return true;
+
+undo_all:
+	atomic64_sub(size, &st_mem_all);
+undo_session:
+	atomic64_sub(size, &s->mem);
+	st_stat_inc(s, ST_DROPPED_NOMEM);
+	return false;
+}
+
+/**
+ * st_uncharge() - give back what st_charge() counted
+ * @s: session
+ * @size: bytes
+ */
+void st_uncharge(struct st_session *s, size_t size)
+{
+	atomic64_sub(size, &st_mem_all);
 	atomic64_sub(size, &s->mem);
 }
 
+/**
+ * st_alloc() - zeroed memory charged to @s and to current's memory cgroup
+ * @s: session
+ * @size: bytes
+ * @gfp: allocation context
+ *
+ * Return: the memory, or NULL when a limit or the allocator refused
+ * (counted in dropped_nomem).
+ */
 void *st_alloc(struct st_session *s, size_t size, gfp_t gfp)
 {
 	void *p;
 
 	if (!st_charge(s, size))
 		return NULL;
-	p = kzalloc(size, gfp | __GFP_NOWARN);
+	p = kzalloc(size, gfp | __GFP_NOWARN | __GFP_ACCOUNT);
 	if (!p) {
 		st_uncharge(s, size);
 		st_stat_inc(s, ST_DROPPED_NOMEM);
 	}
 	return p;
+}
+
+/**
+ * st_free() - free what st_alloc() gave
+ * @s: session
+ * @p: the memory, or NULL
+ * @size: the size it was allocated with
+ */
+void st_free(struct st_session *s, void *p, size_t size)
+{
+	if (!p)
+		return;
+	kfree(p);
+	st_uncharge(s, size);
 }
 
 static void *st_cache_alloc(struct st_session *s, struct kmem_cache *c,
@@ -210,6 +268,11 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 	spin_unlock(&s->lock);
 	if (o)
 		return o;
+	/* d_path() is relative to current's root: none past exit_fs(). */
+	if (!current->fs) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
 
 	buf = kmalloc(PATH_MAX, gfp | __GFP_NOWARN);
 	if (!buf) {
@@ -240,8 +303,7 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 		hlist_add_head(&o->hnode, &s->objs[st_obj_hash(dev, ino)]);
 	spin_unlock(&s->lock);
 	if (found) {
-		kfree(o);
-		st_uncharge(s, sizeof(*o) + len + 1);
+		st_free(s, o, sizeof(*o) + len + 1);
 		o = found;
 	}
 	return o;
@@ -322,11 +384,19 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
  * work holds a module reference and a session reference (the session
  * owns the rows). One work per image is queued at a time; it resolves
  * every pending site of the image.
+ *
+ * A thread whose first exit call made the site never returns to user
+ * mode: its work runs in exit_task_work(), after exit_mm() and exit_fs(),
+ * with no address space and no root to make a path from. It hands the
+ * work to a live sibling, which runs it on its own way back to user
+ * mode. No sibling can have exec'd into a new image meanwhile: an exec
+ * first waits in de_thread() for every other thread to die, current
+ * included, and current is still in do_exit().
  */
 struct st_rwork {
 	struct callback_head cb;
 	struct st_proc *proc;
-	u64 exec_id;			/* current's, when queued */
+	u64 exec_id;			/* the running task's, when queued */
 };
 
 static void st_site_resolve(struct st_session *s, struct mm_struct *mm,
@@ -369,31 +439,54 @@ static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
 	}
 }
 
-/*
- * The image's address space, for a thread that has already left it on
- * its way out (its first exit call found the lock busy): a live sibling's. No
- * sibling can have exec'd into a new one meanwhile: an exec first waits
- * in de_thread() for every other thread to die, current included.
- */
-static struct mm_struct *st_sibling_mm(struct st_proc *p)
+static void st_resolve_fn(struct callback_head *cb);
+
+/* Will @k return to user mode in @w's image, soon if @running? */
+static bool st_resolve_target(struct task_struct *k, bool running)
 {
-	struct mm_struct *mm = NULL;
+	if (k == current || fatal_signal_pending(k) ||
+	    (READ_ONCE(k->flags) & (PF_EXITING | ST_PF_WORKER)))
+		return false;
+	return !running || task_is_running(k);
+}
+
+/*
+ * Queue @w on a live sibling of current in @w's image, one that runs if
+ * there is one (a sleeping one resolves only when it wakes up).
+ * Return: false when there is none.
+ */
+static bool st_resolve_handoff(struct st_rwork *w)
+{
+	struct st_proc *p = w->proc;
 	struct st_thread *t;
+	bool queued = false;
+	int pass;
 
 	spin_lock(&p->lock);
-	list_for_each_entry(t, &p->live, plist) {
-		/*
-		 * A live sibling: an exiting one may or may not still
-		 * have its mm, which would make the outcome a race.
-		 */
-		if (t->task == current || (READ_ONCE(t->task->flags) & PF_EXITING))
-			continue;
-		mm = get_task_mm(t->task);
-		if (mm)
-			break;
+	for (pass = 0; pass < 2 && !queued; pass++) {
+		list_for_each_entry(t, &p->live, plist) {
+			if (!st_resolve_target(t->task, pass == 0))
+				continue;
+			w->exec_id = READ_ONCE(t->task->self_exec_id);
+			init_task_work(&w->cb, st_resolve_fn);
+			if (!task_work_add(t->task, &w->cb, TWA_RESUME)) {
+				queued = true;
+				break;
+			}
+		}
+	}
+	/*
+	 * Sites made pending from now on queue a work in their own thread
+	 * rather than wait for this sibling: a site is claimed once, so two
+	 * works of one image never resolve it twice. Still under p->lock,
+	 * which keeps the sibling on p->live and so the session alive.
+	 */
+	if (queued) {
+		clear_bit(0, &p->resolve_queued);
+		smp_mb__after_atomic();
 	}
 	spin_unlock(&p->lock);
-	return mm;
+	return queued;
 }
 
 static void st_resolve_fn(struct callback_head *cb)
@@ -401,43 +494,44 @@ static void st_resolve_fn(struct callback_head *cb)
 	struct st_rwork *w = container_of(cb, struct st_rwork, cb);
 	struct st_proc *p = w->proc;
 	struct st_session *s = p->s;
-	struct mm_struct *mm = NULL;
+	/* Still the image the work was queued for (no exec since)? */
+	bool same = READ_ONCE(current->self_exec_id) == w->exec_id;
+	struct mm_struct *mm = same && !READ_ONCE(s->dead) ? current->mm : NULL;
 
+	if (mm && !current->fs)
+		mm = NULL;
+	if (same && !READ_ONCE(s->dead) && !mm) {
+		if (st_resolve_handoff(w))
+			return;
+	}
 	/* Sites made pending from here on queue a work of their own. */
 	clear_bit(0, &p->resolve_queued);
 	smp_mb__after_atomic();
-	/*
-	 * The image is current's own unless current exec'd since (the
-	 * first hit was the execve itself); it has none while exiting.
-	 */
-	if (READ_ONCE(current->self_exec_id) == w->exec_id)
-		mm = current->mm ? current->mm : st_sibling_mm(p);
 	if (mm) {
 		mmap_read_lock(mm);
 		st_resolve_pending(p, mm);
 		mmap_read_unlock(mm);
-		if (mm != current->mm)
-			mmput(mm);
 	} else {
 		st_resolve_pending(p, NULL);
 	}
+	st_free(s, w, sizeof(*w));
 	st_session_put(s);
-	kfree(w);
 	module_put(THIS_MODULE);
 }
 
 /* From a probe in current, a thread of @p that just made a pending site. */
 static void st_resolve_later(struct st_proc *p)
 {
+	struct st_session *s = p->s;
 	struct st_rwork *w;
 
 	if (test_and_set_bit(0, &p->resolve_queued))
 		return;
-	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	w = st_alloc(s, sizeof(*w), GFP_NOWAIT);
 	if (!w)
 		goto drop;
 	if (!try_module_get(THIS_MODULE)) {
-		kfree(w);
+		st_free(s, w, sizeof(*w));
 		goto drop;
 	}
 	w->proc = p;
@@ -445,11 +539,11 @@ static void st_resolve_later(struct st_proc *p)
 	init_task_work(&w->cb, st_resolve_fn);
 	/* It runs only after this probe returns, in this task. */
 	if (!task_work_add(current, &w->cb, TWA_RESUME)) {
-		kref_get(&p->s->ref);
+		kref_get(&s->ref);
 		return;
 	}
 	module_put(THIS_MODULE);
-	kfree(w);
+	st_free(s, w, sizeof(*w));
 drop:
 	clear_bit(0, &p->resolve_queued);
 	smp_mb__after_atomic();
@@ -468,7 +562,8 @@ drop:
  * @exe: the executable, or NULL when unknown
  * @gfp: allocation context
  *
- * Return: the row, or NULL when a limit or the allocator refused (counted).
+ * Return: the row, or NULL when a limit or the allocator refused; the
+ * caller counts the lost process once, in dropped_procs.
  */
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
@@ -476,22 +571,18 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 {
 	struct st_proc *p;
 
-	if (READ_ONCE(s->nprocs) >= st_max_procs) {
-		st_stat_inc(s, ST_DROPPED_PROCS);
+	if (READ_ONCE(s->nprocs) >= st_max_procs)
 		return NULL;
-	}
 	p = st_cache_alloc(s, st_proc_cache, gfp);
-	if (!p) {
-		st_stat_inc(s, ST_DROPPED_PROCS);
+	if (!p)
 		return NULL;
-	}
 	p->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*p->buckets), gfp);
 	if (!p->buckets) {
 		st_cache_free(s, st_proc_cache, p);
-		st_stat_inc(s, ST_DROPPED_PROCS);
 		return NULL;
 	}
 	p->nbuckets = ST_BUCKETS_MIN;
+	p->seed = s->seed;
 	p->s = s;
 	p->parent_id = parent_id;
 	p->ppid = ppid;
@@ -509,10 +600,8 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	spin_lock(&s->lock);
 	if (s->dead || s->nprocs >= st_max_procs) {
 		spin_unlock(&s->lock);
-		st_uncharge(s, p->nbuckets * sizeof(*p->buckets));
-		kfree(p->buckets);
+		st_free(s, p->buckets, p->nbuckets * sizeof(*p->buckets));
 		st_cache_free(s, st_proc_cache, p);
-		st_stat_inc(s, ST_DROPPED_PROCS);
 		return NULL;
 	}
 	p->id = ++s->next_id;
@@ -529,10 +618,7 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 
 static void st_proc_free_buckets(struct st_proc *p)
 {
-	if (!p->buckets)
-		return;
-	st_uncharge(p->s, p->nbuckets * sizeof(*p->buckets));
-	kfree(p->buckets);
+	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
 	p->buckets = NULL;
 	p->nbuckets = 0;
 }
@@ -561,6 +647,36 @@ bool st_proc_end(struct st_proc *p, u32 end, u32 code)
 	spin_unlock(&p->lock);
 	atomic_inc(&p->s->gen);
 	return ended;
+}
+
+/**
+ * st_proc_pin() - keep @p running while threads are attached to it
+ * @p: the row
+ *
+ * A thread that leaves before its siblings are attached would otherwise
+ * end the row, or not end it when the last one is taken back.
+ */
+void st_proc_pin(struct st_proc *p)
+{
+	spin_lock(&p->lock);
+	p->pins++;
+	spin_unlock(&p->lock);
+}
+
+/**
+ * st_proc_unpin() - undo st_proc_pin()
+ * @p: the row
+ *
+ * Return: true when no thread of @p is left: the caller ends the row.
+ */
+bool st_proc_unpin(struct st_proc *p)
+{
+	bool empty;
+
+	spin_lock(&p->lock);
+	empty = !--p->pins && list_empty(&p->live);
+	spin_unlock(&p->lock);
+	return empty;
 }
 
 /* ---- threads ---- */
@@ -648,6 +764,7 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 		return NULL;
 	}
 	t->nbuckets = ST_BUCKETS_MIN;
+	t->seed = s->seed;
 	t->task = task;
 	t->s = s;
 	t->proc = p;
@@ -659,7 +776,7 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	if (s->dead)
 		ret = -ESRCH;
 	else if (old)
-		ret = list_empty(&old->snode) ? -ESRCH :
+		ret = old->owned ? -ESRCH :
 		      rhashtable_replace_fast(&st_tasks, &old->node, &t->node,
 					      st_task_params);
 	else
@@ -667,8 +784,10 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 						    st_task_params);
 	if (!ret) {
 		st_tasks_changed();
-		if (old)
+		if (old) {
+			old->owned = true;
 			list_del_init(&old->snode);
+		}
 		list_add_tail(&t->snode, &s->threads);
 		get_task_struct(task);
 		atomic_inc(&s->live_tasks);
@@ -681,8 +800,7 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	}
 	spin_unlock(&s->lock);
 	if (ret) {
-		st_uncharge(s, t->nbuckets * sizeof(*t->buckets));
-		kfree(t->buckets);
+		st_free(s, t->buckets, t->nbuckets * sizeof(*t->buckets));
 		st_cache_free(s, st_thread_cache, t);
 		return NULL;
 	}
@@ -729,15 +847,17 @@ static bool st_thread_merge(struct st_thread *t)
 
 	spin_lock(&p->lock);
 	write_seqcount_begin(&p->seq);
-	for (ts = t->tsites; ts; ts = ts->next)
+	for (ts = t->tsites; ts; ts = ts->next) {
 		st_site_merge(ts->site, ts);
+		hlist_del_rcu(&ts->snode);
+	}
 	p->syscalls += t->syscalls;
 	p->errors += t->errors;
 	p->syscall_ns += t->syscall_ns;
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);
-	last = list_empty(&p->live);
+	last = list_empty(&p->live) && !p->pins;
 	if (last && p->end != SYSTRACE_END_RUNNING)
 		st_proc_free_buckets(p);
 	spin_unlock(&p->lock);
@@ -792,8 +912,9 @@ bool st_thread_own(struct st_thread *t)
 	bool own;
 
 	spin_lock(&s->lock);
-	own = !list_empty(&t->snode);
+	own = !t->owned;
 	if (own) {
+		t->owned = true;
 		list_del_init(&t->snode);
 		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
 		st_tasks_changed();
@@ -802,11 +923,42 @@ bool st_thread_own(struct st_thread *t)
 	return own;
 }
 
+/**
+ * st_threads_take() - own every thread of a dead session
+ * @s: a session marked dead, so that no thread joins it any more
+ * @owned: receives the records, linked by ->snode
+ *
+ * A probe that still holds one of them (it looked it up before) finds it
+ * owned and leaves it alone; the caller waits for a grace period before
+ * touching the records.
+ */
+void st_threads_take(struct st_session *s, struct list_head *owned)
+{
+	struct st_thread *t;
+
+	spin_lock(&s->lock);
+	WARN_ON_ONCE(!s->dead);
+	list_for_each_entry(t, &s->threads, snode) {
+		t->owned = true;
+		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
+	}
+	list_splice_init(&s->threads, owned);
+	st_tasks_changed();
+	spin_unlock(&s->lock);
+}
+
 /* ---- sites ---- */
 
-static u32 st_site_hash(u64 addr, u32 nr, u32 abi)
+/*
+ * Keyed with the session's random seed, over every bit of the key: a
+ * program chooses its call sites and syscall numbers (any u32, valid or
+ * not), and must not be able to aim them all at one chain. A user address
+ * fits in 57 bits, so the ABI sits above it.
+ */
+static u32 st_site_hash(u32 seed, u64 addr, u32 nr, u8 abi)
 {
-	return hash_64(addr ^ ((u64)nr << 48) ^ ((u64)abi << 62), 32);
+	return jhash_3words((u32)addr, (u32)(addr >> 32) ^ ((u32)abi << 28),
+			    nr, seed);
 }
 
 static struct st_site *st_site_find(struct st_proc *p, u64 addr, u32 nr,
@@ -816,7 +968,7 @@ static struct st_site *st_site_find(struct st_proc *p, u64 addr, u32 nr,
 
 	if (!p->buckets)
 		return NULL;
-	site = p->buckets[st_site_hash(addr, nr, abi) & (p->nbuckets - 1)];
+	site = p->buckets[st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1)];
 	for (; site; site = site->hnext)
 		if (site->addr == addr && site->nr == nr && site->abi == abi)
 			return site;
@@ -835,13 +987,13 @@ static void st_proc_grow(struct st_proc *p)
 	for (i = 0; i < p->nbuckets; i++) {
 		for (site = p->buckets[i]; site; site = next) {
 			next = site->hnext;
-			b = st_site_hash(site->addr, site->nr, site->abi) & (n - 1);
+			b = st_site_hash(p->seed, site->addr, site->nr, site->abi) &
+			    (n - 1);
 			site->hnext = nb[b];
 			nb[b] = site;
 		}
 	}
-	st_uncharge(p->s, p->nbuckets * sizeof(*p->buckets));
-	kfree(p->buckets);
+	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
 	p->buckets = nb;
 	p->nbuckets = n;
 }
@@ -896,7 +1048,7 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	if (!found && p->buckets) {
 		site->first_ord = st_proc_ordinal(p);
 		p->nsites++;
-		b = st_site_hash(addr, nr, abi) & (p->nbuckets - 1);
+		b = st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1);
 		site->hnext = p->buckets[b];
 		p->buckets[b] = site;
 		if (p->sites_tail)
@@ -930,14 +1082,13 @@ static void st_thread_grow(struct st_thread *t)
 	for (i = 0; i < t->nbuckets; i++) {
 		for (ts = t->buckets[i]; ts; ts = next) {
 			next = ts->hnext;
-			b = st_site_hash(ts->site->addr, ts->site->nr,
+			b = st_site_hash(t->seed, ts->site->addr, ts->site->nr,
 					 ts->site->abi) & (n - 1);
 			ts->hnext = nb[b];
 			nb[b] = ts;
 		}
 	}
-	st_uncharge(t->s, t->nbuckets * sizeof(*t->buckets));
-	kfree(t->buckets);
+	st_free(t->s, t->buckets, t->nbuckets * sizeof(*t->buckets));
 	t->buckets = nb;
 	t->nbuckets = n;
 }
@@ -956,7 +1107,11 @@ static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
 	if (!ts)
 		return NULL;
 	ts->site = site;
-	b = st_site_hash(addr, nr, abi) & (t->nbuckets - 1);
+	/* Dumps of a live image find a site's live counters from the site. */
+	spin_lock(&t->proc->lock);
+	hlist_add_head_rcu(&ts->snode, &site->live);
+	spin_unlock(&t->proc->lock);
+	b = st_site_hash(t->seed, addr, nr, abi) & (t->nbuckets - 1);
 	ts->hnext = t->buckets[b];
 	t->buckets[b] = ts;
 	ts->next = t->tsites;
@@ -1000,7 +1155,8 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 	if (likely(ts && ts->site->addr == addr && ts->site->nr == nr &&
 		   ts->site->abi == abi))
 		return ts;
-	ts = t->buckets[st_site_hash(addr, nr, abi) & (t->nbuckets - 1)];
+	ts = t->buckets[st_site_hash(t->seed, addr, nr, abi) &
+			(t->nbuckets - 1)];
 	for (; ts; ts = ts->hnext)
 		if (ts->site->addr == addr && ts->site->nr == nr &&
 		    ts->site->abi == abi)
@@ -1082,13 +1238,12 @@ void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
  * @site: the row
  * @snap: filled in
  *
- * Must be called under rcu_read_lock(). Costs a walk of each live
- * thread's sites, so dumps use it only for images that still run.
+ * Must be called under rcu_read_lock(). Walks only the live threads that
+ * hit this site, so a dump is linear in the rows and their threads.
  */
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_snap *snap)
 {
-	struct st_thread *t;
 	struct st_tsite *ts;
 	unsigned int seq;
 
@@ -1099,22 +1254,20 @@ void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		snap->total_ns = READ_ONCE(site->total_ns);
 		snap->min_ns = READ_ONCE(site->min_ns);
 		snap->max_ns = READ_ONCE(site->max_ns);
-		list_for_each_entry_rcu(t, &p->live, plist) {
-			for (ts = rcu_dereference(t->tsites); ts; ts = ts->next) {
-				u64 calls = READ_ONCE(ts->calls);
-				u64 mn = READ_ONCE(ts->min_ns);
-				u64 mx = READ_ONCE(ts->max_ns);
+		hlist_for_each_entry_rcu(ts, &site->live, snode) {
+			u64 calls = READ_ONCE(ts->calls);
+			u64 mn = READ_ONCE(ts->min_ns);
+			u64 mx = READ_ONCE(ts->max_ns);
 
-				if (ts->site != site || !calls)
-					continue;
-				if (!snap->calls || mn < snap->min_ns)
-					snap->min_ns = mn;
-				if (mx > snap->max_ns)
-					snap->max_ns = mx;
-				snap->calls += calls;
-				snap->errors += READ_ONCE(ts->errors);
-				snap->total_ns += READ_ONCE(ts->total_ns);
-			}
+			if (!calls)
+				continue;
+			if (!snap->calls || mn < snap->min_ns)
+				snap->min_ns = mn;
+			if (mx > snap->max_ns)
+				snap->max_ns = mx;
+			snap->calls += calls;
+			snap->errors += READ_ONCE(ts->errors);
+			snap->total_ns += READ_ONCE(ts->total_ns);
 		}
 	} while (read_seqcount_retry(&p->seq, seq));
 }
@@ -1139,14 +1292,14 @@ void st_free_session_rows(struct st_session *s)
 		}
 		st_proc_free_buckets(p);
 		st_cache_free(s, st_proc_cache, p);
+		cond_resched();
 	}
 	s->procs = NULL;
 	s->procs_tail = NULL;
 	for (i = 0; i < ARRAY_SIZE(s->objs); i++) {
 		hlist_for_each_entry_safe(o, tmp, &s->objs[i], hnode) {
 			hlist_del(&o->hnode);
-			st_uncharge(s, sizeof(*o) + strlen(o->path) + 1);
-			kfree(o);
+			st_free(s, o, sizeof(*o) + strlen(o->path) + 1);
 		}
 	}
 }

@@ -15,6 +15,7 @@ declare -A status_name=(
 	[max_procs]=max_procs
 	[max_sites]=max_sites
 	[max_mem]=max_mem_bytes
+	[max_mem_total]=max_mem_total_bytes
 	[force_late_resolve]=force_late_resolve
 )
 
@@ -65,7 +66,7 @@ assert_eq "$(test -e /sys/module/systrace && echo present || echo gone)" gone "/
 assert_eq "$?" 2 "nlbad after rmmod (2: the family is not registered)"
 
 # Values other than the defaults prove that status reads the live values.
-mod_load max_sessions=3 max_procs=1000 max_sites=2000 max_mem=12345678 force_late_resolve=1
+mod_load max_sessions=3 max_procs=1000 max_sites=2000 max_mem=12345678 max_mem_total=23456789 force_late_resolve=1
 assert_eq "$(mod_param max_sessions)" 3 "max_sessions after insmod max_sessions=3"
 check_status "parameters given to insmod"
 mod_unload

@@ -156,7 +156,11 @@ def forced_late_resolve():
         return False
 
 
-def invariants(d):
+def invariants(d, forced=None):
+    """forced: whether force_late_resolve was on during the trace (None:
+    as the module's parameter is now)."""
+    if forced is None:
+        forced = forced_late_resolve()
     t = Trace(d)
     s, tot, procs, sites = t.session, t.totals, t.procs, t.sites
     before = failed
@@ -172,7 +176,7 @@ def invariants(d):
     unknown = [x for x in sites if x["map"] == "unknown"]
     for k in ("procs", "sites", "syscalls", "nomem", "counters"):
         eq(s["dropped_" + k], 0, "session dropped_" + k)
-    if forced_late_resolve():
+    if forced:
         eq(sorted({x["syscall"] for x in unknown} - {"execve", "exit_group"}), [],
            "forced late resolves: syscalls of the site rows of map unknown")
         eq(s["dropped_resolve"], len(unknown), "forced late resolves: dropped_resolve")

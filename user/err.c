@@ -2,6 +2,7 @@
 /* Error reporting and the mapping from errors to exit codes. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 #include "err.h"
@@ -55,11 +56,9 @@ void st_err_format(const struct st_err *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", ST_NOMODULE_MSG);
 		break;
 	case ST_ERR_KERNEL:
-		if (e->err == EPERM || e->err == EACCES) {
-			snprintf(buf, len,
-				 "permission denied: %s needs CAP_NET_ADMIN%s%s%s (%s)",
-				 op, geteuid() ? "; you are not root, run as root" : "",
-				 e->msg[0] ? ": " : "", e->msg, strerror(e->err));
+		if ((e->err == EPERM || e->err == EACCES) && !e->msg[0]) {
+			snprintf(buf, len, "kernel rejected %s: permission denied (%s)",
+				 op, strerror(e->err));
 			break;
 		}
 		if (e->msg[0])
@@ -86,12 +85,63 @@ void st_err_format(const struct st_err *e, char *buf, size_t len)
 	}
 }
 
+/*
+ * What to do about a permission error, given who the caller is: root
+ * (euid 0) or not, and inside a user namespace or not. Empty for other
+ * errors.
+ */
+void st_err_hint(const struct st_err *e, bool root, bool userns, char *buf,
+		 size_t len)
+{
+	buf[0] = '\0';
+	if (e->kind != ST_ERR_KERNEL || (e->err != EPERM && e->err != EACCES))
+		return;
+	if (strstr(e->msg, "ptrace"))
+		snprintf(buf, len, "tracing a process of another uid or gid, or one "
+			 "that is not dumpable (setuid, setgid, file capabilities), "
+			 "also needs CAP_SYS_PTRACE, as root has; "
+			 "systracectl start -- CMD traces a CMD of your own");
+	else if (!root)
+		snprintf(buf, len, "you are not root: run systracectl as root, "
+			 "or give it CAP_PERFMON (as perf needs)");
+	else if (userns)
+		snprintf(buf, len, "you are root only inside a user namespace "
+			 "(a container?), and CAP_PERFMON or CAP_SYS_ADMIN count "
+			 "only in the initial one: run systracectl as root on the host");
+	else
+		snprintf(buf, len, "this root process lacks CAP_PERFMON and "
+			 "CAP_SYS_ADMIN: run systracectl with root's capabilities");
+}
+
+/*
+ * Whether this process is in a user namespace other than the initial
+ * one: the initial namespace maps every uid to itself in one line.
+ */
+static bool in_user_namespace(void)
+{
+	unsigned long first, lower, count;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	int n, c;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "%lu %lu %lu", &first, &lower, &count);
+	while ((c = fgetc(f)) == ' ' || c == '\n')
+		;
+	fclose(f);
+	return !(n == 3 && first == 0 && lower == 0 && count == 4294967295UL &&
+		 c == EOF);
+}
+
 void st_err_print(const struct st_err *e)
 {
 	char buf[512];
 
 	st_err_format(e, buf, sizeof(buf));
 	st_warn("%s", buf);
+	st_err_hint(e, geteuid() == 0, in_user_namespace(), buf, sizeof(buf));
+	if (buf[0])
+		st_warn("hint: %s", buf);
 }
 
 void st_warn(const char *fmt, ...)

@@ -2,6 +2,7 @@
 #ifndef SYSTRACE_ERR_H
 #define SYSTRACE_ERR_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes of every subcommand; documented in --help and docs/cli.md. */
@@ -37,6 +38,9 @@ void st_err_set(struct st_err *e, enum st_err_kind kind, int err,
 	__attribute__((format(printf, 5, 6)));
 int st_exit_code(const struct st_err *e);
 void st_err_format(const struct st_err *e, char *buf, size_t len);
+void st_err_hint(const struct st_err *e, bool root, bool userns, char *buf,
+		 size_t len);
+/* The error line, then a "hint: " line when there is a hint. */
 void st_err_print(const struct st_err *e);
 
 void st_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

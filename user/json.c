@@ -183,6 +183,7 @@ json_t *st_json_status(const struct st_status *st, const struct st_session *ss,
 	set(params, "max_procs", j_u64(st->params.max_procs));
 	set(params, "max_sites", j_u64(st->params.max_sites));
 	set(params, "max_mem_bytes", j_u64(st->params.max_mem_bytes));
+	set(params, "max_mem_total_bytes", j_u64(st->params.max_mem_total_bytes));
 	set(params, "force_late_resolve", json_boolean(st->params.force_late_resolve));
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, st_json_session(&ss[i]));

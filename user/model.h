@@ -18,6 +18,7 @@ struct st_params {
 	uint32_t max_procs;
 	uint32_t max_sites;
 	uint64_t max_mem_bytes;
+	uint64_t max_mem_total_bytes;
 	bool force_late_resolve;
 };
 

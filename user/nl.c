@@ -73,6 +73,7 @@ static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1] = {
 	[SYSTRACE_PARAM_MAX_SITES] = U32,
 	[SYSTRACE_PARAM_MAX_MEM_BYTES] = U64,
 	[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] = U8,
+	[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES] = U64,
 };
 
 static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
@@ -403,6 +404,8 @@ static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 		st->params.max_procs = u32_or_0(pt[SYSTRACE_PARAM_MAX_PROCS]);
 		st->params.max_sites = u32_or_0(pt[SYSTRACE_PARAM_MAX_SITES]);
 		st->params.max_mem_bytes = u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_BYTES]);
+		st->params.max_mem_total_bytes =
+			u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES]);
 		st->params.force_late_resolve = pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] &&
 			nla_get_u8(pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE]);
 	}

@@ -54,9 +54,11 @@ static void print_status(const struct st_status *st,
 	printf("sessions live:   %" PRIu32 "\n", st->sessions_live);
 	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
 	printf("limits:          max_sessions %" PRIu32 ", max_procs %" PRIu32
-	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64 "\n",
+	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64
+	       ", max_mem_total_bytes %" PRIu64 "\n",
 	       st->params.max_sessions, st->params.max_procs,
-	       st->params.max_sites, st->params.max_mem_bytes);
+	       st->params.max_sites, st->params.max_mem_bytes,
+	       st->params.max_mem_total_bytes);
 	printf("testing:         force_late_resolve %s\n",
 	       st->params.force_late_resolve ? "Y" : "N");
 	for (i = 0; i < n; i++) {

@@ -31,7 +31,7 @@ const char st_exit_codes_help[] =
 	"  0  success\n"
 	"  1  usage error\n"
 	"  2  the systrace module is not loaded\n"
-	"  3  permission denied (systrace needs CAP_NET_ADMIN: run as root)\n"
+	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
 	"  4  the kernel rejected the request (its message is printed), or no such session\n"
 	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
 	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"

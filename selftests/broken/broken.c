@@ -2,17 +2,27 @@
 /*
  * A deliberately broken module: each load commits the one bug named by
  * bug=, so that scripts/debug-selftest can prove that the debug kernel
- * reports it. Never load it anywhere but a throwaway VM.
+ * reports it, and scripts/vm-run-selftest that vm-run stops a guest whose
+ * kernel locks up, stalls or oopses. Never load it anywhere but a throwaway
+ * VM.
  */
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
 static char *bug = "";
 module_param(bug, charp, 0444);
-MODULE_PARM_DESC(bug, "the bug to commit at load: sleep, lock or leak");
+MODULE_PARM_DESC(bug, "the bug to commit at load: sleep, lock, leak, lockup, stall or int3");
+
+static int spin_secs = 300;
+module_param(spin_secs, int, 0444);
+MODULE_PARM_DESC(spin_secs, "how long lockup and stall keep their CPU (seconds)");
 
 static DEFINE_SPINLOCK(session_lock);
 static DEFINE_MUTEX(table_lock);
@@ -54,6 +64,51 @@ static void leak(void)
 		pr_info("leaking %zu bytes\n", strlen(p) + 1);
 }
 
+/*
+ * Keep this CPU for spin_secs seconds without scheduling: the soft lockup
+ * detector reports it after 2 * watchdog_thresh seconds, RCU's stall
+ * detector (a kernel without the soft lockup one) after
+ * rcu_cpu_stall_timeout. The clock is read directly: with interrupts off
+ * jiffies may stand still.
+ */
+static void spin(bool irqs_off)
+{
+	u64 end = ktime_get_ns() + (u64)spin_secs * NSEC_PER_SEC;
+	unsigned long flags = 0;
+
+	pr_info("keeping CPU %d for %d s%s\n", raw_smp_processor_id(),
+		spin_secs, irqs_off ? " with interrupts off" : "");
+	preempt_disable();
+	if (irqs_off)
+		local_irq_save(flags);
+	while (ktime_get_ns() < end)
+		udelay(100);
+	if (irqs_off)
+		local_irq_restore(flags);
+	preempt_enable();
+}
+
+static void lockup(void)
+{
+	spin(false);
+}
+
+/*
+ * With interrupts off the soft lockup detector's timer cannot run on this
+ * CPU, and there is no NMI hard lockup detector under TCG (no PMU): only
+ * RCU, from the other CPU, reports the stall. The kernel goes on.
+ */
+static void stall(void)
+{
+	spin(true);
+}
+
+/* A breakpoint no one set: the trap handler oopses ("int3"). */
+static void int3(void)
+{
+	asm volatile("int3");
+}
+
 static const struct {
 	const char *name;
 	void (*commit)(void);
@@ -61,6 +116,9 @@ static const struct {
 	{ "sleep", sleep_in_atomic },
 	{ "lock", lock_inversion },
 	{ "leak", leak },
+	{ "lockup", lockup },
+	{ "stall", stall },
+	{ "int3", int3 },
 };
 
 static int __init broken_init(void)
@@ -78,7 +136,7 @@ static int __init broken_init(void)
 			return 0;
 		}
 	}
-	pr_err("unknown bug=%s: want sleep, lock or leak\n", bug);
+	pr_err("unknown bug=%s: want sleep, lock, leak, lockup, stall or int3\n", bug);
 	return -EINVAL;
 }
 

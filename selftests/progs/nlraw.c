@@ -15,9 +15,17 @@
  *   --dump       NLM_F_DUMP instead of a do request
  *   --close N    a dump: read N messages, then close the socket mid-dump
  *   --rcvbuf N   SO_RCVBUF before sending
+ *   --peek N     read as a reader with an N-byte buffer that peeks at each
+ *                message's length and grows for a longer one (libnl with
+ *                peeking on): the kernel sizes a dump's messages by it
  *   --version N  genl header version (default 1)
  *   --show       a dump: also print each row, "row TYPE=VALUE..." (u8,
  *                u32 and u64 as numbers, strings as they are; pads left out)
+ *   --opener-uid U  the socket is opened by a child running as uid and gid U
+ *                (no groups, no capabilities) and handed over; this process
+ *                sends on it
+ *   --sender-uid U  after opening the socket, become uid and gid U (no
+ *                groups, no capabilities), then send
  *
  * Output: "ack" (a do request succeeded; "reply ROWS" first when a message
  * came back), "dump MSGS ROWS" (a dump's messages and its rows: SESSION,
@@ -34,7 +42,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/systrace.h>
 
@@ -167,6 +177,21 @@ static size_t count_rows(struct nlmsghdr *n)
 	return k;
 }
 
+static long peek;
+
+/* One message (or several), read as --peek asks. */
+static ssize_t rx(int fd)
+{
+	ssize_t n;
+
+	if (!peek)
+		return recv(fd, buf, BUFSZ, 0);
+	n = recv(fd, buf, peek, MSG_PEEK | MSG_TRUNC);
+	if (n < 0)
+		return n;
+	return recv(fd, buf, n > peek ? n : peek, 0);
+}
+
 static int family_id(int fd)
 {
 	struct nlmsghdr *n;
@@ -177,7 +202,7 @@ static int family_id(int fd)
 	begin(GENL_ID_CTRL, NLM_F_REQUEST, CTRL_CMD_GETFAMILY, 1);
 	put_attr(CTRL_ATTR_FAMILY_NAME, "systrace", sizeof("systrace"));
 	send_req(fd);
-	len = recv(fd, buf, BUFSZ, 0);
+	len = rx(fd);
 	if (len < 0)
 		die("recv");
 	n = (struct nlmsghdr *)buf;
@@ -252,7 +277,7 @@ static int run_do(int fd)
 	int replied = 0;
 
 	for (;;) {
-		len = recv(fd, buf, BUFSZ, 0);
+		len = rx(fd);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
@@ -280,7 +305,7 @@ static int run_dump(int fd, long close_after)
 	int err;
 
 	for (;;) {
-		len = recv(fd, buf, BUFSZ, 0);
+		len = rx(fd);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
@@ -309,11 +334,77 @@ static int run_dump(int fd, long close_after)
 	}
 }
 
+/* Become uid and gid u with no groups: every capability goes. */
+static void become(long u)
+{
+	if (setgroups(0, NULL) || setresgid(u, u, u) || setresuid(u, u, u))
+		die("becoming another user");
+}
+
+static int open_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd, one = 1;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		die("socket");
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("bind");
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return fd;
+}
+
+/* A socket opened by a child running as uid u, passed back over SCM_RIGHTS. */
+static int socket_opened_by(long u)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c;
+	int sv[2], fd, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		die("socketpair");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		become(u);
+		fd = open_socket();
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		if (sendmsg(sv[1], &mh, 0) != 1)
+			die("sendmsg");
+		_exit(0);
+	}
+	if (recvmsg(sv[0], &mh, 0) != 1)
+		die("recvmsg");
+	c = CMSG_FIRSTHDR(&mh);
+	if (!c || c->cmsg_type != SCM_RIGHTS) {
+		fprintf(stderr, "nlraw: no socket from the opener\n");
+		exit(1);
+	}
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("the opener failed");
+	close(sv[0]);
+	close(sv[1]);
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
-	int fd, one = 1, dump = 0, version = 1, cmd, i;
-	long close_after = 0;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd, dump = 0, version = 1, cmd, i;
+	long close_after = 0, opener = -1, sender = -1;
 	int rcvbuf = 0;
 
 	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
@@ -323,27 +414,30 @@ int main(int argc, char **argv)
 			close_after = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--rcvbuf") && i + 1 < argc)
 			rcvbuf = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--peek") && i + 1 < argc)
+			peek = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--show"))
 			show = 1;
 		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
 			version = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--opener-uid") && i + 1 < argc)
+			opener = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--sender-uid") && i + 1 < argc)
+			sender = atol(argv[++i]);
 		else
 			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: nlraw [--dump] [--show] [--close N] [--rcvbuf N] [--version N] CMD [TYPE:KIND:VALUE...]\n");
+		fprintf(stderr, "usage: nlraw [--dump] [--show] [--close N] [--rcvbuf N] [--peek N] [--version N]\n"
+			"             [--opener-uid U | --sender-uid U] CMD [TYPE:KIND:VALUE...]\n");
 		return 1;
 	}
 	buf = malloc(BUFSZ);
 	if (!buf)
 		die("malloc");
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
-		die("socket");
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		die("bind");
-	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	fd = opener >= 0 ? socket_opened_by(opener) : open_socket();
+	if (sender >= 0)
+		become(sender);
 	if (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
 		die("SO_RCVBUF");
 	cmd = atoi(argv[i++]);

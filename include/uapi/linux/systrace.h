@@ -4,8 +4,12 @@
  * process tree, gathered in the kernel and exported over generic netlink.
  *
  * Family "systrace" (SYSTRACE_GENL_NAME), version SYSTRACE_GENL_VERSION.
- * Every command needs CAP_NET_ADMIN in the netlink socket's user namespace
- * (GENL_ADMIN_PERM). Attributes are validated strictly: unknown attributes,
+ * Every command needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user
+ * namespace, held by both the sending task and the socket's opener (what
+ * perf needs to observe any task); otherwise it fails with EPERM. The
+ * family is reachable from every network namespace. SESSION_NEW also
+ * needs ptrace read access (PTRACE_MODE_READ_REALCREDS rules) to the root
+ * process. Attributes are validated strictly: unknown attributes,
  * wrong types and wrong lengths are rejected with an extack message.
  * All 64-bit values are NLA_U64 attributes aligned with SYSTRACE_A_PAD
  * (or the nest's own *_PAD attribute); no C structs travel on the wire.
@@ -45,7 +49,9 @@
  *   reply:    one SYSTRACE_A_SITE nest per (process image, call site,
  *             syscall number, ABI), several per message.
  *
- * Dumps are resumable with any receive buffer size. A dump whose table
+ * Dumps are resumable with any receive buffer size. Each dump message is
+ * large enough for a row with a PATH_MAX path (about 5 KiB): read with a
+ * buffer of 8 KiB, or peek at each message's length first. A dump whose table
  * changed between two of its messages (a live session) carries
  * NLM_F_DUMP_INTR; the rows it returned are still each valid.
  */
@@ -103,6 +109,7 @@ enum systrace_param_attr {
 	SYSTRACE_PARAM_MAX_SITES,		/* u32: site rows per session */
 	SYSTRACE_PARAM_MAX_MEM_BYTES,		/* u64: memory per session */
 	SYSTRACE_PARAM_FORCE_LATE_RESOLVE,	/* u8: testing, 0 or 1 */
+	SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES,	/* u64: memory of all sessions */
 
 	__SYSTRACE_PARAM_MAX,
 	SYSTRACE_PARAM_MAX = __SYSTRACE_PARAM_MAX - 1

@@ -1,0 +1,164 @@
+# bash completion for systracectl(8)                      -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0
+#
+# Completes the subcommands, each one's options, the values of --counters
+# and --table (the tables of the report being asked for), the report names,
+# session ids and names (from `systracectl list`: nothing, silently, when the
+# module is not loaded or the caller may not list), file names after -o,
+# --output and --input, and the command after start's --. It needs nothing
+# from the bash-completion package. make install puts it in
+# PREFIX/share/bash-completion/completions/systracectl; to try it from the
+# source tree: . user/systracectl.bash
+#
+# The option lists are those of each subcommand's --help (user/test_completion.sh
+# checks that they agree).
+
+_systracectl_subcommands="status start dump list reset report help"
+_systracectl_reports="amortize short phases syscalls"
+
+# _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
+_systracectl_options() {
+	case $1 in
+	status | list) echo "--json -h --help" ;;
+	start) echo "-n --name -c --counters -q --quiet -h --help --" ;;
+	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
+	reset) echo "--all -h --help" ;;
+	report)
+		local o="--input --csv --json --table -o --output"
+		case ${2:-} in
+		amortize) o+=" --threshold" ;;
+		short) o+=" --threshold --max-ms --top" ;;
+		syscalls) o+=" --top" ;;
+		phases) ;;
+		*) o+=" --threshold --max-ms --top" ;;
+		esac
+		echo "$o -h --help"
+		;;
+	esac
+}
+
+# _systracectl_tables [REPORT]: the tables REPORT prints (all, without one).
+_systracectl_tables() {
+	case ${1:-} in
+	amortize) echo "totals histogram thresholds processes" ;;
+	short) echo "totals cover functions unresolved" ;;
+	phases) echo "totals syscalls processes" ;;
+	syscalls) echo "totals syscalls top" ;;
+	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top" ;;
+	esac
+}
+
+# _systracectl_sessions CMD: the ids and names of the sessions, oldest first,
+# from CMD list (one line per session after a header: ID NAME STATE ROOT_PID
+# PROCS SYSCALLS DROPPED; "-" for no name). A name with a blank in it is
+# left out: it cannot be completed as one word.
+_systracectl_sessions() {
+	"$1" list 2>/dev/null </dev/null |
+		awk 'NR > 1 && NF >= 7 {
+			if (!seen[$1]++) print $1
+			if (NF == 7 && $2 != "-" && !seen[$2]++) print $2
+		}'
+}
+
+_systracectl() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=
+	local cmd=${COMP_WORDS[0]} sub= report= dashdash=0 npos=0 i w
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	COMPREPLY=()
+
+	# What the words before the cursor say: the subcommand, the report,
+	# start's --, and how many positional arguments (SESSION) were given.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ -z $sub ]]; then
+			[[ $w == -* ]] || sub=$w
+			continue
+		fi
+		if [[ $sub == start && $w == -- ]]; then
+			dashdash=$i
+			break
+		fi
+		case $w in
+		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top)
+			i=$((i + 1)) # its value
+			;;
+		-*) ;;
+		*)
+			if [[ $sub == report && -z $report ]]; then
+				report=$w
+			else
+				npos=$((npos + 1))
+			fi
+			;;
+		esac
+	done
+
+	if [[ -z $sub ]]; then
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "-h --help --version" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "$_systracectl_subcommands" -- "$cur")
+		fi
+		return 0
+	fi
+
+	# start -- CMD [ARGS...]: a command, then what bash completes by default.
+	if ((dashdash)); then
+		if ((COMP_CWORD == dashdash + 1)); then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
+		else
+			compopt -o bashdefault -o default 2>/dev/null
+		fi
+		return 0
+	fi
+
+	# The value of the option before the cursor.
+	case $sub:$prev in
+	start:-c | start:--counters)
+		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
+		return 0
+		;;
+	start:-n | start:--name | report:--threshold | report:--max-ms | report:--top)
+		return 0
+		;;
+	dump:-o | dump:--output | report:-o | report:--output | report:--input)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return 0
+		;;
+	report:--table)
+		mapfile -t COMPREPLY < <(compgen -W "$(_systracectl_tables "$report")" -- "$cur")
+		return 0
+		;;
+	esac
+
+	local words=
+	case $sub in
+	help)
+		((npos == 0)) && [[ $cur != -* ]] && words=$_systracectl_subcommands
+		;;
+	status | list | start)
+		words=$(_systracectl_options "$sub")
+		;;
+	dump | reset)
+		if [[ $cur != -* ]] && ((npos == 0)); then
+			words=$(_systracectl_sessions "$cmd")
+		else
+			words=$(_systracectl_options "$sub")
+		fi
+		;;
+	report)
+		if [[ -z $report ]]; then
+			if [[ $cur == -* ]]; then words="-h --help"; else words=$_systracectl_reports; fi
+		elif [[ $cur != -* ]] && ((npos == 0)); then
+			words=$(_systracectl_sessions "$cmd")
+		else
+			words=$(_systracectl_options report "$report")
+		fi
+		;;
+	esac
+	[[ -n $words ]] && mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+	return 0
+}
+
+complete -F _systracectl systracectl
