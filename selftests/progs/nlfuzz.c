@@ -2,7 +2,8 @@
 /*
  * nlfuzz: a structure-aware fuzzer of the "systrace" generic netlink family.
  *
- *   nlfuzz [--seed S] [--count N] [--timeout SEC] [--workloads W] [-v]
+ *   nlfuzz [--seed S] [--count N] [--timeout SEC] [--workloads W]
+ *          [--churn-probes] [-v]
  *
  * It knows every command of include/uapi/linux/systrace.h and what each
  * takes. An iteration either sends a datagram of one to four requests, each
@@ -44,12 +45,26 @@
  *     error and its messages carry its id, an unknown id gets ENOENT;
  *   - at the end every session is deleted, the session list is empty,
  *     STATUS says 0 bytes and 0 live sessions, and every workload was still
- *     alive until it was killed.
+ *     alive until it was killed;
+ *   - a request stuck in the kernel (sendmsg never returns) is reported by
+ *     a watchdog process when nothing progressed for --timeout + 5 s,
+ *     with the kernel stack of the stuck process.
  *
  * Workloads (--workloads, default 3) are children that make 32 syscalls
- * every 5 ms and every 100 ms fork a child that execs /bin/true, exits with a status, is
- * killed by SIGKILL, or forks a grandchild. The fuzzer keeps at most
- * max_sessions (STATUS) - 2 sessions of its own.
+ * every 5 ms and every 100 ms fork a child that execs /bin/true, exits with
+ * a status, is killed by SIGKILL, or forks a grandchild. The real work
+ * keeps at most max_sessions (STATUS) - 2 sessions.
+ *
+ * The anchor: workload 0 only makes syscalls, and a session on it lives
+ * through the whole run (remade if a mutated request deletes it), so the
+ * probes stay hooked. Without it (--churn-probes) the module unhooks its
+ * probes whenever no session has a live task and hooks them again for the
+ * next one, about 10 times per 1000 messages, each time turning five
+ * static keys on and off. Multi-threaded TCG (QEMU 7.2) does not survive
+ * that for long: a 6.1 guest locked up both vCPUs at the static-key site
+ * of a tracepoint in do_exit after about 8000 messages (the same class of
+ * failure that scripts/vm-run describes for 6.12). Churn in
+ * single-threaded TCG guests (scripts/vm-run --tcg-thread single).
  *
  * Deterministic per seed: iteration I draws its choices from a generator
  * seeded with (S, I) alone, so a run is replayed by --seed S --count N.
@@ -58,6 +73,7 @@
  * stdout is "nlfuzz: seed S"; the last is the summary,
  *   nlfuzz: seed S, N messages (... mutated, ... unmutated, ... real work)
  *   in D datagrams, T s; answers by errno: 0 xA, EINVAL xB, ...; ...
+ * and every 10000 messages a line "nlfuzz: N messages, T s" shows progress.
  * -v prints every request and its answer.
  *
  * Exit status: 0 when every check passed, 1 on a failed check, 2 on a
@@ -72,6 +88,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -99,6 +117,7 @@ static long count = 1000;
 static int timeout_ms = 10000;
 static int nwork = 3;
 static int verbose;
+static int churn;	/* no anchor: the probes come and go with the sessions */
 
 static struct genl_sock nl;
 static uint16_t family;
@@ -114,6 +133,7 @@ struct sess {
 static struct sess sess[MAX_SESS];
 static int nsess;
 static int uncertain;	/* a request may have deleted a session unseen */
+static uint32_t anchor_id;	/* the session on workload 0, 0: none */
 
 static unsigned char dgram[DGRAM_MAX] __attribute__((aligned(NLMSG_ALIGNTO)));
 static size_t dgram_len;
@@ -121,9 +141,24 @@ static unsigned char *rbuf;
 
 static long n_msgs, n_mutated, n_plain, n_work, n_dgrams, n_unanswered;
 static long n_late, n_made, n_deleted, n_dumps, n_rows, n_closed, n_intr;
+static long n_anchors;
 static long by_err[4096], by_err_other;
 
 static struct timespec t_start;
+
+/*
+ * The watchdog, a child of its own, reads this: a request stuck in the
+ * kernel (sendmsg never returns, so no receive timeout can fire) is still
+ * reported with its seed, iteration and sequence number.
+ */
+struct beat {
+	volatile long iter;
+	volatile uint32_t seq;
+	volatile int64_t stamp_ns;	/* CLOCK_MONOTONIC of the last progress */
+	volatile int done;
+};
+static struct beat *beat;
+static pid_t watchdog;
 
 static double since(const struct timespec *t)
 {
@@ -134,10 +169,87 @@ static double since(const struct timespec *t)
 	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+static void __attribute__((noreturn)) die(const char *what, int err);
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void beat_now(uint32_t seq)
+{
+	if (!beat)
+		return;
+	beat->iter = iter;
+	if (seq)
+		beat->seq = seq;
+	beat->stamp_ns = now_ns();
+}
+
+static void watchdog_main(pid_t main_pid)
+{
+	int64_t limit = (int64_t)(timeout_ms + 5000) * 1000000;
+	char path[64], stack[4096];
+	ssize_t n;
+	int fd, i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	while (getppid() == main_pid && !beat->done) {
+		sleep(1);
+		if (beat->done || now_ns() - beat->stamp_ns < limit)
+			continue;
+		printf("nlfuzz: FAIL seed %" PRIu64 " iteration %ld: no progress in %d s, the last request sent was seq %u: the process is stuck in the kernel\n",
+		       seed, beat->iter, timeout_ms / 1000 + 5, beat->seq);
+		snprintf(path, sizeof(path), "/proc/%d/stack", (int)main_pid);
+		fd = open(path, O_RDONLY);
+		n = fd >= 0 ? read(fd, stack, sizeof(stack) - 1) : -1;
+		if (n > 0) {
+			stack[n] = '\0';
+			printf("nlfuzz: its kernel stack:\n%s", stack);
+		}
+		if (fd >= 0)
+			close(fd);
+		fflush(stdout);
+		for (i = 0; i < nwork; i++)
+			if (workers[i] > 0)
+				kill(workers[i], SIGKILL);
+		kill(main_pid, SIGKILL);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+static void start_watchdog(void)
+{
+	pid_t self = getpid(), p;
+
+	beat = mmap(NULL, sizeof(*beat), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (beat == MAP_FAILED)
+		die("mmap", errno);
+	beat_now(0);
+	fflush(stdout);
+	p = fork();
+	if (p < 0)
+		die("fork", errno);
+	if (p == 0)
+		watchdog_main(self);
+	watchdog = p;
+}
+
 static void kill_workloads(void)
 {
 	int i;
 
+	if (watchdog > 0) {
+		beat->done = 1;
+		kill(watchdog, SIGKILL);
+		waitpid(watchdog, NULL, 0);
+		watchdog = 0;
+	}
 	for (i = 0; i < nwork; i++)
 		if (workers[i] > 0) {
 			kill(workers[i], SIGKILL);
@@ -272,6 +384,23 @@ static void sess_remove(uint32_t id)
 		sess[i] = sess[--nsess];
 }
 
+/* A session other than the anchor, -1 when there is none. */
+static int pick_sess(struct rng *r)
+{
+	int i = nsess ? (int)below(r, nsess) : 0, k;
+
+	for (k = 0; k < nsess; k++, i = (i + 1) % nsess)
+		if (sess[i].id != anchor_id)
+			return i;
+	return -1;
+}
+
+/* A mutated session id never names the anchor on purpose. */
+static uint32_t not_anchor(uint32_t id)
+{
+	return anchor_id && id == anchor_id ? id ^ 0x40000000 : id;
+}
+
 static int root_traced(uint32_t pid)
 {
 	int i;
@@ -284,7 +413,8 @@ static int root_traced(uint32_t pid)
 
 /* --- workloads ---------------------------------------------------------------- */
 
-static void workload(void)
+/* A workload; the anchor's (quiet) only loops on syscalls. */
+static void workload(int quiet)
 {
 	const struct timespec pause = { 0, 5000000 };
 	struct timespec last, now;
@@ -300,6 +430,8 @@ static void workload(void)
 		if (n % 16)
 			continue;
 		nanosleep(&pause, NULL);
+		if (quiet)
+			continue;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - last.tv_sec) * 1000 +
 		    (now.tv_nsec - last.tv_nsec) / 1000000 < 100)
@@ -341,7 +473,7 @@ static void start_workloads(void)
 		if (p < 0)
 			die("fork", errno);
 		if (p == 0) {
-			workload();
+			workload(i == 0 && !churn);
 			_exit(0);
 		}
 		workers[i] = p;
@@ -570,7 +702,9 @@ static void exchange(struct genl_sock *s, struct pend *p, int n)
 	int err, i, left;
 	ssize_t r;
 
+	beat_now(n ? p[0].seq : 0);
 	err = genl_send(s, dgram, dgram_len);
+	beat_now(0);
 	if (err)
 		fail("sendmsg of a %zu-byte datagram: %s", dgram_len, strerror(-err));
 	n_dgrams++;
@@ -579,6 +713,7 @@ static void exchange(struct genl_sock *s, struct pend *p, int n)
 		for (i = 0; i < n; i++)
 			left += p[i].must && !p[i].answered;
 		r = genl_recv(s, rbuf, RBUF_SIZE, left ? timeout_ms : 0);
+		beat_now(0);
 		if (r == -EAGAIN) {
 			if (!left)
 				break;
@@ -651,6 +786,8 @@ static void work_status(void)
 }
 
 /* The session list, dumped whole, becomes the table. */
+static void make_anchor(void);
+
 static void work_resync(void)
 {
 	struct genl_msg m;
@@ -679,6 +816,25 @@ static void work_resync(void)
 	memcpy(sess, collected, sizeof(collected[0]) * ncollected);
 	nsess = ncollected;
 	uncertain = 0;
+	if (anchor_id && sess_find(anchor_id) < 0) {
+		/* A mutated request deleted it after all: a new one. */
+		anchor_id = 0;
+		make_anchor();
+	}
+}
+
+/* Deletes a session the table holds: it must go. */
+static void del_known(uint32_t id, const char *desc)
+{
+	struct genl_msg m;
+	struct pend p;
+
+	work_begin(&m, NLM_F_ACK, SYSTRACE_CMD_SESSION_DEL);
+	genl_put_u32(&m, SYSTRACE_A_SESSION_ID, id);
+	work_send(&m, &p, desc);
+	expect_ok(&p, "SESSION_DEL of a live session");
+	sess_remove(id);
+	n_deleted++;
 }
 
 static void work_del(struct rng *r, int force_known)
@@ -690,50 +846,32 @@ static void work_del(struct rng *r, int force_known)
 
 	if (uncertain)
 		work_resync();
-	known = nsess > 0 && (force_known || chance(r, 85));
+	known = pick_sess(r) >= 0 && (force_known || chance(r, 85));
 	if (known) {
-		id = sess[below(r, nsess)].id;
-	} else {
-		do
-			id = 1 + below(r, 0x7fffffff);
-		while (sess_find(id) >= 0);
+		del_known(sess[pick_sess(r)].id, "work:del ");
+		return;
 	}
+	do
+		id = 1 + below(r, 0x7fffffff);
+	while (sess_find(id) >= 0);
 	work_begin(&m, NLM_F_ACK, SYSTRACE_CMD_SESSION_DEL);
 	genl_put_u32(&m, SYSTRACE_A_SESSION_ID, id);
-	work_send(&m, &p, known ? "work:del " : "work:del-unknown ");
-	if (known) {
-		expect_ok(&p, "SESSION_DEL of a live session");
-		sess_remove(id);
-		n_deleted++;
-	} else if (!p.answered || p.error != -ENOENT) {
+	work_send(&m, &p, "work:del-unknown ");
+	if (!p.answered || p.error != -ENOENT) {
 		fail("SESSION_DEL of unknown session %u: %s, expected ENOENT", id,
 		     p.answered ? errname(p.error) : "no answer");
 	}
 }
 
-static void work_new(struct rng *r)
+/* A session on workload w, which no session traces: it must be made. */
+static uint32_t session_new_on(int w, const char *desc)
 {
 	struct genl_msg m;
 	struct pend p;
-	int i, w = -1, start;
 
-	if (uncertain)
-		work_resync();
-	while (nsess > 0 && (uint32_t)nsess + 2 > max_sessions)
-		work_del(r, 1);
-	start = (int)below(r, nwork);
-	for (i = 0; i < nwork; i++)
-		if (!root_traced(workers[(start + i) % nwork])) {
-			w = (start + i) % nwork;
-			break;
-		}
-	if (w < 0) {
-		work_del(r, 1);
-		return;
-	}
 	work_begin(&m, NLM_F_ACK, SYSTRACE_CMD_SESSION_NEW);
 	genl_put_u32(&m, SYSTRACE_A_PID, (uint32_t)workers[w]);
-	work_send(&m, &p, "work:new ");
+	work_send(&m, &p, desc);
 	expect_ok(&p, "SESSION_NEW on an untraced workload");
 	if (p.replies != 1 || !p.r_has)
 		fail("SESSION_NEW: %ld replies, %s session nest", p.replies,
@@ -743,6 +881,53 @@ static void work_new(struct rng *r)
 		     workers[w], p.r_id, p.r_root, p.r_state, SYSTRACE_STATE_RUNNING);
 	sess_add(p.r_id, p.r_root, 1);
 	n_made++;
+	return p.r_id;
+}
+
+/*
+ * The anchor: a session on the quiet workload 0 kept for the whole run, so
+ * that the probes stay hooked and the kernel flips no static key while
+ * sessions come and go (see --churn-probes).
+ */
+static void make_anchor(void)
+{
+	int i;
+
+	if (churn)
+		return;
+	for (i = 0; i < nsess; i++)
+		if (sess[i].root == (uint32_t)workers[0]) {
+			anchor_id = sess[i].id;
+			return;
+		}
+	while (nsess > 0 && (uint32_t)nsess + 1 > max_sessions)
+		del_known(sess[0].id, "work:del ");
+	anchor_id = session_new_on(0, "work:anchor ");
+	n_anchors++;
+}
+
+static void work_new(struct rng *r)
+{
+	int i, w = -1, start, first = churn ? 0 : 1;
+
+	if (uncertain)
+		work_resync();
+	while ((uint32_t)nsess + 2 > max_sessions && pick_sess(r) >= 0)
+		work_del(r, 1);
+	start = (int)below(r, nwork);
+	for (i = 0; i < nwork; i++) {
+		int k = (start + i) % nwork;
+
+		if (k >= first && !root_traced(workers[k])) {
+			w = k;
+			break;
+		}
+	}
+	if (w < 0) {
+		work_del(r, 1);
+		return;
+	}
+	session_new_on(w, "work:new ");
 }
 
 static void work_get(struct rng *r)
@@ -819,7 +1004,9 @@ static void work_dump_close(struct rng *r)
 	genl_put_u32(&m, SYSTRACE_A_SESSION_ID, id);
 	genl_msg_end(&m);
 	dgram_len = m.len;
+	beat_now(side.seq);
 	err = genl_send(&side, dgram, dgram_len);
+	beat_now(0);
 	if (err)
 		fail("sendmsg of a dump request: %s", strerror(-err));
 	n_msgs++;
@@ -830,6 +1017,7 @@ static void work_dump_close(struct rng *r)
 		const struct nlmsghdr *nlh;
 		size_t rem;
 
+		beat_now(0);
 		if (n == -EAGAIN)
 			fail("no answer in %d s to a dump request (cmd %u) on a socket of its own",
 			     timeout_ms / 1000, cmd);
@@ -846,7 +1034,8 @@ static void work_dump_close(struct rng *r)
 	if (verbose)
 		printf("nlfuzz: i=%ld work:dump-close cmd=%u session %u: closed after %d of %d messages%s\n",
 		       iter, cmd, id, got, want, done ? " (it had ended)" : "");
-	genl_close(&side);
+	genl_close(&side);	/* the kernel ends the dump: its done() runs */
+	beat_now(0);
 	n_closed++;
 }
 
@@ -972,17 +1161,19 @@ static uint32_t fuzz_pid(struct rng *r)
 
 static uint32_t valid_sid(struct rng *r)
 {
-	return nsess ? sess[below(r, nsess)].id : 1 + below(r, 64);
+	int i = pick_sess(r);
+
+	return i >= 0 ? sess[i].id : not_anchor(1 + below(r, 64));
 }
 
 static uint32_t fuzz_sid(struct rng *r)
 {
 	switch (below(r, 7)) {
 	case 0: return 0;
-	case 1: return 1;
-	case 2: return valid_sid(r) + 1;
+	case 1: return not_anchor(1);
+	case 2: return not_anchor(valid_sid(r) + 1);
 	case 3: return 0xffffffff;
-	case 4: return (uint32_t)rnd(r);
+	case 4: return not_anchor((uint32_t)rnd(r));
 	default: return valid_sid(r);
 	}
 }
@@ -1575,6 +1766,7 @@ static void read_status(uint32_t *live, uint64_t *mem)
 	genl_msg_end(&m);
 	dgram_len = m.len;
 	plan(&p, 1);
+	beat_now(p.seq);
 	if (genl_send(&nl, dgram, dgram_len))
 		die("sendmsg", errno);
 	n_msgs++;
@@ -1585,6 +1777,7 @@ static void read_status(uint32_t *live, uint64_t *mem)
 		ssize_t r = genl_recv(&nl, rbuf, RBUF_SIZE, timeout_ms);
 		struct genl_ack ack;
 
+		beat_now(0);
 		if (r < 0)
 			fail("STATUS: %s", r == -EAGAIN ? "no answer" : strerror((int)-r));
 		nlh = (const struct nlmsghdr *)rbuf;
@@ -1616,19 +1809,10 @@ static void finish(void)
 	int i, status;
 
 	iter = -1;
+	anchor_id = 0;
 	work_resync();
-	while (nsess > 0) {
-		uint32_t id = sess[0].id;
-		struct genl_msg m;
-		struct pend p;
-
-		work_begin(&m, NLM_F_ACK, SYSTRACE_CMD_SESSION_DEL);
-		genl_put_u32(&m, SYSTRACE_A_SESSION_ID, id);
-		work_send(&m, &p, "end:del ");
-		expect_ok(&p, "deleting a session at the end");
-		sess_remove(id);
-		n_deleted++;
-	}
+	while (nsess > 0)
+		del_known(sess[0].id, "end:del ");
 	work_resync();
 	if (nsess)
 		fail("%d sessions are left after deleting every one", nsess);
@@ -1654,18 +1838,20 @@ static void summary(void)
 			printf(" %s x%ld", errname(-(int)e), by_err[e]);
 	if (by_err_other)
 		printf(" other x%ld", by_err_other);
-	printf("; unanswered (none due) x%ld; late x%ld; sessions made %ld, deleted %ld; dumps %ld whole (%ld rows, %ld interrupted messages), %ld closed early\n",
-	       n_unanswered, n_late, n_made, n_deleted, n_dumps, n_rows, n_intr, n_closed);
+	printf("; unanswered (none due) x%ld; late x%ld; sessions made %ld (%ld anchors), deleted %ld; dumps %ld whole (%ld rows, %ld interrupted messages), %ld closed early\n",
+	       n_unanswered, n_late, n_made, n_anchors, n_deleted, n_dumps, n_rows, n_intr,
+	       n_closed);
 }
 
 static void usage(FILE *to)
 {
-	fprintf(to, "usage: nlfuzz [--seed S] [--count N] [--timeout SEC] [--workloads W] [-v]\n");
+	fprintf(to, "usage: nlfuzz [--seed S] [--count N] [--timeout SEC] [--workloads W] [--churn-probes] [-v]\n");
 }
 
 int main(int argc, char **argv)
 {
 	int have_seed = 0, i, err;
+	long next_progress = 0;
 	uint32_t live;
 	uint64_t mem;
 	struct rng r;
@@ -1677,6 +1863,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--churn-probes")) {
+			churn = 1;
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -1708,6 +1898,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (nwork < 2 && !churn) {
+		fprintf(stderr, "nlfuzz: the anchor takes a workload of its own: --workloads 2 at least, or --churn-probes\n");
+		return 2;
+	}
 	if (!have_seed) {
 		struct timespec t;
 
@@ -1736,8 +1930,16 @@ int main(int argc, char **argv)
 	iter = -1;
 	read_status(&live, &mem);
 	start_workloads();
+	start_watchdog();
+	make_anchor();
 
 	for (iter = 0; n_msgs < count; iter++) {
+		if (n_msgs >= next_progress) {
+			if (next_progress)
+				printf("nlfuzz: %ld messages, %.1f s\n", n_msgs, since(&t_start));
+			next_progress += 10000;
+		}
+		beat_now(0);
 		rng_for_iteration(&r, iter);
 		if (chance(&r, 12))
 			real_work(&r);
