@@ -77,6 +77,7 @@ expect_eq "$(cd "$PREFIX" && find . -type f -printf '%P\n' | sort | paste -sd' '
 
 out=$(modprobe systrace 2>&1) || fail "modprobe systrace: $out"
 assert_eq "$(cat /sys/module/systrace/version)" "$V" "version of the loaded module"
+# shellcheck disable=SC2034 # lib.sh's ctl and trace_lib.sh's trace use it
 SYSTRACECTL=$CTL
 ctl_ok status
 expect_line "$CTL_OUT" "^module version: +${V//./\\.}\$" "installed systracectl status: module version"

@@ -61,8 +61,8 @@ _systracectl_sessions() {
 }
 
 _systracectl() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=
-	local cmd=${COMP_WORDS[0]} sub= report= dashdash=0 npos=0 i w
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
+	local cmd=${COMP_WORDS[0]} sub='' report='' dashdash=0 npos=0 i w
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 

@@ -72,7 +72,7 @@ bad=
 for o in $globals; do
 	out=$("$CTL" "$o" 2>/dev/null) && [ -n "$out" ] || bad+=" $o"
 done
-eq "systracectl takes each global option of systracectl(8) ($(echo $globals))" "${bad# }" ""
+eq "systracectl takes each global option of systracectl(8) (${globals//$'\n'/ })" "${bad# }" ""
 same_set "systracectl(8) GLOBAL OPTIONS are -h, --help and --version" "$globals" $'-h\n--help\n--version'
 
 # systrace(4): the module's parameters, both ways.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers of the host shell tests user/test_*.sh, which `make -C user test`
 # runs after the unit tests (make check's host tier): TAP output, and what
 # systracectl's --help and the man pages list.
