@@ -33,7 +33,7 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests man modules-all kmod-kver check demo deps bench style clean
+.PHONY: all module user selftests man modules-all kmod-kver check check-debug demo deps bench style clean
 
 all: module user selftests man
 
@@ -89,6 +89,13 @@ deps:
 check:
 	$(TOP)/scripts/deps check
 	$(TOP)/scripts/check
+
+# Every test tagged "debug" on the debug kernel alone, building the kernel
+# when it is not cached (30-60 min cold): the long form of make check's
+# debug tier.
+check-debug:
+	$(TOP)/scripts/deps check
+	CHECK_KERNELS=" " CHECK_DEBUG=1 CHECK_DEBUG_TESTS=@debug $(TOP)/scripts/check
 
 demo:
 	$(TOP)/scripts/deps demo

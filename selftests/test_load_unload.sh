@@ -2,7 +2,7 @@
 # insmod registers the "systrace" family; `systracectl status` (text and
 # --json) reports the module version, ABI version 1 and every module
 # parameter with its actual value; rmmod removes the family again.
-# tags: foundation debug
+# tags: foundation debug debug-quick
 . "$(dirname "$0")/lib.sh"
 need_root
 on_exit mod_unload_quiet

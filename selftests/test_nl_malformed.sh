@@ -4,7 +4,7 @@
 # extack message (or the missing attribute's type), and the socket still
 # works afterwards. Nothing is logged but the kernel's ratelimited
 # "netlink: ..." notes.
-# tags: foundation debug
+# tags: foundation debug debug-quick
 . "$(dirname "$0")/lib.sh"
 need_root
 need_prog nlbad

@@ -8,7 +8,7 @@
 # then 9), the session is finished with 0 live tasks, the probes come off,
 # and the one process row says threads 2, exited with the code wait(2)
 # reports (the last thread's, 9), and holds the threads' 2 exit calls.
-# tags: trace debug
+# tags: trace debug debug-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -9,7 +9,7 @@
 # nothing stays unknown but a forced exit_group. 8 forced rounds; natural
 # rounds: SYSTRACE_EXITMAP_ROUNDS, 40 by default (the old module panicked
 # within the first 40, with the parameter and without).
-# tags: trace debug
+# tags: trace debug debug-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

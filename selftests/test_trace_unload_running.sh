@@ -3,7 +3,7 @@
 # threads make getppid as fast as they can, with task-clock counters): the
 # module unloads, the programs finish normally with their own exit status,
 # and a reloaded module traces exactly.
-# tags: trace debug
+# tags: trace debug debug-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
