@@ -57,9 +57,12 @@ static void st_probe_fork(void *data, struct task_struct *parent,
 		st_stat_inc(s, ST_CLONES);
 		nt = st_thread_attach(s, t->proc, child, GFP_NOWAIT, NULL);
 	} else {
+		/* Not followed by request: neither a fork nor a drop. */
+		if (s->flags & SYSTRACE_SESSION_F_THREADS_ONLY)
+			goto out;
 		st_stat_inc(s, ST_FORKS);
 		p = st_proc_new(s, child, t->proc->id, t->proc->tgid, 0,
-				t->proc->exe, GFP_NOWAIT);
+				t->proc->exe, false, GFP_NOWAIT);
 		if (p) {
 			nt = st_thread_attach(s, p, child, GFP_NOWAIT, NULL);
 			if (!nt)
@@ -99,7 +102,7 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	p = st_proc_new(s, task, old ? old->parent_id : 0,
 			old ? old->ppid : st_real_ppid(task, s),
 			old ? old->id : 0, st_obj_get(s, bprm->file, GFP_NOWAIT),
-			GFP_NOWAIT);
+			false, GFP_NOWAIT);
 	if (p) {
 		nt = st_thread_attach(s, p, task, GFP_NOWAIT, t);
 		if (!nt)

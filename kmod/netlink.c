@@ -267,6 +267,7 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 
 static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	int (*op)(u32 id, struct netlink_ext_ack *extack);
 	int ret;
 
 	ret = st_nl_check_perm(skb, info);
@@ -276,8 +277,10 @@ static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
 	}
-	ret = st_session_del(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]),
-			     info->extack);
+	/* DETACH takes the same request as DEL. */
+	op = info->genlhdr->cmd == SYSTRACE_CMD_SESSION_DETACH ?
+	     st_session_detach : st_session_del;
+	ret = op(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]), info->extack);
 	if (ret)
 		NL_SET_BAD_ATTR(info->extack,
 				info->attrs[SYSTRACE_A_SESSION_ID]);
@@ -447,6 +450,7 @@ static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 	     (nla_put_u32(skb, SYSTRACE_PROC_A_EXIT_SIGNAL, code & 0x7f) ||
 	      nla_put_u8(skb, SYSTRACE_PROC_A_CORE_DUMPED, !!(code & 0x80)))) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_THREADS, READ_ONCE(p->threads)) ||
+	    (p->attached && nla_put_u8(skb, SYSTRACE_PROC_A_ATTACHED, 1)) ||
 	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALLS, snap.syscalls, pad) ||
 	    st_put_u64(skb, SYSTRACE_PROC_A_ERRORS, snap.errors, pad) ||
 	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALL_NS, snap.syscall_ns, pad) ||
@@ -631,6 +635,12 @@ static const struct genl_ops st_nl_ops[] = {
 	},
 	{
 		.cmd = SYSTRACE_CMD_SESSION_DEL,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.doit = st_nl_session_del_doit,
+	},
+	{
+		.cmd = SYSTRACE_CMD_SESSION_DETACH,
 		.policy = st_session_id_policy,
 		.maxattr = SYSTRACE_A_MAX,
 		.doit = st_nl_session_del_doit,

@@ -17,6 +17,8 @@
 #include <linux/cred.h>
 #include <linux/capability.h>
 #include <linux/timekeeping.h>
+#include <linux/sort.h>
+#include <linux/mm.h>
 #include <net/netlink.h>
 #include "systrace.h"
 
@@ -74,6 +76,8 @@ struct st_session *st_session_get(u32 id)
  */
 u32 st_session_state(struct st_session *s)
 {
+	if (READ_ONCE(s->detached))
+		return SYSTRACE_STATE_DETACHED;
 	if (!atomic_read(&s->live_tasks))
 		return SYSTRACE_STATE_FINISHED;
 	return READ_ONCE(s->procs) ? SYSTRACE_STATE_RUNNING :
@@ -152,104 +156,6 @@ static struct st_obj *st_root_exe(struct st_session *s, struct task_struct *task
 	return obj;
 }
 
-static int st_attach_root(struct st_session *s, struct task_struct *task,
-			  struct netlink_ext_ack *extack)
-{
-	struct st_thread *nt, *tn;
-	struct st_proc *p = NULL;
-	struct task_struct *t;
-	int attached = 0, failed = 0;
-	LIST_HEAD(gone);
-
-	if (!(s->flags & SYSTRACE_SESSION_F_ON_EXEC)) {
-		pid_t ppid;
-
-		rcu_read_lock();
-		ppid = task_tgid_nr_ns(rcu_dereference(task->real_parent),
-				       s->pidns);
-		rcu_read_unlock();
-		p = st_proc_new(s, task, 0, ppid, 0, st_root_exe(s, task),
-				GFP_KERNEL);
-		if (!p) {
-			NL_SET_ERR_MSG_MOD(extack, "cannot allocate the root's process row");
-			return -ENOMEM;
-		}
-		st_proc_pin(p);
-	}
-
-	rcu_read_lock();
-	for_each_thread(task, t) {
-		/* Past its exit probe, or about to be: it would never leave. */
-		if (READ_ONCE(t->flags) & PF_EXITING)
-			continue;
-		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
-		if (!nt) {
-			failed++;
-			continue;
-		}
-		/*
-		 * It may have started to exit between the test and the
-		 * insert, and passed its exit probe before the insert. The
-		 * full barrier pairs with those in do_exit() between setting
-		 * PF_EXITING and the probe's lookup: either the probe sees
-		 * the record, or this sees the flag and takes the record back.
-		 */
-		smp_mb();
-		if ((READ_ONCE(t->flags) & PF_EXITING) && st_thread_own(nt)) {
-			list_add_tail(&nt->snode, &gone);
-			continue;
-		}
-		attached++;
-	}
-	rcu_read_unlock();
-	if (!list_empty(&gone)) {
-		synchronize_rcu();
-		list_for_each_entry_safe(nt, tn, &gone, snode) {
-			list_del_init(&nt->snode);
-			st_thread_detach(nt, false);
-		}
-	}
-	if (failed)
-		atomic64_add(failed, &s->stats[ST_DROPPED_PROCS]);
-	/* Every attached thread may have left already: nobody ends it then. */
-	if (p && st_proc_unpin(p))
-		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
-	if (!attached) {
-		if (failed) {
-			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
-			return -ENOMEM;
-		}
-		NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
-		return -ESRCH;
-	}
-	return 0;
-}
-
-static struct st_session *st_session_alloc(const char *name, u32 flags,
-					   u32 counters)
-{
-	struct st_session *s;
-	int i;
-
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return NULL;
-	kref_init(&s->ref);
-	spin_lock_init(&s->lock);
-	INIT_LIST_HEAD(&s->threads);
-	for (i = 0; i < ARRAY_SIZE(s->objs); i++)
-		INIT_HLIST_HEAD(&s->objs[i]);
-	if (name)
-		strscpy(s->name, name, sizeof(s->name));
-	s->flags = flags;
-	s->counters = counters;
-	s->seed = get_random_u32();
-	s->pidns = get_pid_ns(task_active_pid_ns(current));
-	s->created_ns = ktime_get_ns();
-	s->realtime_base_ns = ktime_get_real_ns() - s->created_ns;
-	return s;
-}
-
 /*
  * May current read @task as ptrace_may_access(PTRACE_MODE_READ_REALCREDS)
  * decides? The same rules, except the LSM hook, which the kernel does not
@@ -286,6 +192,302 @@ static bool st_may_read(struct task_struct *task)
 	return ok;
 }
 
+/* Counts of one attach, over the processes of the tree. */
+struct st_attach_count {
+	int attached;		/* threads now traced */
+	int failed;		/* threads or rows refused: dropped_procs */
+};
+
+/*
+ * st_attach_threads() - trace every thread of @task's process as @p's
+ *
+ * Threads past their exit probe, or about to be, are skipped: they would
+ * never leave the session.
+ */
+static void st_attach_threads(struct st_session *s, struct st_proc *p,
+			      struct task_struct *task,
+			      struct st_attach_count *c)
+{
+	struct st_thread *nt, *tn;
+	struct task_struct *t;
+	LIST_HEAD(gone);
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		if (READ_ONCE(t->flags) & PF_EXITING)
+			continue;
+		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
+		if (!nt) {
+			c->failed++;
+			continue;
+		}
+		/*
+		 * It may have started to exit between the test and the
+		 * insert, and passed its exit probe before the insert. The
+		 * full barrier pairs with those in do_exit() between setting
+		 * PF_EXITING and the probe's lookup: either the probe sees
+		 * the record, or this sees the flag and takes the record back.
+		 */
+		smp_mb();
+		if ((READ_ONCE(t->flags) & PF_EXITING) && st_thread_own(nt)) {
+			list_add_tail(&nt->snode, &gone);
+			continue;
+		}
+		c->attached++;
+	}
+	rcu_read_unlock();
+	if (!list_empty(&gone)) {
+		synchronize_rcu();
+		list_for_each_entry_safe(nt, tn, &gone, snode) {
+			list_del_init(&nt->snode);
+			st_thread_detach(nt, false);
+		}
+	}
+}
+
+/*
+ * st_attach_proc() - a row for the running process @task, and its threads
+ * @parent_id: the parent's row, 0 for none
+ * @ppid: the parent's tgid in the session's pid namespace
+ *
+ * Return: false when no row could be made (a limit, or no memory).
+ */
+static bool st_attach_proc(struct st_session *s, struct task_struct *task,
+			   u64 parent_id, pid_t ppid, struct st_attach_count *c)
+{
+	struct st_proc *p;
+
+	p = st_proc_new(s, task, parent_id, ppid, 0, st_root_exe(s, task),
+			true, GFP_KERNEL);
+	if (!p)
+		return false;
+	st_proc_pin(p);
+	st_attach_threads(s, p, task, c);
+	/* Every attached thread may have left already: nobody ends it then. */
+	if (st_proc_unpin(p))
+		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
+	return true;
+}
+
+/*
+ * The row of @task's process in @s, when one of its threads is traced
+ * there. Called under RCU.
+ */
+static struct st_proc *st_traced_proc(struct st_session *s,
+				      struct task_struct *task)
+{
+	struct task_struct *t;
+	struct st_thread *st;
+
+	for_each_thread(task, t) {
+		st = st_thread_lookup(t);
+		if (st && st->s == s)
+			return st->proc;
+	}
+	return NULL;
+}
+
+static bool st_traced_in(struct st_session *s, struct task_struct *task)
+{
+	bool traced;
+
+	rcu_read_lock();
+	traced = st_traced_proc(s, task);
+	rcu_read_unlock();
+	return traced;
+}
+
+static bool st_has_live_thread(struct task_struct *task)
+{
+	struct task_struct *t;
+
+	for_each_thread(task, t)
+		if (!(READ_ONCE(t->flags) & PF_EXITING))
+			return true;
+	return false;
+}
+
+/* A process of the tree found by st_collect_tree(), deepest last. */
+struct st_tree_ent {
+	struct task_struct *task;	/* a reference is held */
+	u32 depth;
+};
+
+static int st_tree_ent_cmp(const void *a, const void *b)
+{
+	const struct st_tree_ent *x = a, *y = b;
+
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/*
+ * st_collect_tree() - the living descendants of @root not traced yet
+ * @ents: room for @cap entries
+ *
+ * The tasks list is walked under RCU, and each process's ancestry through
+ * real_parent (the child lists need tasklist_lock, which modules cannot
+ * take). Return: how many there are; at most @cap of them are in @ents,
+ * with a reference each, parents before children.
+ */
+static u32 st_collect_tree(struct st_session *s, struct task_struct *root,
+			   struct st_tree_ent *ents, u32 cap)
+{
+	struct task_struct *p, *a, *up;
+	u32 n = 0, found = 0, depth;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (same_thread_group(p, root) ||
+		    (READ_ONCE(p->flags) & PF_KTHREAD))
+			continue;
+		depth = 0;
+		for (a = p; !same_thread_group(a, root); a = up) {
+			up = rcu_dereference(a->real_parent);
+			if (up == a)	/* the idle task: no ancestor left */
+				break;
+			depth++;
+		}
+		if (!same_thread_group(a, root) || !st_has_live_thread(p) ||
+		    st_traced_proc(s, p))
+			continue;
+		if (n < cap) {
+			get_task_struct(p);
+			ents[n].task = p;
+			ents[n].depth = depth;
+			n++;
+		}
+		found++;
+	}
+	rcu_read_unlock();
+	sort(ents, n, sizeof(*ents), st_tree_ent_cmp, NULL);
+	return found;
+}
+
+/*
+ * st_attach_tree() - attach the living descendants of @root
+ *
+ * Once a process is attached, the fork probe follows what it creates. A
+ * process found but not attached yet may fork meanwhile, so the walk runs
+ * again while a round attaches something (at most ST_TREE_ROUNDS). The
+ * processes the last round could not attach (another session traces them,
+ * the caller may not read them, a limit) count in dropped_procs, once.
+ *
+ * Return: 0, or -ENOMEM when the list of descendants cannot be allocated.
+ */
+#define ST_TREE_ROUNDS	8
+static int st_attach_tree(struct st_session *s, struct task_struct *root,
+			  struct st_attach_count *c)
+{
+	struct task_struct *task, *up;
+	struct st_tree_ent *ents;
+	u32 cap = 64, found, n, i, round, skipped;
+	int before;
+	u64 parent_id;
+	struct st_proc *pp;
+	pid_t ppid;
+
+	for (round = 0; round < ST_TREE_ROUNDS; round++) {
+		ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
+		if (!ents)
+			return -ENOMEM;
+		found = st_collect_tree(s, root, ents, cap);
+		n = min(found, cap);
+		before = c->attached;
+		skipped = 0;
+		for (i = 0; i < n; i++) {
+			task = ents[i].task;
+			rcu_read_lock();
+			up = rcu_dereference(task->real_parent);
+			pp = st_traced_proc(s, up);
+			parent_id = pp ? pp->id : 0;
+			ppid = task_tgid_nr_ns(up, s->pidns);
+			rcu_read_unlock();
+			/* Followed by the fork probe since the walk: done. */
+			if (st_task_traced(task) || !st_may_read(task) ||
+			    !st_attach_proc(s, task, parent_id, ppid, c))
+				skipped += !st_traced_in(s, task);
+			put_task_struct(task);
+		}
+		kvfree(ents);
+		if (c->attached == before || round == ST_TREE_ROUNDS - 1) {
+			c->failed += skipped;
+			break;
+		}
+		/* Room for all of them the next time, within the limit. */
+		if (found > cap)
+			cap = min_t(u32, found + found / 4 + 1, max(st_max_procs, 1U));
+		cond_resched();
+	}
+	return 0;
+}
+
+static int st_attach_root(struct st_session *s, struct task_struct *task,
+			  struct netlink_ext_ack *extack)
+{
+	struct st_attach_count c = {};
+	int ret;
+
+	if (s->flags & SYSTRACE_SESSION_F_ON_EXEC) {
+		st_attach_threads(s, NULL, task, &c);
+	} else {
+		pid_t ppid;
+
+		rcu_read_lock();
+		ppid = task_tgid_nr_ns(rcu_dereference(task->real_parent),
+				       s->pidns);
+		rcu_read_unlock();
+		if (!st_attach_proc(s, task, 0, ppid, &c))
+			c.failed++;
+		if (!c.attached && !c.failed) {
+			NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
+			return -ESRCH;
+		}
+		if (c.attached && (s->flags & SYSTRACE_SESSION_F_TREE)) {
+			ret = st_attach_tree(s, task, &c);
+			if (ret) {
+				NL_SET_ERR_MSG_MOD(extack, "cannot allocate the list of descendants");
+				return ret;
+			}
+		}
+	}
+	if (c.failed)
+		atomic64_add(c.failed, &s->stats[ST_DROPPED_PROCS]);
+	if (!c.attached) {
+		if (c.failed) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
+			return -ENOMEM;
+		}
+		NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static struct st_session *st_session_alloc(const char *name, u32 flags,
+					   u32 counters)
+{
+	struct st_session *s;
+	int i;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	kref_init(&s->ref);
+	spin_lock_init(&s->lock);
+	INIT_LIST_HEAD(&s->threads);
+	for (i = 0; i < ARRAY_SIZE(s->objs); i++)
+		INIT_HLIST_HEAD(&s->objs[i]);
+	if (name)
+		strscpy(s->name, name, sizeof(s->name));
+	s->flags = flags;
+	s->counters = counters;
+	s->seed = get_random_u32();
+	s->pidns = get_pid_ns(task_active_pid_ns(current));
+	s->created_ns = ktime_get_ns();
+	s->realtime_base_ns = ktime_get_real_ns() - s->created_ns;
+	return s;
+}
+
 /**
  * st_session_new() - start tracing the tree rooted at @pid
  * @pid: root, in the caller's pid namespace
@@ -306,6 +508,11 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	u32 n = 0;
 	int ret;
 
+	if ((flags & SYSTRACE_SESSION_F_TREE) &&
+	    (flags & (SYSTRACE_SESSION_F_ON_EXEC | SYSTRACE_SESSION_F_THREADS_ONLY))) {
+		NL_SET_ERR_MSG_MOD(extack, "the tree flag goes with neither on-exec nor threads-only");
+		return -EINVAL;
+	}
 	spid = find_get_pid(pid);
 	task = spid ? get_pid_task(spid, PIDTYPE_PID) : NULL;
 	put_pid(spid);
@@ -375,7 +582,8 @@ out_task:
 
 /**
  * st_session_kill() - stop tracing a session's tasks
- * @s: a session no longer reachable through st_sessions
+ * @s: a session no longer reachable through st_sessions, or a session
+ *	being detached (which the caller holds a reference to)
  *
  * Takes every thread out of the task table, waits for running probes,
  * then retires the threads. Rows of images still running end as
@@ -394,6 +602,13 @@ void st_session_kill(struct st_session *s)
 	synchronize_rcu();
 	list_for_each_entry_safe(t, tn, &owned, snode) {
 		list_del_init(&t->snode);
+		/*
+		 * A call in flight (a read that blocks) counts, with its time
+		 * up to now and no error: its exit will not be seen. No probe
+		 * holds the record after the grace period.
+		 */
+		if (t->proc && t->cur.ts)
+			st_tsite_account(t, 0, st_clock());
 		st_thread_detach(t, false);
 	}
 	for (p = s->procs; p; p = p->next)
@@ -429,6 +644,39 @@ int st_session_del(u32 id, struct netlink_ext_ack *extack)
 	synchronize_rcu();
 	st_session_kill(found);
 	st_session_put(found);
+	return 0;
+}
+
+/**
+ * st_session_detach() - stop following a session's tasks, keep its rows
+ * @id: session id
+ * @extack: where a rejection is explained
+ *
+ * Return: 0 or -errno.
+ */
+int st_session_detach(u32 id, struct netlink_ext_ack *extack)
+{
+	struct st_session *s;
+	bool dead;
+
+	s = st_session_get(id);
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(extack, "no session with that id");
+		return -ENOENT;
+	}
+	spin_lock(&s->lock);
+	dead = s->dead;
+	if (!dead)
+		WRITE_ONCE(s->detached, true);
+	spin_unlock(&s->lock);
+	/* A concurrent delete may kill it too: each thread is taken once. */
+	if (!dead)
+		st_session_kill(s);
+	st_session_put(s);
+	if (dead) {
+		NL_SET_ERR_MSG_MOD(extack, "the session is already detached");
+		return -EALREADY;
+	}
 	return 0;
 }
 

@@ -95,6 +95,7 @@ struct st_proc {
 	u32 end;			/* enum systrace_end */
 	u32 exit_code;			/* raw wait status */
 	u32 threads;
+	bool attached;			/* ran before the session attached */
 
 	spinlock_t lock;		/* site table, merges, live threads */
 	seqcount_spinlock_t seq;	/* readers retry across merges */
@@ -155,7 +156,8 @@ struct st_session {
 	u64 created_ns, realtime_base_ns;
 
 	spinlock_t lock;		/* procs, threads, objs, dead */
-	bool dead;
+	bool dead;			/* no thread joins any more */
+	bool detached;			/* SESSION_DETACH: dead, rows kept */
 	bool live;			/* counted in st_live_sessions */
 	struct st_proc *procs, *procs_tail;
 	u64 nprocs, next_id;
@@ -213,6 +215,7 @@ extern struct list_head st_sessions;
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		   struct st_session **out, struct netlink_ext_ack *extack);
 int st_session_del(u32 id, struct netlink_ext_ack *extack);
+int st_session_detach(u32 id, struct netlink_ext_ack *extack);
 struct st_session *st_session_get(u32 id);
 void st_session_put(struct st_session *s);
 void st_session_del_all(void);
@@ -240,7 +243,7 @@ void st_threads_take(struct st_session *s, struct list_head *owned);
 bool st_thread_detach(struct st_thread *t, bool in_probe);
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
-			    struct st_obj *exe, gfp_t gfp);
+			    struct st_obj *exe, bool attached, gfp_t gfp);
 bool st_proc_end(struct st_proc *p, u32 end, u32 code);
 void st_proc_pin(struct st_proc *p);
 bool st_proc_unpin(struct st_proc *p);

@@ -560,6 +560,7 @@ drop:
  * @ppid: the parent's tgid in the session's pid namespace
  * @prev_id: the id of the image this one replaced by exec, 0 for none
  * @exe: the executable, or NULL when unknown
+ * @attached: @task ran before the session attached to it
  * @gfp: allocation context
  *
  * Return: the row, or NULL when a limit or the allocator refused; the
@@ -567,7 +568,7 @@ drop:
  */
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
-			    struct st_obj *exe, gfp_t gfp)
+			    struct st_obj *exe, bool attached, gfp_t gfp)
 {
 	struct st_proc *p;
 
@@ -588,6 +589,7 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	p->ppid = ppid;
 	p->prev_id = prev_id;
 	p->exe = exe;
+	p->attached = attached;
 	p->pid = __task_pid_nr_ns(task, PIDTYPE_PID, s->pidns);
 	p->tgid = __task_pid_nr_ns(task, PIDTYPE_TGID, s->pidns);
 	__get_task_comm(p->comm, sizeof(p->comm), task);

@@ -164,7 +164,11 @@ def invariants(d, forced=None):
     t = Trace(d)
     s, tot, procs, sites = t.session, t.totals, t.procs, t.sites
     before = failed
-    eq(s["state"], "finished", "session state")
+    if s["state"] == "detached":
+        # Detached: final as well, and no row was left running.
+        eq([p["id"] for p in procs if p["end"] == "running"], [], "rows still running in a detached session")
+    else:
+        eq(s["state"], "finished", "session state")
     eq(tot["consistent"], True, "totals.consistent")
     eq(tot["live"], False, "totals.live")
     eq(tot["interrupted"], False, "totals.interrupted")
@@ -228,12 +232,22 @@ def invariants(d, forced=None):
        "session exits vs rows that exited or were killed")
     eq(s["signal_exits"], sum(1 for p in procs if p["end"] == "signaled"),
        "session signal_exits vs signaled rows")
-    eq(s["execs"], sum(1 for p in procs if p["prev_id"] is not None) + 1,
+    # Rows of processes that ran before an attach were made by neither a
+    # fork nor an exec, and their threads by no clone; a session made by
+    # start has none, and its root's row was made by the root's exec.
+    att = [p for p in procs if p.get("attached")]
+    if s["flags"] & 1:
+        eq([p["id"] for p in att], [], "attached rows in a session made by start (on exec)")
+    eq(s["execs"], sum(1 for p in procs if p["prev_id"] is not None) + (0 if att else 1),
        "session execs vs rows made by an exec, the root's included")
-    eq(s["forks"], sum(1 for p in procs if p["parent_id"] is not None and p["prev_id"] is None),
+    eq(s["forks"], sum(1 for p in procs
+                       if p["parent_id"] is not None and p["prev_id"] is None and not p.get("attached")),
        "session forks vs rows made by a fork")
-    eq(s["clones"], sum(p["threads"] - 1 for p in procs), "session clones vs threads beyond the first")
-    eq(s["processes"], s["forks"] + s["execs"], "procs == forks + execs")
+    if att:
+        le(s["clones"], sum(p["threads"] - 1 for p in procs), "session clones vs threads beyond the first")
+    else:
+        eq(s["clones"], sum(p["threads"] - 1 for p in procs), "session clones vs threads beyond the first")
+    eq(s["processes"], s["forks"] + s["execs"] + len(att), "procs == forks + execs + attached")
     for p in procs:
         if p["end"] == "exited":
             expect(p["exit_code"] is not None, "process %d exited without an exit_code" % p["id"])

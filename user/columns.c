@@ -266,6 +266,11 @@ static void c_per_kinsn(const struct st_row *r, struct st_val *v)
 	}
 }
 
+static void c_attached(const struct st_row *r, struct st_val *v)
+{
+	v_bool(v, r->proc->attached);
+}
+
 static const struct st_column proc_columns[] = {
 	{ "session_id", c_session_id },
 	{ "id", c_id },
@@ -299,6 +304,7 @@ static const struct st_column proc_columns[] = {
 	{ "cycles", c_cycles },
 	{ "task_clock_ns", c_task_clock_ns },
 	{ "syscalls_per_kinsn", c_per_kinsn },
+	{ "attached", c_attached },
 };
 
 /* Sites. */

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "output.h"
 #include "session.h"
 #include "symbolize.h"
@@ -121,7 +122,7 @@ static int write_dump(FILE *f, const struct dump_opts *o, const struct st_dump *
 {
 	struct st_view v = { .dump = d };
 	struct st_sysagg *aggs = NULL;
-	bool live = d->session.state != SYSTRACE_STATE_FINISHED;
+	bool live = !st_state_final(d->session.state);
 	int ret = 0;
 
 	if (o->table == ST_TABLE_SYSCALLS &&

@@ -76,6 +76,7 @@ struct st_proc {
 	bool has_counter_value;
 	uint64_t counter_value;
 	uint32_t counter_tasks;
+	bool attached;			/* ran before the session attached */
 };
 
 struct st_site {

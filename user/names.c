@@ -35,6 +35,7 @@ static const char *const state_names[] = {
 	[SYSTRACE_STATE_WAITING] = "waiting",
 	[SYSTRACE_STATE_RUNNING] = "running",
 	[SYSTRACE_STATE_FINISHED] = "finished",
+	[SYSTRACE_STATE_DETACHED] = "detached",
 };
 
 static const char *const counters_names[] = {
@@ -67,6 +68,11 @@ const char *st_map_name(uint32_t map)
 const char *st_end_name(uint32_t end)
 {
 	return LOOKUP(end_names, end);
+}
+
+bool st_state_final(uint32_t state)
+{
+	return state == SYSTRACE_STATE_FINISHED || state == SYSTRACE_STATE_DETACHED;
 }
 
 const char *st_state_name(uint32_t state)

@@ -2,6 +2,7 @@
 #ifndef SYSTRACE_NAMES_H
 #define SYSTRACE_NAMES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Names of the ABI's enum values; NULL for a value this tool does not know. */
@@ -9,6 +10,8 @@ const char *st_abi_name(uint32_t abi);
 const char *st_map_name(uint32_t map);
 const char *st_end_name(uint32_t end);
 const char *st_state_name(uint32_t state);
+/* Finished or detached: no traced task is left, the rows are final. */
+bool st_state_final(uint32_t state);
 const char *st_counters_name(uint32_t counters);
 const char *st_counters_column(uint32_t counters);
 int st_counters_parse(const char *name);

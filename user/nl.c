@@ -138,6 +138,7 @@ static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
 	[SYSTRACE_PROC_A_MAJFLT] = U64,
 	[SYSTRACE_PROC_A_COUNTER_VALUE] = U64,
 	[SYSTRACE_PROC_A_COUNTER_TASKS] = U32,
+	[SYSTRACE_PROC_A_ATTACHED] = U8,
 };
 
 static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
@@ -311,6 +312,8 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc *p)
 	p->has_counter_value = tb[SYSTRACE_PROC_A_COUNTER_VALUE];
 	p->counter_value = u64_or_0(tb[SYSTRACE_PROC_A_COUNTER_VALUE]);
 	p->counter_tasks = u32_or_0(tb[SYSTRACE_PROC_A_COUNTER_TASKS]);
+	p->attached = tb[SYSTRACE_PROC_A_ATTACHED] &&
+		      nla_get_u8(tb[SYSTRACE_PROC_A_ATTACHED]);
 	if (dup_str(&p->exe, tb[SYSTRACE_PROC_A_EXE]))
 		return no_memory(rx);
 	return 0;
@@ -638,6 +641,7 @@ static const char *const cmd_names[] = {
 	[SYSTRACE_CMD_SESSION_GET] = "SESSION_GET",
 	[SYSTRACE_CMD_PROC_GET] = "PROC_GET",
 	[SYSTRACE_CMD_SITE_GET] = "SITE_GET",
+	[SYSTRACE_CMD_SESSION_DETACH] = "SESSION_DETACH",
 };
 
 struct request {
@@ -842,16 +846,28 @@ int st_nl_session_new(struct st_nl *nl, const struct st_session_req *sreq,
 	return transact(nl, &req, NULL, err);
 }
 
-int st_nl_session_del(struct st_nl *nl, uint32_t id, struct st_err *err)
+/* SESSION_DEL, or SESSION_DETACH: an ack, no reply. */
+static int session_op(struct st_nl *nl, uint8_t cmd, uint32_t id,
+		      struct st_err *err)
 {
 	struct request req = {
-		.cmd = SYSTRACE_CMD_SESSION_DEL, .session_id = id,
+		.cmd = cmd, .session_id = id,
 		.parse = parse_session, .arg = NULL,
 	};
 	struct st_session ignored;
 
 	req.arg = &ignored;
 	return transact(nl, &req, NULL, err);
+}
+
+int st_nl_session_del(struct st_nl *nl, uint32_t id, struct st_err *err)
+{
+	return session_op(nl, SYSTRACE_CMD_SESSION_DEL, id, err);
+}
+
+int st_nl_session_detach(struct st_nl *nl, uint32_t id, struct st_err *err)
+{
+	return session_op(nl, SYSTRACE_CMD_SESSION_DETACH, id, err);
 }
 
 int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,

@@ -28,6 +28,7 @@ int st_nl_status(struct st_nl *nl, struct st_status *st, struct st_err *err);
 int st_nl_session_new(struct st_nl *nl, const struct st_session_req *req,
 		      struct st_session *out, struct st_err *err);
 int st_nl_session_del(struct st_nl *nl, uint32_t id, struct st_err *err);
+int st_nl_session_detach(struct st_nl *nl, uint32_t id, struct st_err *err);
 int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,
 		      struct st_err *err);
 int st_nl_session_list(struct st_nl *nl, struct st_session **out, size_t *n,

@@ -204,7 +204,7 @@ static int header(struct rt_report *r, const struct st_dump *d,
 	if (!ret && st_session_dropped(s))
 		ret = rt_note(r, "warning: the session dropped %llu events (see status): some calls are in no row",
 			      (unsigned long long)st_session_dropped(s));
-	if (!ret && s->state != SYSTRACE_STATE_FINISHED)
+	if (!ret && !st_state_final(s->state))
 		ret = rt_note(r, "warning: the session is not finished: the data is live");
 	return ret;
 }

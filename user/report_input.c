@@ -195,6 +195,8 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 	p->exit_signal = (uint32_t)v;
 	core = json_object_get(o, "core_dumped");
 	p->core_dumped = json_is_true(core);
+	/* Absent in dumps of older versions: not attached. */
+	p->attached = json_is_true(json_object_get(o, "attached"));
 	p->threads = (uint32_t)get_u64(c, o, w, "threads");
 	p->syscalls = get_u64(c, o, w, "syscalls");
 	p->errors = get_u64(c, o, w, "errors");

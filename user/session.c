@@ -98,7 +98,7 @@ int st_session_report_check(const struct st_dump *d)
 	bad = st_check_totals(d, f);
 	if (f)
 		fclose(f);
-	if (s->state != SYSTRACE_STATE_FINISHED) {
+	if (!st_state_final(s->state)) {
 		st_warn("note: session %u is %s (%u live tasks): the data is live%s",
 			s->id, st_state_name(s->state) ? st_state_name(s->state) : "not finished",
 			s->live_tasks, bad ? " and its totals do not add up yet" : "");

@@ -9,6 +9,8 @@ int start_main(int argc, char **argv);
 int dump_main(int argc, char **argv);
 int list_main(int argc, char **argv);
 int reset_main(int argc, char **argv);
+int attach_main(int argc, char **argv);
+int detach_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
@@ -17,6 +19,8 @@ extern const char start_usage[];
 extern const char dump_usage[];
 extern const char list_usage[];
 extern const char reset_usage[];
+extern const char attach_usage[];
+extern const char detach_usage[];
 extern const char report_usage[];
 
 extern const char st_exit_codes_help[];

@@ -3,6 +3,7 @@
 #
 # Completes the subcommands, each one's options, the values of --counters
 # and --table (the tables of the report being asked for), the report names,
+# process ids after attach,
 # session ids and names (from `systracectl list`: nothing, silently, when the
 # module is not loaded or the caller may not list), file names after -o,
 # --output and --input, and the command after start's --. It needs nothing
@@ -13,7 +14,7 @@
 # The option lists are those of each subcommand's --help (user/test_completion.sh
 # checks that they agree).
 
-_systracectl_subcommands="status start dump list reset report help"
+_systracectl_subcommands="status start attach detach dump list reset report help"
 _systracectl_reports="amortize short phases syscalls"
 
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
@@ -22,6 +23,8 @@ _systracectl_options() {
 	status | list) echo "--json -h --help" ;;
 	start) echo "-n --name -c --counters -q --quiet -h --help --" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
+	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
+	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
 	report)
 		local o="--input --csv --json --table -o --output"
@@ -114,11 +117,11 @@ _systracectl() {
 
 	# The value of the option before the cursor.
 	case $sub:$prev in
-	start:-c | start:--counters)
+	start:-c | start:--counters | attach:-c | attach:--counters)
 		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
 		return 0
 		;;
-	start:-n | start:--name | report:--threshold | report:--max-ms | report:--top)
+	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top)
 		return 0
 		;;
 	dump:-o | dump:--output | report:-o | report:--output | report:--input)
@@ -140,7 +143,15 @@ _systracectl() {
 	status | list | start)
 		words=$(_systracectl_options "$sub")
 		;;
-	dump | reset)
+	attach)
+		if [[ $cur != -* ]] && ((npos == 0)); then
+			# The pids of running processes.
+			words=$(cd /proc 2>/dev/null && compgen -G '[0-9]*')
+		else
+			words=$(_systracectl_options "$sub")
+		fi
+		;;
+	dump | reset | detach)
 		if [[ $cur != -* ]] && ((npos == 0)); then
 			words=$(_systracectl_sessions "$cmd")
 		else

@@ -39,7 +39,7 @@ case_() {
 	eq "complete '$*'" "$(complete_words "$@")" "$(tr ' ' '\n' <<<"$want" | grep .)"
 }
 
-case_ "status start dump list reset report help" systracectl ""
+case_ "status start attach detach dump list reset report help" systracectl ""
 case_ "reset report" systracectl re
 case_ "-h --help --version" systracectl -
 case_ "status start" systracectl help st
@@ -54,6 +54,10 @@ case_ "--input --csv --json --table --output --threshold --max-ms --top --help" 
 case_ "--table" systracectl report phases --json -o out.json --t
 case_ "--sites --syscalls" systracectl dump --s
 case_ "--all" systracectl reset --a
+case_ "--tree --threads-only" systracectl attach --t
+case_ "none" systracectl attach -t --counters n
+eq "complete 'systracectl attach ' offers this shell's pid" \
+	"$(complete_words systracectl attach "" | grep -cx "$$")" 1
 
 mkdir -p "$D/files/sub"
 : >"$D/files/a.csv"

@@ -45,6 +45,7 @@ void st_fixture(struct st_dump *d)
 		.id = 2, .parent_id = 1, .pid = 101, .tgid = 101, .ppid = 100,
 		.start_ns = 2000, .end = SYSTRACE_END_RUNNING, .threads = 1,
 		.syscalls = 5, .errors = 0, .syscall_ns = 500, .sites = 1,
+		.attached = true,
 	};
 	strcpy(p[1].comm, "a,b\"c");
 

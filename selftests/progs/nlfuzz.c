@@ -1178,14 +1178,17 @@ static uint32_t fuzz_sid(struct rng *r)
 	}
 }
 
+/* The flags defined; the bits above are reserved. */
+#define FLAG_BITS (32 - __builtin_clz(SYSTRACE_SESSION_F_ALL))
+
 static uint32_t fuzz_flags(struct rng *r)
 {
 	switch (below(r, 6)) {
 	case 0: return 0;
 	case 1: return SYSTRACE_SESSION_F_ON_EXEC;
-	case 2: return 1U << (1 + below(r, 31));
+	case 2: return 1U << (FLAG_BITS + below(r, 32 - FLAG_BITS));
 	case 3: return 0xffffffff;
-	case 4: return SYSTRACE_SESSION_F_ALL | (1U << (1 + below(r, 31)));
+	case 4: return SYSTRACE_SESSION_F_ALL | (1U << (FLAG_BITS + below(r, 32 - FLAG_BITS)));
 	default: return (uint32_t)rnd(r);
 	}
 }
@@ -1389,6 +1392,7 @@ static void base_msg(struct rng *r, struct fmsg *f, uint8_t cmd)
 			add_attr(f, blob_role(r, SYSTRACE_A_COUNTERS, 1));
 		break;
 	case SYSTRACE_CMD_SESSION_DEL:
+	case SYSTRACE_CMD_SESSION_DETACH:
 		add_attr(f, blob_role(r, SYSTRACE_A_SESSION_ID, 1));
 		break;
 	case SYSTRACE_CMD_SESSION_GET:

@@ -25,7 +25,11 @@
  *
  * SYSTRACE_CMD_SESSION_NEW (do)
  *   request:  SYSTRACE_A_PID (required): root of the traced tree, as seen
- *             in the caller's pid namespace;
+ *             in the caller's pid namespace. Without
+ *             SYSTRACE_SESSION_F_ON_EXEC the process is running already
+ *             (attach): its row, and with SYSTRACE_SESSION_F_TREE those of
+ *             its living descendants, carry SYSTRACE_PROC_A_ATTACHED and
+ *             count from the attach on;
  *             SYSTRACE_A_NAME (optional, at most SYSTRACE_NAME_MAX - 1 bytes);
  *             SYSTRACE_A_FLAGS (optional, SYSTRACE_SESSION_F_*);
  *             SYSTRACE_A_COUNTERS (optional, enum systrace_counters,
@@ -36,6 +40,13 @@
  *   request:  SYSTRACE_A_SESSION_ID (required)
  *   reply:    none (ack). All of the session's memory is freed; its live
  *             processes keep running untraced.
+ *
+ * SYSTRACE_CMD_SESSION_DETACH (do)
+ *   request:  SYSTRACE_A_SESSION_ID (required)
+ *   reply:    none (ack). The session stops following its tasks, which
+ *             keep running untraced; its rows stay, those still running
+ *             end as SYSTRACE_END_DETACHED, and its state becomes
+ *             SYSTRACE_STATE_DETACHED.
  *
  * SYSTRACE_CMD_SESSION_GET (do with SYSTRACE_A_SESSION_ID, or dump)
  *   reply:    one message per session: SYSTRACE_A_SESSION (nest)
@@ -73,6 +84,7 @@ enum systrace_cmd {
 	SYSTRACE_CMD_SESSION_GET,
 	SYSTRACE_CMD_PROC_GET,
 	SYSTRACE_CMD_SITE_GET,
+	SYSTRACE_CMD_SESSION_DETACH,
 
 	__SYSTRACE_CMD_MAX,
 	SYSTRACE_CMD_MAX = __SYSTRACE_CMD_MAX - 1
@@ -121,8 +133,20 @@ enum systrace_session_flags {
 	 * first process row is the image that execve loads.
 	 */
 	SYSTRACE_SESSION_F_ON_EXEC = 1U << 0,
+	/*
+	 * Attach: also trace the root's living descendants, each with its
+	 * own row. Not with F_ON_EXEC or F_THREADS_ONLY.
+	 */
+	SYSTRACE_SESSION_F_TREE = 1U << 1,
+	/*
+	 * Follow new threads, but not new processes: only the root's
+	 * process images are traced. Not with F_TREE.
+	 */
+	SYSTRACE_SESSION_F_THREADS_ONLY = 1U << 2,
 
-	SYSTRACE_SESSION_F_ALL = SYSTRACE_SESSION_F_ON_EXEC
+	SYSTRACE_SESSION_F_ALL = SYSTRACE_SESSION_F_ON_EXEC |
+				 SYSTRACE_SESSION_F_TREE |
+				 SYSTRACE_SESSION_F_THREADS_ONLY
 };
 
 /* What each traced task's perf event counts (user mode only). */
@@ -140,6 +164,7 @@ enum systrace_session_state {
 	SYSTRACE_STATE_WAITING,		/* F_ON_EXEC: root has not exec'd yet */
 	SYSTRACE_STATE_RUNNING,		/* some traced task is alive */
 	SYSTRACE_STATE_FINISHED,	/* every traced task has exited */
+	SYSTRACE_STATE_DETACHED,	/* SESSION_DETACH: no longer followed */
 
 	__SYSTRACE_STATE_MAX
 };
@@ -191,7 +216,7 @@ enum systrace_end {
 	SYSTRACE_END_EXITED,		/* EXIT_CODE holds the status */
 	SYSTRACE_END_SIGNALED,		/* EXIT_SIGNAL holds the signal */
 	SYSTRACE_END_EXEC,		/* replaced by a successful execve */
-	SYSTRACE_END_DETACHED,		/* session deleted while it ran */
+	SYSTRACE_END_DETACHED,		/* session deleted or detached */
 
 	__SYSTRACE_END_MAX
 };
@@ -226,6 +251,7 @@ enum systrace_proc_attr {
 	SYSTRACE_PROC_A_MAJFLT,		/* u64 */
 	SYSTRACE_PROC_A_COUNTER_VALUE,	/* u64: absent when not counted */
 	SYSTRACE_PROC_A_COUNTER_TASKS,	/* u32: tasks whose counter was read */
+	SYSTRACE_PROC_A_ATTACHED,	/* u8: 1: it ran before the attach */
 
 	__SYSTRACE_PROC_A_MAX,
 	SYSTRACE_PROC_A_MAX = __SYSTRACE_PROC_A_MAX - 1
