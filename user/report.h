@@ -72,11 +72,15 @@ struct rt_report {
 
 int rt_note(struct rt_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int rt_note_source(struct rt_report *r, const char *what,
+		   const struct st_dump *d, const char *input);
 int rt_add(struct rt_report *r, struct rt_table *t);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
 int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 		    const char *table);
+int rt_report_write(const char *path, const struct rt_report *r,
+		    enum rt_format fmt, const char *table, struct st_err *err);
 
 /* Patch sites: the site rows of one (image, address) summed. */
 

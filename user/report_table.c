@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "output.h"
 #include "report.h"
 
@@ -120,6 +121,31 @@ int rt_note(struct rt_report *r, const char *fmt, ...)
 		return -ENOMEM;
 	r->nnotes++;
 	return 0;
+}
+
+/*
+ * "WHAT: session ID "NAME" (STATE[, from INPUT]): counts", then a warning
+ * line for each reason the data may be incomplete.
+ */
+int rt_note_source(struct rt_report *r, const char *what,
+		   const struct st_dump *d, const char *input)
+{
+	const struct st_session *s = &d->session;
+	const char *state = st_state_name(s->state);
+	int ret;
+
+	ret = rt_note(r, "%s: session %u%s%s%s (%s%s%s): %zu processes, %zu site rows, %llu syscalls",
+		      what, s->id, s->name[0] ? " \"" : "", s->name,
+		      s->name[0] ? "\"" : "", state ? state : "?",
+		      input ? ", from " : "", input ? input : "",
+		      d->nprocs, d->nsites, (unsigned long long)s->syscalls);
+	if (!ret && st_session_dropped(s))
+		ret = rt_note(r, "warning: session %u dropped %llu events (see status): some calls are in no row",
+			      s->id, (unsigned long long)st_session_dropped(s));
+	if (!ret && s->state != SYSTRACE_STATE_FINISHED)
+		ret = rt_note(r, "warning: session %u is not finished: the data is live",
+			      s->id);
+	return ret;
 }
 
 int rt_add(struct rt_report *r, struct rt_table *t)
@@ -380,4 +406,30 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* Prints r to path (NULL: stdout); a failure to write is an error. */
+int rt_report_write(const char *path, const struct rt_report *r,
+		    enum rt_format fmt, const char *table, struct st_err *err)
+{
+	FILE *f = stdout;
+	int ret;
+
+	if (path) {
+		f = fopen(path, "w");
+		if (!f) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+			return ret;
+		}
+	}
+	ret = rt_report_print(f, r, fmt, table);
+	if (fflush(f) || ferror(f))
+		ret = ret ? ret : -EIO;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret)
+		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the report", "%s",
+			   path ? path : "stdout");
+	return ret;
 }
