@@ -25,6 +25,7 @@ enum rt_kind {
 	RT_HEX,		/* u as "0x..." */
 	RT_FRAC,	/* u / 10000: a fraction with 4 decimals */
 	RT_PCT,		/* u / 100: a percentage with 2 decimals */
+	RT_S64,		/* (int64_t)u: a signed difference */
 };
 
 struct rt_cell {
@@ -51,6 +52,7 @@ struct rt_cell *rt_row(struct rt_table *t);
 void rt_u64(struct rt_cell *c, uint64_t v);
 int rt_str(struct rt_cell *c, const char *s);	/* NULL s: RT_NULL */
 void rt_hex(struct rt_cell *c, uint64_t v);
+void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b);	/* b - a */
 void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
@@ -63,6 +65,7 @@ struct rt_report {
 	const char *name;
 	const char *csv_table;		/* --csv without --table */
 	const struct st_dump *dump;
+	const struct st_dump *dump_b;	/* diff: JSON has session_a, session_b */
 	json_t *params;			/* "parameters" in JSON */
 	char *notes[8];			/* text lines above the tables */
 	size_t nnotes;

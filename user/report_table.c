@@ -81,6 +81,13 @@ void rt_hex(struct rt_cell *c, uint64_t v)
 	c->u = v;
 }
 
+/* Two's complement: exact while |b - a| < 2^63. */
+void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b)
+{
+	c->kind = RT_S64;
+	c->u = b - a;
+}
+
 /* num * scale / den, rounded to nearest; den 0 gives 0. */
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale)
 {
@@ -192,6 +199,9 @@ static const char *cell_text(const struct rt_cell *c, char *buf, size_t len)
 	case RT_PCT:
 		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, c->u / 100, c->u % 100);
 		return buf;
+	case RT_S64:
+		snprintf(buf, len, "%" PRId64, (int64_t)c->u);
+		return buf;
 	}
 	return "";
 }
@@ -213,6 +223,8 @@ static json_t *cell_json(const struct rt_cell *c)
 		return json_real((double)c->u / 10000.0);
 	case RT_PCT:
 		return json_real((double)c->u / 100.0);
+	case RT_S64:
+		return json_integer((json_int_t)(int64_t)c->u);
 	}
 	return json_null();
 }
@@ -325,29 +337,45 @@ static json_t *json_row(const struct rt_table *t, size_t i)
  *  "notes":[...], then one key per table}: single-row tables are objects,
  * the others arrays of row objects, one row per line.
  */
+/* "session":{...}, or for a diff "session_a":{...},\n"session_b":{...} */
+static int print_sessions(FILE *f, const struct rt_report *r)
+{
+	const struct st_dump *d[2] = { r->dump, r->dump_b };
+	size_t i, n = r->dump_b ? 2 : 1;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		json_t *session = st_json_session(&d[i]->session);
+
+		if (fprintf(f, "%s\"session%s\":", i ? ",\n" : "",
+			    n == 1 ? "" : i ? "_b" : "_a") < 0 ||
+		    json_dumpf(session, f, JSON_COMPACT))
+			ret = -EIO;
+		json_decref(session);
+	}
+	return ret;
+}
+
 static int print_json(FILE *f, const struct rt_report *r)
 {
-	json_t *notes = json_array(), *session, *row;
+	json_t *notes = json_array(), *row;
 	size_t i, k;
 
 	if (!notes)
 		return -ENOMEM;
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(notes, st_json_string(r->notes[i]));
-	session = st_json_session(&r->dump->session);
-	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n\"session\":",
+	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n",
 		ST_SCHEMA_VERSION, r->name);
-	if (json_dumpf(session, f, JSON_COMPACT) ||
+	if (print_sessions(f, r) ||
 	    fputs(",\n\"parameters\":", f) < 0 ||
 	    (r->params ? json_dumpf(r->params, f, JSON_COMPACT) :
 			 fputs("{}", f) < 0) ||
 	    fputs(",\n\"notes\":", f) < 0 ||
 	    json_dumpf(notes, f, JSON_COMPACT)) {
-		json_decref(session);
 		json_decref(notes);
 		return -EIO;
 	}
-	json_decref(session);
 	json_decref(notes);
 	for (k = 0; k < r->ntables; k++) {
 		const struct rt_table *t = r->tables[k];
