@@ -10,6 +10,7 @@ int dump_main(int argc, char **argv);
 int list_main(int argc, char **argv);
 int reset_main(int argc, char **argv);
 int report_main(int argc, char **argv);
+int diff_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -18,6 +19,7 @@ extern const char dump_usage[];
 extern const char list_usage[];
 extern const char reset_usage[];
 extern const char report_usage[];
+extern const char diff_usage[];
 
 extern const char st_exit_codes_help[];
 
