@@ -473,9 +473,7 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 	if (!ret)
 		ret = rt_note_source(r, "B", b, o->input[1]);
 	if (!ret)
-		ret = rt_note(r, "*_delta = B - A; status: new (only in B), gone (only in A), "
-			      "changed (calls or errors differ), same; "
-			      "rows by |calls_delta|, then |time_delta_ns|%s",
+		ret = rt_note(r, "*_delta = B - A; status: new (only in B), gone (only in A), changed (calls or errors differ), same; rows by |calls_delta|, then |time_delta_ns|%s",
 			      o->has_limit ? "; --limit: the first rows only" : "");
 	for (k = 0; !ret && k < DF_AMORTIZE; k++)
 		if (o->by & (1U << k))
