@@ -40,14 +40,15 @@ const char diff_usage[] =
 
 #define DEFAULT_THRESHOLD 16
 
-/* "syscall,site" or "all" into o->by; 0, or -1 for a bad name. */
+/* "syscall,site" or "all" into *by; 0, or -1 for a bad name or none. */
 static int parse_by(const char *arg, unsigned int *by)
 {
 	char *copy = strdup(arg), *save = NULL, *w;
-	int ret = copy ? 0 : -1;
+	bool bad = !copy, any = false;
 	enum df_by k;
 
-	for (w = strtok_r(copy, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+	for (w = strtok_r(copy, ",", &save); w && !bad; w = strtok_r(NULL, ",", &save)) {
+		any = true;
 		if (!strcmp(w, "all")) {
 			*by |= (1U << DF_NBY) - 1;
 			continue;
@@ -55,12 +56,12 @@ static int parse_by(const char *arg, unsigned int *by)
 		for (k = 0; k < DF_NBY && strcmp(w, st_diff_by_name(k)); k++)
 			;
 		if (k == DF_NBY)
-			ret = -1;
+			bad = true;
 		else
 			*by |= 1U << k;
 	}
 	free(copy);
-	return ret;
+	return bad || !any ? -1 : 0;
 }
 
 /* A, then B: a session operand or an --input file, in command-line order. */
