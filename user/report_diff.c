@@ -153,12 +153,13 @@ static size_t fold(struct df_row *rows, size_t n)
 
 	qsort(rows, n, sizeof(*rows), by_key);
 	for (i = 0; i < n; i++) {
-		struct df_row *o = &rows[out - 1];
+		struct df_row *o;
 
-		if (!out || key_cmp(o, &rows[i])) {
+		if (!out || key_cmp(&rows[out - 1], &rows[i])) {
 			rows[out++] = rows[i];
 			continue;
 		}
+		o = &rows[out - 1];
 		for (k = 0; k < 2; k++) {
 			o->rows[k] += rows[i].rows[k];
 			o->calls[k] += rows[i].calls[k];
@@ -183,6 +184,8 @@ int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	if ((size_t)by >= ARRAY_SIZE(collect))
+		return -EINVAL;
 	ret = collect[by](&v, a, 0);
 	if (!ret)
 		ret = collect[by](&v, b, 1);
