@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
 #include "output.h"
 #include "report.h"
 #include "session.h"
@@ -66,21 +65,6 @@ static const struct {
 #define DEFAULT_THRESHOLD 16
 #define DEFAULT_MAX_MS 100
 
-static int parse_u64(const char *s, uint64_t *out, uint64_t min)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int set_format(struct report_opts *o, bool *set, enum rt_format f)
 {
 	if (*set && o->format != f)
@@ -131,18 +115,18 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			break;
 		case 'n':
 			given |= OPT_THRESHOLD;
-			if (parse_u64(optarg, &o->threshold, 1))
+			if (st_parse_u64(optarg, &o->threshold, 1))
 				return st_usage_error(report_usage, "--threshold needs a number >= 1");
 			break;
 		case 'm':
 			given |= OPT_MAX_MS;
-			if (parse_u64(optarg, &o->max_ms, 1) || o->max_ms > UINT64_MAX / 1000000)
+			if (st_parse_u64(optarg, &o->max_ms, 1) || o->max_ms > UINT64_MAX / 1000000)
 				return st_usage_error(report_usage, "--max-ms needs a number >= 1");
 			break;
 		case 'k':
 			given |= OPT_TOP;
 			o->has_top = true;
-			if (parse_u64(optarg, &o->top, 1))
+			if (st_parse_u64(optarg, &o->top, 1))
 				return st_usage_error(report_usage, "--top needs a number >= 1");
 			break;
 		case 'h':
@@ -169,44 +153,14 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 	return -1;
 }
 
-static int load(const struct report_opts *o, struct st_dump *d,
-		struct st_err *err)
-{
-	struct st_nl *nl;
-	uint32_t id;
-	int ret;
-
-	if (o->input)
-		return st_dump_load(o->input, d, err);
-	ret = st_nl_open(&nl, err);
-	if (ret)
-		return ret;
-	ret = st_session_pick(nl, o->session, &id, err);
-	if (!ret)
-		ret = st_session_fetch(nl, id, d, err);
-	st_nl_close(nl);
-	return ret;
-}
-
 /* The first lines of the text: what was read, and what is missing. */
 static int header(struct rt_report *r, const struct st_dump *d,
 		  const struct report_opts *o)
 {
-	const struct st_session *s = &d->session;
-	const char *state = st_state_name(s->state);
-	int ret;
+	char what[32];
 
-	ret = rt_note(r, "report %s: session %u%s%s%s (%s%s%s): %zu processes, %zu site rows, %llu syscalls",
-		      r->name, s->id, s->name[0] ? " \"" : "", s->name,
-		      s->name[0] ? "\"" : "", state ? state : "?",
-		      o->input ? ", from " : "", o->input ? o->input : "",
-		      d->nprocs, d->nsites, (unsigned long long)s->syscalls);
-	if (!ret && st_session_dropped(s))
-		ret = rt_note(r, "warning: the session dropped %llu events (see status): some calls are in no row",
-			      (unsigned long long)st_session_dropped(s));
-	if (!ret && !st_state_final(s->state))
-		ret = rt_note(r, "warning: the session is not finished: the data is live");
-	return ret;
+	snprintf(what, sizeof(what), "report %s", r->name);
+	return rt_note_source(r, what, d, o->input);
 }
 
 static int build(size_t rep, struct rt_report *r, struct st_dump *d,
@@ -218,30 +172,6 @@ static int build(size_t rep, struct rt_report *r, struct st_dump *d,
 	r->dump = d;
 	ret = header(r, d, o);
 	return ret ? ret : reports[rep].build(r, d, o);
-}
-
-static int write_report(const struct report_opts *o, const struct rt_report *r,
-			struct st_err *err)
-{
-	FILE *f = stdout;
-	int ret;
-
-	if (o->output) {
-		f = fopen(o->output, "w");
-		if (!f) {
-			st_err_set(err, ST_ERR_LOCAL, errno, o->output, NULL);
-			return -errno;
-		}
-	}
-	ret = rt_report_print(f, r, o->format, o->table);
-	if (fflush(f) || ferror(f))
-		ret = ret ? ret : -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -EIO;
-	if (ret)
-		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the report", "%s",
-			   o->output ? o->output : "stdout");
-	return ret;
 }
 
 static bool has_table(const struct rt_report *r, const char *name)
@@ -277,7 +207,7 @@ int report_main(int argc, char **argv)
 		return ret;
 
 	memset(&d, 0, sizeof(d));
-	if (load(&o, &d, &err))
+	if (st_dump_read(o.session, o.input, &d, &err))
 		return st_fail(&err, NULL);
 	check = st_session_report_check(&d);
 
@@ -292,7 +222,7 @@ int report_main(int argc, char **argv)
 		return st_usage_error(report_usage, "report %s has no table '%s'",
 				      reports[rep].name, o.table);
 	}
-	if (write_report(&o, &r, &err))
+	if (rt_report_write(o.output, &r, o.format, o.table, &err))
 		goto fail;
 	rt_report_free(&r);
 	st_dump_free(&d);

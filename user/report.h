@@ -25,6 +25,7 @@ enum rt_kind {
 	RT_HEX,		/* u as "0x..." */
 	RT_FRAC,	/* u / 10000: a fraction with 4 decimals */
 	RT_PCT,		/* u / 100: a percentage with 2 decimals */
+	RT_S64,		/* (int64_t)u: a signed difference */
 };
 
 struct rt_cell {
@@ -51,6 +52,7 @@ struct rt_cell *rt_row(struct rt_table *t);
 void rt_u64(struct rt_cell *c, uint64_t v);
 int rt_str(struct rt_cell *c, const char *s);	/* NULL s: RT_NULL */
 void rt_hex(struct rt_cell *c, uint64_t v);
+void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b);	/* b - a */
 void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
@@ -63,8 +65,9 @@ struct rt_report {
 	const char *name;
 	const char *csv_table;		/* --csv without --table */
 	const struct st_dump *dump;
+	const struct st_dump *dump_b;	/* diff: JSON has session_a, session_b */
 	json_t *params;			/* "parameters" in JSON */
-	char *notes[8];			/* text lines above the tables */
+	char *notes[12];			/* text lines above the tables */
 	size_t nnotes;
 	struct rt_table *tables[RT_MAX_TABLES];
 	size_t ntables;
@@ -72,11 +75,15 @@ struct rt_report {
 
 int rt_note(struct rt_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int rt_note_source(struct rt_report *r, const char *what,
+		   const struct st_dump *d, const char *input);
 int rt_add(struct rt_report *r, struct rt_table *t);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
 int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 		    const char *table);
+int rt_report_write(const char *path, const struct rt_report *r,
+		    enum rt_format fmt, const char *table, struct st_err *err);
 
 /* Patch sites: the site rows of one (image, address) summed. */
 
@@ -194,6 +201,45 @@ struct ph_result {
 
 int st_phases(const struct st_dump *d, struct ph_result *r);
 void st_phases_free(struct ph_result *r);
+
+/* diff: two sessions, by key (see report_diff.c). */
+
+enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
+
+struct df_row {
+	const char *str[2];		/* key strings (NULL sorts first) */
+	uint64_t num[3];		/* key numbers */
+	const struct st_sym *sym;	/* a site's symbol, B's if it has one */
+	uint64_t rows[2];		/* rows folded in, of A and of B */
+	uint64_t calls[2], errors[2], ns[2];
+};
+
+struct df_result {
+	struct df_row *rows;		/* by change, largest first */
+	size_t n;
+};
+
+/* by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b. */
+int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
+	    struct df_result *r);
+void st_diff_free(struct df_result *r);
+const char *st_diff_status(const struct df_row *row);
+const char *st_diff_by_name(enum df_by by);
+
+struct diff_opts {
+	const char *arg[2];		/* A and B: a session, or NULL */
+	const char *input[2];		/* A and B: a file, or NULL */
+	const char *output;
+	enum rt_format format;
+	unsigned int by;		/* 1 << enum df_by */
+	uint64_t threshold;
+	uint64_t limit;
+	bool has_limit;
+};
+
+/* Symbolizes a and b for the sites table when they are not yet. */
+int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
+		const struct diff_opts *o);
 
 /* Building the tables of each report. */
 

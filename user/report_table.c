@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "output.h"
 #include "report.h"
 
@@ -80,6 +81,13 @@ void rt_hex(struct rt_cell *c, uint64_t v)
 	c->u = v;
 }
 
+/* Two's complement: exact while |b - a| < 2^63. */
+void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b)
+{
+	c->kind = RT_S64;
+	c->u = b - a;
+}
+
 /* num * scale / den, rounded to nearest; den 0 gives 0. */
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale)
 {
@@ -120,6 +128,31 @@ int rt_note(struct rt_report *r, const char *fmt, ...)
 		return -ENOMEM;
 	r->nnotes++;
 	return 0;
+}
+
+/*
+ * "WHAT: session ID "NAME" (STATE[, from INPUT]): counts", then a warning
+ * line for each reason the data may be incomplete.
+ */
+int rt_note_source(struct rt_report *r, const char *what,
+		   const struct st_dump *d, const char *input)
+{
+	const struct st_session *s = &d->session;
+	const char *state = st_state_name(s->state);
+	int ret;
+
+	ret = rt_note(r, "%s: session %u%s%s%s (%s%s%s): %zu processes, %zu site rows, %llu syscalls",
+		      what, s->id, s->name[0] ? " \"" : "", s->name,
+		      s->name[0] ? "\"" : "", state ? state : "?",
+		      input ? ", from " : "", input ? input : "",
+		      d->nprocs, d->nsites, (unsigned long long)s->syscalls);
+	if (!ret && st_session_dropped(s))
+		ret = rt_note(r, "warning: session %u dropped %llu events (see status): some calls are in no row",
+			      s->id, (unsigned long long)st_session_dropped(s));
+	if (!ret && !st_state_final(s->state))
+		ret = rt_note(r, "warning: session %u is not finished: the data is live",
+			      s->id);
+	return ret;
 }
 
 int rt_add(struct rt_report *r, struct rt_table *t)
@@ -166,6 +199,9 @@ static const char *cell_text(const struct rt_cell *c, char *buf, size_t len)
 	case RT_PCT:
 		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, c->u / 100, c->u % 100);
 		return buf;
+	case RT_S64:
+		snprintf(buf, len, "%" PRId64, (int64_t)c->u);
+		return buf;
 	}
 	return "";
 }
@@ -187,6 +223,8 @@ static json_t *cell_json(const struct rt_cell *c)
 		return json_real((double)c->u / 10000.0);
 	case RT_PCT:
 		return json_real((double)c->u / 100.0);
+	case RT_S64:
+		return json_integer((json_int_t)(int64_t)c->u);
 	}
 	return json_null();
 }
@@ -299,29 +337,45 @@ static json_t *json_row(const struct rt_table *t, size_t i)
  *  "notes":[...], then one key per table}: single-row tables are objects,
  * the others arrays of row objects, one row per line.
  */
+/* "session":{...}, or for a diff "session_a":{...},\n"session_b":{...} */
+static int print_sessions(FILE *f, const struct rt_report *r)
+{
+	const struct st_dump *d[2] = { r->dump, r->dump_b };
+	size_t i, n = r->dump_b ? 2 : 1;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		json_t *session = st_json_session(&d[i]->session);
+
+		if (fprintf(f, "%s\"session%s\":", i ? ",\n" : "",
+			    n == 1 ? "" : i ? "_b" : "_a") < 0 ||
+		    json_dumpf(session, f, JSON_COMPACT))
+			ret = -EIO;
+		json_decref(session);
+	}
+	return ret;
+}
+
 static int print_json(FILE *f, const struct rt_report *r)
 {
-	json_t *notes = json_array(), *session, *row;
+	json_t *notes = json_array(), *row;
 	size_t i, k;
 
 	if (!notes)
 		return -ENOMEM;
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(notes, st_json_string(r->notes[i]));
-	session = st_json_session(&r->dump->session);
-	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n\"session\":",
+	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n",
 		ST_SCHEMA_VERSION, r->name);
-	if (json_dumpf(session, f, JSON_COMPACT) ||
+	if (print_sessions(f, r) ||
 	    fputs(",\n\"parameters\":", f) < 0 ||
 	    (r->params ? json_dumpf(r->params, f, JSON_COMPACT) :
 			 fputs("{}", f) < 0) ||
 	    fputs(",\n\"notes\":", f) < 0 ||
 	    json_dumpf(notes, f, JSON_COMPACT)) {
-		json_decref(session);
 		json_decref(notes);
 		return -EIO;
 	}
-	json_decref(session);
 	json_decref(notes);
 	for (k = 0; k < r->ntables; k++) {
 		const struct rt_table *t = r->tables[k];
@@ -380,4 +434,30 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* Prints r to path (NULL: stdout); a failure to write is an error. */
+int rt_report_write(const char *path, const struct rt_report *r,
+		    enum rt_format fmt, const char *table, struct st_err *err)
+{
+	FILE *f = stdout;
+	int ret;
+
+	if (path) {
+		f = fopen(path, "w");
+		if (!f) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+			return ret;
+		}
+	}
+	ret = rt_report_print(f, r, fmt, table);
+	if (fflush(f) || ferror(f))
+		ret = ret ? ret : -EIO;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret)
+		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the report", "%s",
+			   path ? path : "stdout");
+	return ret;
 }

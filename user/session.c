@@ -5,6 +5,7 @@
 #include <string.h>
 #include "names.h"
 #include "output.h"
+#include "report.h"
 #include "session.h"
 
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
@@ -20,6 +21,22 @@ int st_parse_u32(const char *s, uint32_t *out)
 	if (errno || *end || v > UINT32_MAX)
 		return -EINVAL;
 	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Decimal, no sign, no junk, at least min. Returns 0 or -EINVAL. */
+int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min)
+		return -EINVAL;
+	*out = v;
 	return 0;
 }
 
@@ -80,6 +97,29 @@ int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
 			id, ST_DUMP_TRIES);
 	st_dump_sort(d);
 	return 0;
+}
+
+/*
+ * What a report reads: the saved `dump --json` document input, or else the
+ * session arg (as st_session_pick() takes it) read whole from the kernel.
+ */
+int st_dump_read(const char *arg, const char *input, struct st_dump *d,
+		 struct st_err *err)
+{
+	struct st_nl *nl;
+	uint32_t id;
+	int ret;
+
+	if (input)
+		return st_dump_load(input, d, err);
+	ret = st_nl_open(&nl, err);
+	if (ret)
+		return ret;
+	ret = st_session_pick(nl, arg, &id, err);
+	if (!ret)
+		ret = st_session_fetch(nl, id, d, err);
+	st_nl_close(nl);
+	return ret;
 }
 
 /*

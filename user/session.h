@@ -12,7 +12,10 @@ int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
 		    struct st_err *err);
 int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
 		     struct st_err *err);
+int st_dump_read(const char *arg, const char *input, struct st_dump *d,
+		 struct st_err *err);
 int st_session_report_check(const struct st_dump *d);
 int st_parse_u32(const char *s, uint32_t *out);
+int st_parse_u64(const char *s, uint64_t *out, uint64_t min);
 
 #endif

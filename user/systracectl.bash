@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Completes the subcommands, each one's options, the values of --counters
-# and --table (the tables of the report being asked for), the report names,
-# process ids after attach,
+# and --table (the tables of the report being asked for), diff's --by keys,
+# the report names, process ids after attach,
 # session ids and names (from `systracectl list`: nothing, silently, when the
 # module is not loaded or the caller may not list), file names after -o,
 # --output and --input, and the command after start's --. It needs nothing
@@ -14,7 +14,7 @@
 # The option lists are those of each subcommand's --help (user/test_completion.sh
 # checks that they agree).
 
-_systracectl_subcommands="status start attach detach dump list reset report help"
+_systracectl_subcommands="status start attach detach dump list reset report diff help"
 _systracectl_reports="amortize short phases syscalls"
 
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
@@ -26,6 +26,7 @@ _systracectl_options() {
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
+	diff) echo "--input --by --csv --json -o --output --threshold --limit -h --help" ;;
 	report)
 		local o="--input --csv --json --table -o --output"
 		case ${2:-} in
@@ -82,7 +83,7 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top)
+		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -121,10 +122,22 @@ _systracectl() {
 		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
 		return 0
 		;;
-	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top)
+	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top | diff:--threshold | diff:--limit)
 		return 0
 		;;
-	dump:-o | dump:--output | report:-o | report:--output | report:--input)
+	diff:--by)
+		# A list: the key after the last comma, among those not given yet.
+		local done_=${cur%"${cur##*,}"} keys="syscall process site amortize all" k
+		if [[ -n $done_ ]]; then
+			keys=
+			for k in syscall process site amortize; do
+				[[ ,$done_ == *,$k,* ]] || keys+=" $k"
+			done
+		fi
+		mapfile -t COMPREPLY < <(compgen -P "$done_" -W "$keys" -- "${cur##*,}")
+		return 0
+		;;
+	dump:-o | dump:--output | report:-o | report:--output | report:--input | diff:-o | diff:--output | diff:--input)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
@@ -153,6 +166,14 @@ _systracectl() {
 		;;
 	dump | reset | detach)
 		if [[ $cur != -* ]] && ((npos == 0)); then
+			words=$(_systracectl_sessions "$cmd")
+		else
+			words=$(_systracectl_options "$sub")
+		fi
+		;;
+	diff)
+		# A and B: sessions, unless --input files take their places.
+		if [[ $cur != -* ]] && ((npos < 2)); then
 			words=$(_systracectl_sessions "$cmd")
 		else
 			words=$(_systracectl_options "$sub")

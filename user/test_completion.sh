@@ -3,7 +3,7 @@
 # The bash completion (user/systracectl.bash), driven as bash drives it:
 # COMP_WORDS and COMP_CWORD set, _systracectl called, COMPREPLY compared
 # exactly, for subcommands, options, --counters modes, report names, the
-# tables of a report, file names after -o; session completion says nothing
+# tables of a report, diff's --by keys, file names after -o; session completion says nothing
 # at all when the module is not loaded. Its option lists are those of each
 # subcommand's --help (and of each report's line in report --help), both
 # ways. (selftests/test_dkms.sh completes real session ids and names, and
@@ -39,7 +39,7 @@ case_() {
 	eq "complete '$*'" "$(complete_words "$@")" "$(tr ' ' '\n' <<<"$want" | grep .)"
 }
 
-case_ "status start attach detach dump list reset report help" systracectl ""
+case_ "status start attach detach dump list reset report diff help" systracectl ""
 case_ "reset report" systracectl re
 case_ "-h --help --version" systracectl -
 case_ "status start" systracectl help st
@@ -58,6 +58,9 @@ case_ "--tree --threads-only" systracectl attach --t
 case_ "none" systracectl attach -t --counters n
 eq "complete 'systracectl attach ' offers this shell's pid" \
 	"$(complete_words systracectl attach "" | grep -cx "$$")" 1
+case_ "syscall site" systracectl diff --by s
+case_ "syscall,site,process syscall,site,amortize" systracectl diff 3 --by syscall,site,
+case_ "--limit" systracectl diff --input a.json --by site --l
 
 mkdir -p "$D/files/sub"
 : >"$D/files/a.csv"
@@ -69,7 +72,7 @@ eq "complete 'systracectl dump -o ' in a directory holding a.csv, b.json, sub/" 
 "$CTL" list >/dev/null 2>&1
 rc=$?
 if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then
-	for words in "dump " "reset " "report amortize "; do
+	for words in "dump " "reset " "report amortize " "diff 3 "; do
 		# shellcheck disable=SC2086
 		got=$(complete_words "$CTL" $words "")
 		eq "complete '$words' without the module loaded: no word and no message" \

@@ -10,8 +10,11 @@
 #include <string.h>
 #include "output.h"
 #include "report.h"
+#include "session.h"
 #include "test.h"
 #include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MS 1000000ULL
 
@@ -736,4 +739,267 @@ TEST(report_input_reads_back_a_dump)
 	free(text);
 	st_dump_free(&d);
 	st_dump_free(&e);
+}
+
+/*
+ * diff: A has sh (2 images) and cat, B has sh and ls. By syscall, A -> B:
+ * getppid 12 -> 19 (two sh images at one site in A), read only in A (cat),
+ * getpid only in B (ls), close 5 -> 5 failing calls but 50 -> 80 ns, and
+ * clock_gettime 4 -> 4 from a vdso that ASLR moved.
+ */
+#define LIBC "/lib/libc.so.6"
+
+static void diff_fixture(struct st_dump *d, bool b)
+{
+	struct st_proc *p;
+	struct st_site *s;
+
+	memset(d, 0, sizeof(*d));
+	p = add_proc(d, 1, MS, "/bin/sh");
+	strcpy(p->comm, "sh");
+	p->errors = 5;
+	p = add_proc(d, 2, MS, b ? "/bin/ls" : "/bin/sh");
+	strcpy(p->comm, b ? "ls" : "sh");
+	if (!b)
+		strcpy(add_proc(d, 3, MS, "/bin/cat")->comm, "cat");
+	in_func(add_site(d, 1, 0x7f100, 110, b ? 19 : 10, 0), LIBC, "getppid", 0xf7, 0x100);
+	s = add_site(d, 1, 0x7f200, 3, 5, 1);
+	in_func(s, LIBC, "close", 0x1f0, 0x200);
+	s->errors = 5;
+	s->total_ns = b ? 80 : 50;
+	s = add_site(d, 1, b ? 0xe000 : 0xf000, 228, 4, 2);
+	s->map = SYSTRACE_MAP_VDSO;
+	if (b) {
+		in_func(add_site(d, 2, 0x7f400, 39, 1, 0), LIBC, "getpid", 0x400, 0x400);
+	} else {
+		in_func(add_site(d, 2, 0x7f100, 110, 2, 0), LIBC, "getppid", 0xf7, 0x100);
+		in_func(add_site(d, 3, 0x7f300, 0, 3, 0), LIBC, "read", 0x300, 0x300);
+	}
+	finish(d);
+	d->session.id = b ? 5 : 4;
+	d->symbolized = true;
+}
+
+struct want_row {
+	const char *status;
+	uint64_t rows[2], calls[2], errors[2], ns[2];
+};
+
+static void expect_rows(bool *failed, const struct df_result *r,
+			const struct want_row *w, size_t n)
+{
+	size_t i, k;
+
+	ASSERT_EQ(r->n, n);
+	for (i = 0; i < n; i++) {
+		const struct df_row *g = &r->rows[i];
+
+		EXPECT_STREQ(st_diff_status(g), w[i].status);
+		for (k = 0; k < 2; k++) {
+			EXPECT_EQ(g->rows[k], w[i].rows[k]);
+			EXPECT_EQ(g->calls[k], w[i].calls[k]);
+			EXPECT_EQ(g->errors[k], w[i].errors[k]);
+			EXPECT_EQ(g->ns[k], w[i].ns[k]);
+		}
+	}
+}
+
+TEST(diff_by_syscall_process_site)
+{
+	static const struct want_row sys[] = {
+		{ "changed", { 2, 1 }, { 12, 19 }, { 0, 0 }, { 120, 190 } },
+		{ "gone", { 1, 0 }, { 3, 0 }, { 0, 0 }, { 30, 0 } },
+		{ "new", { 0, 1 }, { 0, 1 }, { 0, 0 }, { 0, 10 } },
+		{ "same", { 1, 1 }, { 5, 5 }, { 5, 5 }, { 50, 80 } },
+		{ "same", { 1, 1 }, { 4, 4 }, { 0, 0 }, { 40, 40 } },
+	};
+	static const struct want_row proc[] = {
+		{ "changed", { 2, 1 }, { 21, 28 }, { 5, 5 }, { 210, 280 } },
+		{ "gone", { 1, 0 }, { 3, 0 }, { 0, 0 }, { 30, 0 } },
+		{ "new", { 0, 1 }, { 0, 1 }, { 0, 0 }, { 0, 10 } },
+	};
+	static const uint32_t sys_nr[] = { 110, 0, 39, 3, 228 };
+	static const char *const comm[] = { "sh", "cat", "ls" };
+	struct df_result r;
+	struct st_dump a, b;
+	size_t i;
+
+	diff_fixture(&a, false);
+	diff_fixture(&b, true);
+	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, &r), 0);
+	expect_rows(failed, &r, sys, 5);
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(r.rows[i].num[1], sys_nr[i]);
+	st_diff_free(&r);
+
+	ASSERT_EQ(st_diff(&a, &b, DF_PROCESS, &r), 0);
+	expect_rows(failed, &r, proc, 3);
+	for (i = 0; i < 3; i++)
+		EXPECT_STREQ(r.rows[i].str[0], comm[i]);
+	st_diff_free(&r);
+
+	/* The same rows by site: one site per syscall here. */
+	ASSERT_EQ(st_diff(&a, &b, DF_SITE, &r), 0);
+	expect_rows(failed, &r, sys, 5);
+	EXPECT_STREQ(r.rows[0].str[0], LIBC);
+	EXPECT_EQ(r.rows[0].num[1], 0x100);
+	ASSERT_TRUE(r.rows[0].sym);
+	EXPECT_STREQ(r.rows[0].sym->symbol, "getppid");
+	EXPECT_STREQ(r.rows[2].sym->symbol, "getpid");
+	EXPECT_NULL(r.rows[4].str[0]);
+	EXPECT_EQ(r.rows[4].num[0], SYSTRACE_MAP_VDSO);
+	st_diff_free(&r);
+
+	/* B -> A: what was new is gone, and the order stays. */
+	ASSERT_EQ(st_diff(&b, &a, DF_SYSCALL, &r), 0);
+	ASSERT_EQ(r.n, 5);
+	EXPECT_STREQ(st_diff_status(&r.rows[1]), "new");
+	EXPECT_STREQ(st_diff_status(&r.rows[2]), "gone");
+	EXPECT_EQ(r.rows[2].num[1], 39);
+	st_diff_free(&r);
+	st_dump_free(&a);
+	st_dump_free(&b);
+}
+
+TEST(diff_output_csv_json_amortize)
+{
+	struct diff_opts o = {
+		.by = 1U << DF_SYSCALL | 1U << DF_SITE | 1U << DF_AMORTIZE,
+		.threshold = 10,
+	};
+	static const uint64_t want_am[][7] = {
+		/* N, sites below A, B, calls below A, B, processes A, B */
+		{ 1, 0, 0, 0, 0, 0, 0 }, { 2, 0, 1, 0, 1, 0, 1 },
+		{ 4, 2, 1, 5, 1, 2, 1 }, { 8, 4, 3, 14, 10, 3, 2 },
+		{ 10, 4, 3, 14, 10, 3, 2 }, { 16, 5, 3, 24, 10, 3, 2 },
+		{ 32, 5, 4, 24, 29, 3, 2 }, { 1024, 5, 4, 24, 29, 3, 2 },
+	};
+	struct rt_report r = { 0 };
+	const struct rt_table *t;
+	struct st_dump a, b;
+	json_error_t jerr;
+	json_t *doc, *row;
+	size_t i, k;
+	char *out;
+
+	diff_fixture(&a, false);
+	diff_fixture(&b, true);
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	ASSERT_EQ(r.ntables, 3);
+	out = print(&r, RT_CSV, "syscalls");
+	EXPECT_STREQ(out,
+		     "status,calls_a,calls_b,calls_delta,errors_a,errors_b,errors_delta,"
+		     "time_a_ns,time_b_ns,time_delta_ns,abi,nr,syscall\n"
+		     "changed,12,19,7,0,0,0,120,190,70,x64,110,getppid\n"
+		     "gone,3,0,-3,0,0,0,30,0,-30,x64,0,read\n"
+		     "new,0,1,1,0,0,0,0,10,10,x64,39,getpid\n"
+		     "same,5,5,0,5,5,0,50,80,30,x64,3,close\n"
+		     "same,4,4,0,0,0,0,40,40,0,x64,228,clock_gettime\n");
+	free(out);
+
+	t = table(&r, "amortize");
+	ASSERT_TRUE(t);
+	ASSERT_EQ(t->nrows, 12);
+	for (i = 0; i < ARRAY_SIZE(want_am); i++) {
+		size_t row = want_am[i][0] == 1024 ? 11 : i;
+
+		EXPECT_EQ(cell(t, row, "threshold"), want_am[i][0]);
+		for (k = 0; k < 3; k++) {
+			static const char *const base[] = {
+				"sites_below", "calls_below", "processes",
+			};
+			char a_col[32], b_col[32], d_col[32];
+
+			snprintf(a_col, sizeof(a_col), "%s_a", base[k]);
+			snprintf(b_col, sizeof(b_col), "%s_b", base[k]);
+			snprintf(d_col, sizeof(d_col), "%s_delta", base[k]);
+			EXPECT_EQ(cell(t, row, a_col), want_am[i][1 + 2 * k]);
+			EXPECT_EQ(cell(t, row, b_col), want_am[i][2 + 2 * k]);
+			EXPECT_EQ(cell(t, row, d_col),
+				  want_am[i][2 + 2 * k] - want_am[i][1 + 2 * k]);
+		}
+	}
+	EXPECT_STREQ(cell_s(t, 0, "status"), "same");
+	EXPECT_STREQ(cell_s(t, 1, "status"), "changed");
+
+	out = print(&r, RT_JSON, NULL);
+	doc = json_loads(out, 0, &jerr);
+	ASSERT_TRUE(doc);
+	EXPECT_STREQ(json_string_value(json_object_get(doc, "report")), "diff");
+	EXPECT_EQ(json_integer_value(json_object_get(json_object_get(doc, "session_a"), "id")), 4);
+	EXPECT_EQ(json_integer_value(json_object_get(json_object_get(doc, "session_b"), "id")), 5);
+	EXPECT_NULL(json_object_get(doc, "session"));
+	EXPECT_EQ(json_array_size(json_object_get(json_object_get(doc, "parameters"), "by")), 3);
+	EXPECT_EQ(json_integer_value(json_object_get(json_object_get(doc, "parameters"), "threshold")), 10);
+	EXPECT_TRUE(json_is_null(json_object_get(json_object_get(doc, "parameters"), "limit")));
+	row = json_array_get(json_object_get(doc, "syscalls"), 1);
+	EXPECT_EQ(json_integer_value(json_object_get(row, "calls_delta")), (json_int_t)-3);
+	row = json_array_get(json_object_get(doc, "sites"), 0);
+	EXPECT_STREQ(json_string_value(json_object_get(row, "symbol")), "getppid");
+	EXPECT_STREQ(json_string_value(json_object_get(row, "symbol_offset")), "0x9");
+	EXPECT_STREQ(json_string_value(json_object_get(row, "offset")), "0x100");
+	EXPECT_STREQ(json_string_value(json_object_get(row, "object")), LIBC);
+	row = json_array_get(json_object_get(doc, "sites"), 4);
+	EXPECT_STREQ(json_string_value(json_object_get(row, "map")), "vdso");
+	EXPECT_TRUE(json_is_null(json_object_get(row, "offset")));
+	EXPECT_TRUE(json_is_null(json_object_get(row, "object")));
+	EXPECT_EQ(json_array_size(json_object_get(doc, "amortize")), 12);
+	json_decref(doc);
+	free(out);
+	rt_report_free(&r);
+
+	o = (struct diff_opts){ .by = 1U << DF_PROCESS, .limit = 2, .has_limit = true };
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	out = print(&r, RT_CSV, NULL);
+	EXPECT_STREQ(out,
+		     "status,processes_a,processes_b,processes_delta,calls_a,calls_b,calls_delta,"
+		     "errors_a,errors_b,errors_delta,time_a_ns,time_b_ns,time_delta_ns,comm,exe\n"
+		     "changed,2,1,-1,21,28,7,5,5,0,210,280,70,sh,/bin/sh\n"
+		     "gone,1,0,-1,3,0,-3,0,0,0,30,0,-30,cat,/bin/cat\n");
+	free(out);
+	rt_report_free(&r);
+	st_dump_free(&a);
+	st_dump_free(&b);
+}
+
+/* Both sides through the files report --input reads: the same diff. */
+TEST(diff_of_saved_dumps)
+{
+	char path[2][64];
+	struct st_dump d[2], e[2];
+	struct df_result r;
+	struct st_err err;
+	struct st_view v;
+	size_t i;
+	FILE *f;
+
+	diff_fixture(&d[0], false);
+	diff_fixture(&d[1], true);
+	for (i = 0; i < 2; i++) {
+		snprintf(path[i], sizeof(path[i]), "/tmp/systrace-diff-%d.%zu.json",
+			 (int)getpid(), i);
+		f = fopen(path[i], "w");
+		ASSERT_TRUE(f);
+		v = (struct st_view){ .dump = &d[i] };
+		ASSERT_EQ(st_json_dump(f, &v, false, false), 0);
+		fclose(f);
+		ASSERT_EQ(st_dump_read(NULL, path[i], &e[i], &err), 0);
+		unlink(path[i]);
+	}
+	ASSERT_EQ(st_diff(&e[0], &e[1], DF_SITE, &r), 0);
+	ASSERT_EQ(r.n, 5);
+	EXPECT_STREQ(st_diff_status(&r.rows[0]), "changed");
+	EXPECT_EQ(r.rows[0].calls[0], 12);
+	EXPECT_EQ(r.rows[0].calls[1], 19);
+	EXPECT_STREQ(r.rows[0].sym->symbol, "getppid");
+	EXPECT_STREQ(st_diff_status(&r.rows[1]), "gone");
+	EXPECT_STREQ(st_diff_status(&r.rows[2]), "new");
+	st_diff_free(&r);
+
+	EXPECT_EQ(st_dump_read(NULL, "/nonexistent/a.json", &e[0], &err), -ENOENT);
+	EXPECT_EQ(err.kind, ST_ERR_LOCAL);
+	for (i = 0; i < 2; i++) {
+		st_dump_free(&d[i]);
+		st_dump_free(&e[i]);
+	}
 }

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# systracectl diff of two runs of `sites` whose counts differ by a known
+# amount: A = `sites 1000 5 0`, B = `sites 1007 5 37` (7 more getppid at
+# site a, 37 failing close at site c, new in B), C = `sites 0 0 0` (no
+# getppid at all). Exact deltas by syscall, process, site and threshold,
+# between live sessions and between saved dumps (the same CSV, also mixed),
+# every syscall row against the two dumps' own sums, the deltas against
+# strace -c of the same two runs, and the errors a user can cause.
+# tags: trace
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+need_root
+need_prog sites
+on_exit mod_unload_quiet
+mod_load
+
+P=$PROGS/sites
+off_a=$(elf_offset "$P" site_a_insn) || exit 1
+off_b=$(elf_offset "$P" site_b_insn) || exit 1
+off_c=$(elf_offset "$P" site_c_insn) || exit 1
+
+trace -- "$P" 1000 5 0
+assert_eq "$TRACE_RC" 0 "exit status of sites 1000 5 0"
+A=$SID DA=$D
+trace -- "$P" 1007 5 37
+assert_eq "$TRACE_RC" 0 "exit status of sites 1007 5 37"
+B=$SID DB=$D
+trace -- "$P" 0 0 0
+assert_eq "$TRACE_RC" 0 "exit status of sites 0 0 0"
+C=$SID
+
+# --- live sessions (their --by all JSON is checked at the end) ---------------
+ctl_ok diff "$A" "$B" --by all --json -o "$T/live.json"
+
+# A syscall only in one session: new one way, gone the other.
+ctl_ok diff "$C" "$A" --csv
+expect_eq "$(csvq get status syscall=getppid <<<"$CTL_OUT")" new "C -> A: getppid status"
+expect_eq "$(csvq get calls_delta syscall=getppid <<<"$CTL_OUT")" 1005 "C -> A: getppid calls_delta"
+expect_eq "$(csvq get syscall <<<"$CTL_OUT" | head -n 1)" getppid "C -> A: first row"
+ctl_ok diff "$A" "$C" --csv --limit 1
+expect_eq "$(wc -l <<<"$CTL_OUT")" 2 "A -> C --limit 1: the header and one row"
+expect_eq "$(csvq get status <<<"$CTL_OUT")" gone "A -> C: getppid status"
+expect_eq "$(csvq get calls_delta <<<"$CTL_OUT")" -1005 "A -> C: getppid calls_delta"
+
+# --- saved dumps ------------------------------------------------------------
+ctl_ok dump "$A" --json -o "$T/a.json"
+ctl_ok dump "$B" --json -o "$T/b.json"
+for by in syscall process site amortize; do
+	ctl_ok diff "$A" "$B" --by "$by" --csv
+	live=$CTL_OUT
+	ctl_ok diff --input "$T/a.json" --input "$T/b.json" --by "$by" --csv
+	expect_eq "$CTL_OUT" "$live" "--by $by: two --input files give the live sessions' CSV"
+done
+ctl_ok diff --input "$T/a.json" "$B" --by site --csv
+expect_eq "$(csvq get calls_delta offset="$off_a" <<<"$CTL_OUT")" 7 "--input A, session B: site a"
+ctl_ok diff "$A" --input "$T/b.json" --by site --csv
+expect_eq "$(csvq get status offset="$off_c" <<<"$CTL_OUT")" new "session A, --input B: site c"
+ctl_ok diff --input "$T/a.json" --input "$T/b.json"
+expect_line "$CTL_OUT" "^A: session $A .*from $T/a.json" "text: the note naming A"
+expect_line "$CTL_OUT" "^changed +1005 +1012 +7 .* getppid$" "text: the getppid row"
+
+# --- strace -c of the same two runs (checked at the end) -------------------
+strace_out=
+if command -v strace >/dev/null; then
+	strace -f -c -o "$T/sa.txt" "$P" 1000 5 0 || fail "strace -c sites 1000 5 0"
+	strace -f -c -o "$T/sb.txt" "$P" 1007 5 37 || fail "strace -c sites 1007 5 37"
+	strace_out=$T
+else
+	log "no strace: the strace -c cross-check is left out"
+fi
+
+# --- errors a user can cause ------------------------------------------------
+ctl diff "$A"
+expect_eq "$CTL_RC" 1 "diff with one operand: exit status"
+expect_contains "$CTL_ERR" "diff needs A and B" "diff with one operand: message"
+ctl diff "$A" "$B" "$C"
+expect_eq "$CTL_RC" 1 "diff with three operands: exit status"
+ctl diff --by nosuch "$A" "$B"
+expect_eq "$CTL_RC" 1 "--by nosuch: exit status"
+expect_contains "$CTL_ERR" "--by: 'nosuch'" "--by nosuch: message"
+ctl diff --by syscall,site --csv "$A" "$B"
+expect_eq "$CTL_RC" 1 "--csv with two --by keys: exit status"
+ctl diff nosuchsession "$B"
+expect_eq "$CTL_RC" 4 "an unknown session: exit status"
+expect_contains "$CTL_ERR" 'no session with id or name "nosuchsession"' "an unknown session: message"
+ctl diff --input "$T/nosuch.json" "$B"
+expect_eq "$CTL_RC" 6 "a missing file: exit status"
+expect_contains "$CTL_ERR" "$T/nosuch.json" "a missing file: message"
+echo '{"schema_version":1}' >"$T/bad.json"
+ctl diff "$A" --input "$T/bad.json"
+expect_eq "$CTL_RC" 6 "a malformed file: exit status"
+expect_contains "$CTL_ERR" "not a \`dump --json\` document" "a malformed file: message"
+
+pycheck "$DA" "$DB" "$T/live.json" "$P" "$off_a" "$off_b" "$off_c" "$strace_out" <<'EOF'
+import collections, json
+da, db, j, prog, off_a, off_b, off_c, strace_dir = ARGS
+doc = json.load(open(j))
+
+def row(table, **w):
+    rows = [r for r in doc[table] if match(r, w)]
+    if len(rows) != 1:
+        report("%s: expected one row with %r, got %d" % (table, w, len(rows)))
+        return collections.defaultdict(lambda: None)
+    return rows[0]
+
+def want(r, what, **cols):
+    for k, v in cols.items():
+        eq(r[k], v, "%s: %s" % (what, k))
+
+eq(doc["parameters"]["by"], ["syscall", "process", "site", "amortize"], "parameters.by")
+
+# By syscall: getppid +7, close +37 failing, nothing else changed.
+want(row("syscalls", syscall="getppid"), "getppid", status="changed",
+     calls_a=1005, calls_b=1012, calls_delta=7, errors_delta=0)
+want(row("syscalls", syscall="close"), "close", status="changed",
+     calls_delta=37, errors_delta=37)
+eq([r["syscall"] for r in doc["syscalls"][:2]], ["close", "getppid"],
+   "syscall rows in order of the change in calls")
+eq(sum(1 for r in doc["syscalls"] if r["calls_delta"]), 2, "syscall rows whose calls changed")
+eq(sum(1 for r in doc["syscalls"] if r["status"] in ("new", "gone")), 0, "syscall rows new or gone")
+
+# Every syscall row against the two dumps' own sums.
+sums = []
+for d in (da, db):
+    c = collections.Counter()
+    for s in Trace(d).sites:
+        c[(s["abi"], s["nr"])] += s["calls"]
+    sums.append(c)
+eq(len(doc["syscalls"]), len(set(sums[0]) | set(sums[1])), "syscall rows of the diff")
+for r in doc["syscalls"]:
+    k = (r["abi"], r["nr"])
+    eq([r["calls_a"], r["calls_b"], r["calls_delta"]],
+       [sums[0][k], sums[1][k], sums[1][k] - sums[0][k]], "calls of %s" % r["syscall"])
+deltas = [(abs(r["calls_delta"]), abs(r["time_delta_ns"])) for r in doc["syscalls"]]
+eq(deltas, sorted(deltas, reverse=True), "rows by |calls_delta|, then |time_delta_ns|")
+
+# By process name: one image each side, 44 more calls.
+want(row("processes", comm="sites"), "process sites", status="changed",
+     exe=prog, processes_a=1, processes_b=1, processes_delta=0, calls_delta=44,
+     errors_delta=37)
+
+# By site: a +7, b the same, c new with 37 failing calls.
+want(row("sites", object=prog, offset=off_a), "site a", status="changed",
+     calls_a=1000, calls_b=1007, calls_delta=7, symbol="site_a", nr=110)
+want(row("sites", object=prog, offset=off_b), "site b", status="same",
+     calls_a=5, calls_b=5, calls_delta=0, symbol="site_b")
+want(row("sites", object=prog, offset=off_c), "site c", status="new",
+     calls_a=0, calls_b=37, errors_b=37, site_rows_a=0, site_rows_b=1,
+     symbol="site_c", syscall="close")
+eq(sum(1 for r in doc["sites"] if r["calls_delta"]), 2, "site rows whose calls changed")
+
+# By threshold: site c's 37 calls are below N = 64, not 32; site a's 1000
+# and 1007 below 1024.
+eq(len(doc["amortize"]), 11, "amortize rows (16 is a power of 2)")
+want(row("amortize", threshold=32), "N = 32", status="same", sites_below_delta=0)
+want(row("amortize", threshold=64), "N = 64", status="changed",
+     sites_below_delta=1, calls_below_delta=37)
+want(row("amortize", threshold=1024), "N = 1024", sites_below_delta=1,
+     calls_below_delta=44)
+
+# strace -c of the same two runs: "% time seconds usecs/call calls [errors] syscall".
+if strace_dir:
+    st = []
+    for f in ("sa.txt", "sb.txt"):
+        c = {}
+        for line in open(strace_dir + "/" + f):
+            w = line.split()
+            if len(w) in (5, 6) and w[3].isdigit():
+                c[w[-1]] = (int(w[3]), int(w[4]) if len(w) == 6 else 0)
+        st.append(c)
+    for name in ("getppid", "close"):
+        r = row("syscalls", syscall=name)
+        eq([r["calls_delta"], r["errors_delta"]],
+           [st[1][name][0] - st[0][name][0], st[1][name][1] - st[0][name][1]],
+           "%s [calls_delta, errors_delta] against strace -c" % name)
+        eq([r["calls_a"], r["calls_b"]], [st[0][name][0], st[1][name][0]],
+           "%s calls in A and B against strace -c" % name)
+EOF
