@@ -145,7 +145,6 @@ static u32 st_exit_code(struct task_struct *task)
 static void st_probe_exit(void *data, struct task_struct *task)
 {
 	struct st_thread *t;
-	struct st_session *s;
 	struct st_proc *p;
 	u32 code;
 
@@ -158,20 +157,13 @@ static void st_probe_exit(void *data, struct task_struct *task)
 		st_tsite_account(t, 0, st_clock());
 	if (!st_thread_own(t))
 		goto out;
-	s = t->s;
 	p = t->proc;
 	code = st_exit_code(task);
+	t->exited = true;
+	t->exit_code = code;
 	/* The image ends with its last traced thread, whichever that is. */
-	if (st_thread_detach(t, true) && p) {
-		bool sig = code & 0x7f;
-
-		if (st_proc_end(p, sig ? SYSTRACE_END_SIGNALED :
-				SYSTRACE_END_EXITED, code)) {
-			st_stat_inc(s, ST_EXITS);
-			if (sig)
-				st_stat_inc(s, ST_SIGNAL_EXITS);
-		}
-	}
+	if (st_thread_detach(t, true) && p)
+		st_proc_exit(p, code);
 out:
 	rcu_read_unlock();
 }

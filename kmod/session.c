@@ -218,7 +218,10 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
 			continue;
 		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
 		if (!nt) {
-			c->failed++;
+			/* Followed since (the fork probe): not a loss. */
+			nt = st_thread_lookup(t);
+			if (!nt || nt->s != s)
+				c->failed++;
 			continue;
 		}
 		/*
@@ -234,6 +237,9 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
 			continue;
 		}
 		c->attached++;
+		/* Counted from its next return to user mode, as a fork child. */
+		if (p)
+			st_counter_start(nt);
 	}
 	rcu_read_unlock();
 	if (!list_empty(&gone)) {
@@ -263,9 +269,12 @@ static bool st_attach_proc(struct st_session *s, struct task_struct *task,
 		return false;
 	st_proc_pin(p);
 	st_attach_threads(s, p, task, c);
-	/* Every attached thread may have left already: nobody ends it then. */
-	if (st_proc_unpin(p))
-		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
+	/*
+	 * Every attached thread may have left already, and the exit probe
+	 * does not end a pinned row: end it here, as the probe would have
+	 * when it saw the process exit.
+	 */
+	st_proc_unpin_end(p);
 	return true;
 }
 
@@ -285,16 +294,6 @@ static struct st_proc *st_traced_proc(struct st_session *s,
 			return st->proc;
 	}
 	return NULL;
-}
-
-static bool st_traced_in(struct st_session *s, struct task_struct *task)
-{
-	bool traced;
-
-	rcu_read_lock();
-	traced = st_traced_proc(s, task);
-	rcu_read_unlock();
-	return traced;
 }
 
 static bool st_has_live_thread(struct task_struct *task)
@@ -337,7 +336,8 @@ static u32 st_collect_tree(struct st_session *s, struct task_struct *root,
 
 	rcu_read_lock();
 	for_each_process(p) {
-		if (same_thread_group(p, root) ||
+		/* Not the caller itself (systracectl in a traced shell). */
+		if (same_thread_group(p, root) || same_thread_group(p, current) ||
 		    (READ_ONCE(p->flags) & PF_KTHREAD))
 			continue;
 		depth = 0;
@@ -363,14 +363,91 @@ static u32 st_collect_tree(struct st_session *s, struct task_struct *root,
 	return found;
 }
 
+/* Processes given a row by this attach: never a second one. */
+struct st_tried {
+	struct task_struct **tasks;	/* a reference each */
+	u32 n, cap;
+};
+
+static bool st_tried_has(const struct st_tried *tr, struct task_struct *task)
+{
+	u32 i;
+
+	for (i = 0; i < tr->n; i++)
+		if (tr->tasks[i] == task)
+			return true;
+	return false;
+}
+
+static bool st_tried_add(struct st_tried *tr, struct task_struct *task)
+{
+	struct task_struct **grown;
+
+	if (tr->n == tr->cap) {
+		grown = kvmalloc_array(tr->cap * 2 + 8, sizeof(*grown), GFP_KERNEL);
+		if (!grown)
+			return false;
+		if (tr->n)
+			memcpy(grown, tr->tasks, tr->n * sizeof(*grown));
+		kvfree(tr->tasks);
+		tr->tasks = grown;
+		tr->cap = tr->cap * 2 + 8;
+	}
+	get_task_struct(task);
+	tr->tasks[tr->n++] = task;
+	return true;
+}
+
+static void st_tried_free(struct st_tried *tr)
+{
+	while (tr->n)
+		put_task_struct(tr->tasks[--tr->n]);
+	kvfree(tr->tasks);
+}
+
+/*
+ * st_attach_one() - attach the descendant @task unless it is gone, traced,
+ * unreadable or had its row already
+ *
+ * Return: false when it should have been attached and was not (another
+ * session traces it, the caller may not read it, a limit): a loss.
+ */
+static bool st_attach_one(struct st_session *s, struct task_struct *task,
+			  struct st_tried *tr, struct st_attach_count *c)
+{
+	struct task_struct *up;
+	struct st_proc *pp;
+	u64 parent_id;
+	bool live, ours;
+	pid_t ppid;
+
+	rcu_read_lock();
+	live = st_has_live_thread(task);
+	ours = st_traced_proc(s, task);
+	up = rcu_dereference(task->real_parent);
+	pp = st_traced_proc(s, up);
+	parent_id = pp ? pp->id : 0;
+	ppid = task_tgid_nr_ns(up, s->pidns);
+	rcu_read_unlock();
+	/* Exiting, or followed by the fork probe since the walk: no loss. */
+	if (!live || ours || st_tried_has(tr, task))
+		return true;
+	if (st_task_traced(task) || !st_may_read(task))
+		return false;
+	if (!st_tried_add(tr, task) ||
+	    !st_attach_proc(s, task, parent_id, ppid, c))
+		return false;
+	return true;
+}
+
 /*
  * st_attach_tree() - attach the living descendants of @root
  *
  * Once a process is attached, the fork probe follows what it creates. A
  * process found but not attached yet may fork meanwhile, so the walk runs
- * again while a round attaches something (at most ST_TREE_ROUNDS). The
- * processes the last round could not attach (another session traces them,
- * the caller may not read them, a limit) count in dropped_procs, once.
+ * again while a round attaches something or finds more than it had room
+ * for (at most ST_TREE_ROUNDS). The processes the last round could not
+ * attach count in dropped_procs, once.
  *
  * Return: 0, or -ENOMEM when the list of descendants cannot be allocated.
  */
@@ -378,47 +455,39 @@ static u32 st_collect_tree(struct st_session *s, struct task_struct *root,
 static int st_attach_tree(struct st_session *s, struct task_struct *root,
 			  struct st_attach_count *c)
 {
-	struct task_struct *task, *up;
+	struct st_tried tr = {};
 	struct st_tree_ent *ents;
-	u32 cap = 64, found, n, i, round, skipped;
-	int before;
-	u64 parent_id;
-	struct st_proc *pp;
-	pid_t ppid;
+	u32 cap = 64, found, n, i, round, lost;
+	int before, ret = 0;
 
 	for (round = 0; round < ST_TREE_ROUNDS; round++) {
 		ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
-		if (!ents)
-			return -ENOMEM;
+		if (!ents) {
+			ret = -ENOMEM;
+			break;
+		}
 		found = st_collect_tree(s, root, ents, cap);
 		n = min(found, cap);
 		before = c->attached;
-		skipped = 0;
+		lost = found - n;
 		for (i = 0; i < n; i++) {
-			task = ents[i].task;
-			rcu_read_lock();
-			up = rcu_dereference(task->real_parent);
-			pp = st_traced_proc(s, up);
-			parent_id = pp ? pp->id : 0;
-			ppid = task_tgid_nr_ns(up, s->pidns);
-			rcu_read_unlock();
-			/* Followed by the fork probe since the walk: done. */
-			if (st_task_traced(task) || !st_may_read(task) ||
-			    !st_attach_proc(s, task, parent_id, ppid, c))
-				skipped += !st_traced_in(s, task);
-			put_task_struct(task);
+			if (!st_attach_one(s, ents[i].task, &tr, c))
+				lost++;
+			put_task_struct(ents[i].task);
 		}
 		kvfree(ents);
-		if (c->attached == before || round == ST_TREE_ROUNDS - 1) {
-			c->failed += skipped;
+		if ((c->attached == before && found <= cap) ||
+		    round == ST_TREE_ROUNDS - 1) {
+			c->failed += lost;
 			break;
 		}
 		/* Room for all of them the next time, within the limit. */
 		if (found > cap)
-			cap = min_t(u32, found + found / 4 + 1, max(st_max_procs, 1U));
+			cap = min_t(u32, found + found / 4 + 1, max(st_max_procs, 64U));
 		cond_resched();
 	}
-	return 0;
+	st_tried_free(&tr);
+	return ret;
 }
 
 static int st_attach_root(struct st_session *s, struct task_struct *task,
@@ -657,25 +726,33 @@ int st_session_del(u32 id, struct netlink_ext_ack *extack)
 int st_session_detach(u32 id, struct netlink_ext_ack *extack)
 {
 	struct st_session *s;
-	bool dead;
+	bool dead, detached;
 
 	s = st_session_get(id);
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(extack, "no session with that id");
 		return -ENOENT;
 	}
+	/* One decision per session: the first detach, or a delete, wins. */
 	spin_lock(&s->lock);
 	dead = s->dead;
-	if (!dead)
+	detached = s->detached;
+	if (!dead) {
+		s->dead = true;
 		WRITE_ONCE(s->detached, true);
+	}
 	spin_unlock(&s->lock);
 	/* A concurrent delete may kill it too: each thread is taken once. */
 	if (!dead)
 		st_session_kill(s);
 	st_session_put(s);
-	if (dead) {
+	if (detached) {
 		NL_SET_ERR_MSG_MOD(extack, "the session is already detached");
 		return -EALREADY;
+	}
+	if (dead) {
+		NL_SET_ERR_MSG_MOD(extack, "no session with that id (being deleted)");
+		return -ENOENT;
 	}
 	return 0;
 }

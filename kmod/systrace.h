@@ -106,6 +106,8 @@ struct st_proc {
 	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
+	bool pinned_exit;		/* its last thread exited while pinned, */
+	u32 pinned_code;		/* with this wait status */
 
 	u64 syscalls, errors, syscall_ns;
 	struct st_acct acct;
@@ -127,6 +129,8 @@ struct st_thread {
 	struct list_head plist;		/* proc->live */
 	struct list_head snode;		/* session->threads, session->lock */
 	bool owned;			/* out of the task table: session->lock */
+	bool exited;			/* the exit probe retires it, */
+	u32 exit_code;			/* with this wait status of the group */
 	struct st_inflight cur;
 
 	struct st_tsite **buckets;	/* owner-only */
@@ -246,7 +250,8 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    struct st_obj *exe, bool attached, gfp_t gfp);
 bool st_proc_end(struct st_proc *p, u32 end, u32 code);
 void st_proc_pin(struct st_proc *p);
-bool st_proc_unpin(struct st_proc *p);
+void st_proc_unpin_end(struct st_proc *p);
+void st_proc_exit(struct st_proc *p, u32 code);
 struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 			      long nr);
 void st_tsite_account(struct st_thread *t, long ret, u64 now);

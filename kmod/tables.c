@@ -366,9 +366,11 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 		st_stat_inc(s, ST_DROPPED_RESOLVE);
 		return NULL;
 	}
-	if (gfpflags_allow_blocking(gfp))
-		mmap_read_lock(mm);
-	else if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
+	if (gfpflags_allow_blocking(gfp)) {
+		/* A request waits, but not unkillably, on another's lock. */
+		if (mmap_read_lock_killable(mm))
+			return NULL;
+	} else if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
 		return ERR_PTR(-EAGAIN);
 	obj = st_obj_locked(s, mm, addr, map, offset, gfp);
 	mmap_read_unlock(mm);
@@ -666,19 +668,45 @@ void st_proc_pin(struct st_proc *p)
 }
 
 /**
- * st_proc_unpin() - undo st_proc_pin()
+ * st_proc_exit() - @p's process exited with wait status @code
+ * @p: the row, whose last traced thread has just left
+ * @code: the raw wait status
+ */
+void st_proc_exit(struct st_proc *p, u32 code)
+{
+	bool sig = code & 0x7f;
+
+	if (st_proc_end(p, sig ? SYSTRACE_END_SIGNALED : SYSTRACE_END_EXITED,
+			code)) {
+		st_stat_inc(p->s, ST_EXITS);
+		if (sig)
+			st_stat_inc(p->s, ST_SIGNAL_EXITS);
+	}
+}
+
+/**
+ * st_proc_unpin_end() - undo st_proc_pin(), and end @p if no thread is left
  * @p: the row
  *
- * Return: true when no thread of @p is left: the caller ends the row.
+ * A row whose threads all exited while it was pinned ends as they did;
+ * one whose threads were all taken back (or never attached) as detached.
  */
-bool st_proc_unpin(struct st_proc *p)
+void st_proc_unpin_end(struct st_proc *p)
 {
-	bool empty;
+	bool empty, exited;
+	u32 code;
 
 	spin_lock(&p->lock);
 	empty = !--p->pins && list_empty(&p->live);
+	exited = p->pinned_exit;
+	code = p->pinned_code;
 	spin_unlock(&p->lock);
-	return empty;
+	if (!empty)
+		return;
+	if (exited)
+		st_proc_exit(p, code);
+	else
+		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
 }
 
 /* ---- threads ---- */
@@ -859,6 +887,11 @@ static bool st_thread_merge(struct st_thread *t)
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);
+	/* Its last thread left while it is pinned: st_proc_unpin_end() ends it. */
+	if (t->exited && list_empty(&p->live) && p->pins) {
+		p->pinned_exit = true;
+		p->pinned_code = t->exit_code;
+	}
 	last = list_empty(&p->live) && !p->pins;
 	if (last && p->end != SYSTRACE_END_RUNNING)
 		st_proc_free_buckets(p);

@@ -3,8 +3,9 @@
 # time through a FIFO, attached to while it blocks in read. Exact rows and
 # counts per site:
 #   attach        the root's row has attached=true and counts from the
-#                 attach (the read it blocked in is not counted); the child
-#                 it forks after is followed, attached=false.
+#                 attach (the read it blocked in is not counted), its perf
+#                 counter too; the child it forks after is followed,
+#                 attached=false.
 #   --tree        a child that ran before the attach gets its own row,
 #                 attached=true, its parent the root's row.
 #   --threads-only  the child forked after the attach is not followed.
@@ -91,8 +92,10 @@ dump_session() {
 }
 
 # --- attach: the root, and the child forked after -------------------------
+# task-clock: a software counter, which works in a VM; the attached root's
+# threads get one too.
 attachee "$K" "$M"
-ctl_ok attach --counters none "$APID"
+ctl_ok attach --counters task-clock "$APID"
 SID=$CTL_OUT
 assert_match "$SID" '^[0-9]+$' "attach prints the session id on stdout"
 expect_contains "$CTL_ERR" "attached to pid $APID: 1 process, 1 live task" "attach's summary on stderr"
@@ -201,6 +204,9 @@ def post_child(t, r, w):
 w = "attach"
 t = Trace(d1)
 eq(len(t.procs), 2, w + ": process rows")
+eq(t.session["counters_error"], None, w + ": counters_error")
+for p in t.procs:
+    expect(p["task_clock_ns"] is not None, w + ": process %d has a task_clock_ns" % p["id"])
 r = t.root()
 if r:
     eq(r["end"], "exited", w + ": end")
