@@ -100,12 +100,8 @@ int status_main(int argc, char **argv)
 		return st_fail(&err, NULL);
 	if (st_nl_status(nl, &st, &err))
 		return st_fail(&err, nl);
-	if (st_nl_session_list(nl, &ss, &n, NULL, &err)) {
-		/* A module without sessions (an older build) still has a status. */
-		if (err.kind != ST_ERR_KERNEL || err.err != EOPNOTSUPP)
-			return st_fail(&err, nl);
-		st_warn("this module does not list sessions: %s", err.msg);
-	}
+	if (st_nl_session_list(nl, &ss, &n, NULL, &err))
+		return st_fail(&err, nl);
 	st_nl_close(nl);
 	if (st.abi_version != SYSTRACE_ABI_VERSION)
 		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
