@@ -5,7 +5,7 @@
 #   attach        the root's row has attached=true and counts from the
 #                 attach (the read it blocked in is not counted), its perf
 #                 counter too; the child it forks after is followed,
-#                 attached=false.
+#                 attached=false, and so is the image that child execs.
 #   --tree        a child that ran before the attach gets its own row,
 #                 attached=true, its parent the root's row.
 #   --threads-only  the child forked after the attach is not followed.
@@ -94,7 +94,7 @@ dump_session() {
 # --- attach: the root, and the child forked after -------------------------
 # task-clock: a software counter, which works in a VM; the attached root's
 # threads get one too.
-attachee "$K" "$M"
+attachee exec "$K" "$M"
 ctl_ok attach --counters task-clock "$APID"
 SID=$CTL_OUT
 assert_match "$SID" '^[0-9]+$' "attach prints the session id on stdout"
@@ -173,8 +173,9 @@ ctl detach 4000000
 expect_eq "$CTL_RC" 4 "detach of no session: exit status"
 expect_contains "$CTL_ERR" "no session" "detach of no session: message"
 
-pycheck "$P" "$poff" "$coff" "$K" "$M" "$D1" "$D2" "$D3" "$D4" <<'EOF'
-prog, poff, coff, K, M, d1, d2, d3, d4 = ARGS
+xoff=$(elf_offset "$P" exec_site_insn) || exit 1
+pycheck "$P" "$poff" "$coff" "$xoff" "$K" "$M" "$D1" "$D2" "$D3" "$D4" <<'EOF'
+prog, poff, coff, xoff, K, M, d1, d2, d3, d4 = ARGS
 K, M = int(K), int(M)
 
 def parent_counts(t, r, w, getppid, waits, exit_group=1, read=1):
@@ -203,7 +204,7 @@ def post_child(t, r, w):
 
 w = "attach"
 t = Trace(d1)
-eq(len(t.procs), 2, w + ": process rows")
+eq(len(t.procs), 3, w + ": process rows (the root, its child, the image the child execs)")
 eq(t.session["counters_error"], None, w + ": counters_error")
 for p in t.procs:
     # COUNTER_VALUE is sent for every row while counting, 0 without a
@@ -214,8 +215,24 @@ if r:
     eq(r["end"], "exited", w + ": end")
     eq(r["exit_code"], 7, w + ": exit_code")
     parent_counts(t, r, w, 2 * K, 1)
-    post_child(t, r, w)
+    f = t.proc(w + ": the child's image before its exec", parent_id=r["id"], prev_id=None)
+    x = t.proc(w + ": the image the child execs", prev_id=f["id"]) if f else None
+    if f and x:
+        eq(f["attached"], False, w + ": fork image attached")
+        eq(f["end"], "exec", w + ": fork image end")
+        eq(t.calls(proc_id=f["id"], nr=59, path=prog, offset=xoff), 1, w + ": fork image's execve at exec_site")
+        eq(f["syscalls"], 2, w + ": fork image's syscalls (set_robust_list, execve)")
+        eq(x["attached"], False, w + ": exec image attached")
+        eq(x["parent_id"], r["id"], w + ": exec image's parent_id")
+        eq(x["pid"], f["pid"], w + ": exec image's pid")
+        eq(x["exe"], prog, w + ": exec image's exe")
+        eq(x["end"], "exited", w + ": exec image's end")
+        eq(x["exit_code"], 5, w + ": exec image's exit_code")
+        eq(t.calls(proc_id=x["id"], nr=110, path=prog, offset=coff), M, w + ": exec image's getppid at child_site")
+        eq(t.calls(proc_id=x["id"], nr=231), 1, w + ": exec image's exit_group")
+        eq(t.calls(proc_id=x["id"], nr=59), 0, w + ": exec image's execve")
 eq(t.session["forks"], 1, w + ": session forks")
+eq(t.session["execs"], 1, w + ": session execs")
 eq(t.session["exits"], 2, w + ": session exits")
 
 w = "attach --tree"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attachee [tree] K M: a process to attach to, driven one byte at a time
- * through stdin (a FIFO) so that the test knows what it does when.
+ * attachee [tree|exec] K M: a process to attach to, driven one byte at a
+ * time through stdin (a FIFO) so that the test knows what it does when.
  *
  *   tree: first fork a "pre" child, which blocks reading one byte, then
  *         makes M getppid() at child_site and exits 6.
+ *   exec: the "post" child below execs this program (`attachee child M`,
+ *         by execve at exec_site) before its getppid calls.
  *   Write "ready\n" to stdout, block reading one byte (the attach happens
  *   there), make K getppid() at parent_site, fork a "post" child that
  *   makes M getppid() at child_site and exits 5, reap the children, write
@@ -25,6 +27,9 @@
 
 SITE(parent_site)
 SITE(child_site)
+SITE(exec_site)
+
+extern char **environ;
 
 static void read_byte(void)
 {
@@ -42,11 +47,23 @@ static void getppids(long (*site)(long, long, long, long), int n)
 		site(SYS_getppid, 0, 0, 0);
 }
 
-static pid_t child(int m, int code, int wait_first)
+/* After the fork, before anything else: execve(/proc/self/exe child M). */
+static void exec_self(const char *arg0, const char *m)
+{
+	char *args[] = { (char *)arg0, "child", (char *)m, NULL };
+
+	exec_site(SYS_execve, (long)"/proc/self/exe", (long)args, (long)environ);
+	_exit(2);
+}
+
+static pid_t child(int m, int code, int wait_first, const char *exec_m,
+		   const char *arg0)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		if (exec_m)
+			exec_self(arg0, exec_m);
 		if (wait_first)
 			read_byte();
 		getppids(child_site, m);
@@ -66,20 +83,26 @@ static int reaped(pid_t pid, int code)
 int main(int argc, char **argv)
 {
 	int tree = argc > 1 && !strcmp(argv[1], "tree");
+	int exec = argc > 1 && !strcmp(argv[1], "exec");
+	int mode = tree || exec;
 	pid_t pre = 0, post;
 	int k, m, ok;
 
-	if (argc != 3 + tree)
+	if (argc == 3 && !strcmp(argv[1], "child")) {
+		getppids(child_site, atoi(argv[2]));
+		_exit(5);
+	}
+	if (argc != 3 + mode)
 		return 2;
-	k = atoi(argv[1 + tree]);
-	m = atoi(argv[2 + tree]);
-	if (tree && (pre = child(m, 6, 1)) < 0)
+	k = atoi(argv[1 + mode]);
+	m = atoi(argv[2 + mode]);
+	if (tree && (pre = child(m, 6, 1, NULL, NULL)) < 0)
 		return 2;
 	if (write(1, "ready\n", 6) != 6)
 		_exit(2);
 	read_byte();
 	getppids(parent_site, k);
-	post = child(m, 5, 0);
+	post = child(m, 5, 0, exec ? argv[2 + mode] : NULL, argv[0]);
 	ok = reaped(post, 5) && (!tree || reaped(pre, 6));
 	if (write(1, "done\n", 5) != 5)
 		_exit(2);
