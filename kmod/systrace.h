@@ -234,9 +234,16 @@ static inline void st_stat_inc(struct st_session *s, enum st_stat i)
 	atomic64_inc(&s->stats[i]);
 }
 
-/* tables.c */
+/* mem.c */
 int st_tables_init(void);
 void st_tables_exit(void);
+void st_acct_read(struct task_struct *task, struct st_acct *a);
+void *st_alloc(struct st_session *s, size_t size, gfp_t gfp);
+void st_free(struct st_session *s, void *p, size_t size);
+bool st_charge(struct st_session *s, size_t size);
+void st_uncharge(struct st_session *s, size_t size);
+
+/* threads.c */
 struct st_thread *st_thread_lookup(struct task_struct *task);
 struct st_thread *st_thread_current(void);
 struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
@@ -245,6 +252,8 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 bool st_thread_own(struct st_thread *t);
 void st_threads_take(struct st_session *s, struct list_head *owned);
 bool st_thread_detach(struct st_thread *t, bool in_probe);
+
+/* rows.c */
 struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 			    u64 parent_id, pid_t ppid, u64 prev_id,
 			    struct st_obj *exe, bool attached, gfp_t gfp);
@@ -255,20 +264,17 @@ void st_proc_exit(struct st_proc *p, u32 code);
 struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 			      long nr);
 void st_tsite_account(struct st_thread *t, long ret, u64 now);
-struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
-struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
-			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_snap *snap);
-void st_acct_read(struct task_struct *task, struct st_acct *a);
-void *st_alloc(struct st_session *s, size_t size, gfp_t gfp);
-void st_free(struct st_session *s, void *p, size_t size);
-bool st_charge(struct st_session *s, size_t size);
-void st_uncharge(struct st_session *s, size_t size);
 void st_free_session_rows(struct st_session *s);
 u32 st_proc_row_bytes(void);
 u32 st_site_row_bytes(void);
+
+/* objs.c */
+struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
+struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
+			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
 
 /* hooks.c */
 int st_hooks_init(void);

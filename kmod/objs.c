@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mapped files: each file a site lies in, interned once per session
+ * (st_obj), found from an address under the mmap lock; and the late
+ * resolution of sites whose first hit found that lock busy, by task_work.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/dcache.h>
+#include <linux/jhash.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sched/mm.h>
+#include <linux/task_work.h>
+#include <linux/module.h>
+#include <asm/vsyscall.h>
+#include "systrace.h"
+#include "tables.h"
+#include "compat.h"
+
+static u32 st_obj_hash(u32 dev, u64 ino)
+{
+	return hash_64(ino ^ ((u64)dev << 32), 6);
+}
+
+static struct st_obj *st_obj_find(struct st_session *s, u32 dev, u64 ino)
+{
+	struct st_obj *o;
+
+	hlist_for_each_entry(o, &s->objs[st_obj_hash(dev, ino)], hnode)
+		if (o->dev == dev && o->ino == ino)
+			return o;
+	return NULL;
+}
+
+/**
+ * st_obj_get() - the session's interned record of a mapped file
+ * @s: session
+ * @f: the file
+ * @gfp: allocation context
+ *
+ * Return: the record, or NULL when it could not be made (counted).
+ */
+struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
+{
+	struct inode *inode = file_inode(f);
+	u32 dev = new_encode_dev(inode->i_sb->s_dev);
+	u64 ino = inode->i_ino;
+	struct st_obj *o, *found;
+	char *buf, *path;
+	size_t len;
+
+	spin_lock(&s->lock);
+	o = st_obj_find(s, dev, ino);
+	spin_unlock(&s->lock);
+	if (o)
+		return o;
+	/* d_path() is relative to current's root: none past exit_fs(). */
+	if (!current->fs) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+
+	buf = kmalloc(PATH_MAX, gfp | __GFP_NOWARN);
+	if (!buf) {
+		st_stat_inc(s, ST_DROPPED_NOMEM);
+		return NULL;
+	}
+	path = d_path(&f->f_path, buf, PATH_MAX);
+	if (IS_ERR(path)) {
+		kfree(buf);
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+	len = strlen(path);
+	o = st_alloc(s, sizeof(*o) + len + 1, gfp);
+	if (o) {
+		o->dev = dev;
+		o->ino = ino;
+		o->mtime_ns = st_inode_mtime_ns(inode);
+		memcpy(o->path, path, len + 1);
+	}
+	kfree(buf);
+	if (!o)
+		return NULL;
+
+	spin_lock(&s->lock);
+	found = st_obj_find(s, dev, ino);
+	if (!found)
+		hlist_add_head(&o->hnode, &s->objs[st_obj_hash(dev, ino)]);
+	spin_unlock(&s->lock);
+	if (found) {
+		st_free(s, o, sizeof(*o) + len + 1);
+		o = found;
+	}
+	return o;
+}
+
+/* The mapping @addr lies in; the caller holds @mm's mmap lock. */
+static struct st_obj *st_obj_locked(struct st_session *s,
+				    struct mm_struct *mm, unsigned long addr,
+				    u8 *map, u64 *offset, gfp_t gfp)
+{
+	struct vm_area_struct *vma;
+	struct st_obj *obj = NULL;
+
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+	} else if (vma->vm_file) {
+		obj = st_obj_get(s, vma->vm_file, gfp);
+		if (obj) {
+			*map = SYSTRACE_MAP_FILE;
+			*offset = addr - vma->vm_start +
+				  ((u64)vma->vm_pgoff << PAGE_SHIFT);
+		}
+	} else if (vma->vm_start == (unsigned long)mm->context.vdso) {
+		*map = SYSTRACE_MAP_VDSO;
+	} else {
+		*map = SYSTRACE_MAP_ANON;
+	}
+	return obj;
+}
+
+/**
+ * st_obj_at() - find the mapping an address lies in
+ * @s: session
+ * @mm: address space (may be NULL)
+ * @addr: user address
+ * @map: set to the enum systrace_map kind
+ * @offset: set to the file offset, or to @addr when not file-backed
+ * @gfp: allocation context
+ *
+ * Waits for the mmap lock only when @gfp may block. Otherwise the lock is
+ * only tried, and a failed try leaves SYSTRACE_MAP_UNKNOWN for the caller
+ * to resolve later (st_resolve_later()).
+ *
+ * Return: the file record for SYSTRACE_MAP_FILE, ERR_PTR(-EAGAIN) when the
+ * lock was taken, NULL otherwise.
+ */
+struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
+			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp)
+{
+	struct st_obj *obj;
+
+	*map = SYSTRACE_MAP_UNKNOWN;
+	*offset = addr;
+	if (addr >= VSYSCALL_ADDR && addr < VSYSCALL_ADDR + PAGE_SIZE) {
+		*map = SYSTRACE_MAP_VSYSCALL;
+		return NULL;
+	}
+	if (!mm) {
+		st_stat_inc(s, ST_DROPPED_RESOLVE);
+		return NULL;
+	}
+	if (gfpflags_allow_blocking(gfp)) {
+		/* A request waits, but not unkillably, on another's lock. */
+		if (mmap_read_lock_killable(mm))
+			return NULL;
+	} else if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
+		return ERR_PTR(-EAGAIN);
+	obj = st_obj_locked(s, mm, addr, map, offset, gfp);
+	mmap_read_unlock(mm);
+	return obj;
+}
+
+/*
+ * Late resolution. A probe cannot wait for the mmap lock, so a new site
+ * whose first hit finds it taken (another thread mapping memory) is left
+ * pending, and the thread resolves it by task_work on its way back to
+ * user mode, where it may sleep: before it runs another instruction of
+ * the image, so before anyone can have waited for the image's end. The
+ * work holds a module reference and a session reference (the session
+ * owns the rows). One work per image is queued at a time; it resolves
+ * every pending site of the image.
+ *
+ * A thread whose first exit call made the site never returns to user
+ * mode: its work runs in exit_task_work(), after exit_mm() and exit_fs(),
+ * with no address space and no root to make a path from. It hands the
+ * work to a live sibling, which runs it on its own way back to user
+ * mode. No sibling can have exec'd into a new image meanwhile: an exec
+ * first waits in de_thread() for every other thread to die, current
+ * included, and current is still in do_exit().
+ */
+struct st_rwork {
+	struct callback_head cb;
+	struct st_proc *proc;
+	u64 exec_id;			/* the running task's, when queued */
+};
+
+static void st_site_resolve(struct st_session *s, struct mm_struct *mm,
+			    struct st_site *site)
+{
+	struct st_obj *obj;
+	u64 offset = site->addr;
+	u8 map = SYSTRACE_MAP_UNKNOWN;
+
+	obj = st_obj_locked(s, mm, site->addr, &map, &offset, GFP_KERNEL);
+	WRITE_ONCE(site->obj, obj);
+	WRITE_ONCE(site->offset, offset);
+	/* Pairs with the acquire in dumps: map last, after what it covers. */
+	smp_store_release(&site->map, map);
+}
+
+/* Claim @site's resolution: exactly one caller gets true. */
+static bool st_site_claim(struct st_site *site)
+{
+	return READ_ONCE(site->pending) && xchg(&site->pending, 0);
+}
+
+/*
+ * Resolve every pending site of @p in @mm, whose mmap lock the caller
+ * holds; with no @mm, give up on them: they stay unknown, counted.
+ */
+static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
+{
+	struct st_site *site;
+
+	for (site = st_next(p->sites); site; site = st_next(site->next)) {
+		if (!st_site_claim(site))
+			continue;
+		if (mm) {
+			st_site_resolve(p->s, mm, site);
+			st_stat_inc(p->s, ST_LATE_RESOLVES);
+		} else {
+			st_stat_inc(p->s, ST_DROPPED_RESOLVE);
+		}
+	}
+}
+
+static void st_resolve_fn(struct callback_head *cb);
+
+/* Will @k return to user mode in @w's image, soon if @running? */
+static bool st_resolve_target(struct task_struct *k, bool running)
+{
+	if (k == current || fatal_signal_pending(k) ||
+	    (READ_ONCE(k->flags) & (PF_EXITING | ST_PF_WORKER)))
+		return false;
+	return !running || task_is_running(k);
+}
+
+/*
+ * Queue @w on a live sibling of current in @w's image, one that runs if
+ * there is one (a sleeping one resolves only when it wakes up).
+ * Return: false when there is none.
+ */
+static bool st_resolve_handoff(struct st_rwork *w)
+{
+	struct st_proc *p = w->proc;
+	struct st_thread *t;
+	bool queued = false;
+	int pass;
+
+	spin_lock(&p->lock);
+	for (pass = 0; pass < 2 && !queued; pass++) {
+		list_for_each_entry(t, &p->live, plist) {
+			if (!st_resolve_target(t->task, pass == 0))
+				continue;
+			w->exec_id = READ_ONCE(t->task->self_exec_id);
+			init_task_work(&w->cb, st_resolve_fn);
+			if (!task_work_add(t->task, &w->cb, TWA_RESUME)) {
+				queued = true;
+				break;
+			}
+		}
+	}
+	/*
+	 * Sites made pending from now on queue a work in their own thread
+	 * rather than wait for this sibling: a site is claimed once, so two
+	 * works of one image never resolve it twice. Still under p->lock,
+	 * which keeps the sibling on p->live and so the session alive.
+	 */
+	if (queued) {
+		clear_bit(0, &p->resolve_queued);
+		smp_mb__after_atomic();
+	}
+	spin_unlock(&p->lock);
+	return queued;
+}
+
+static void st_resolve_fn(struct callback_head *cb)
+{
+	struct st_rwork *w = container_of(cb, struct st_rwork, cb);
+	struct st_proc *p = w->proc;
+	struct st_session *s = p->s;
+	/* Still the image the work was queued for (no exec since)? */
+	bool same = READ_ONCE(current->self_exec_id) == w->exec_id;
+	struct mm_struct *mm = same && !READ_ONCE(s->dead) ? current->mm : NULL;
+
+	if (mm && !current->fs)
+		mm = NULL;
+	if (same && !READ_ONCE(s->dead) && !mm) {
+		if (st_resolve_handoff(w))
+			return;
+	}
+	/* Sites made pending from here on queue a work of their own. */
+	clear_bit(0, &p->resolve_queued);
+	smp_mb__after_atomic();
+	if (mm) {
+		mmap_read_lock(mm);
+		st_resolve_pending(p, mm);
+		mmap_read_unlock(mm);
+	} else {
+		st_resolve_pending(p, NULL);
+	}
+	st_free(s, w, sizeof(*w));
+	st_session_put(s);
+	module_put(THIS_MODULE);
+}
+
+/* From a probe in current, a thread of @p that just made a pending site. */
+void st_resolve_later(struct st_proc *p)
+{
+	struct st_session *s = p->s;
+	struct st_rwork *w;
+
+	if (test_and_set_bit(0, &p->resolve_queued))
+		return;
+	w = st_alloc(s, sizeof(*w), GFP_NOWAIT);
+	if (!w)
+		goto drop;
+	if (!try_module_get(THIS_MODULE)) {
+		st_free(s, w, sizeof(*w));
+		goto drop;
+	}
+	w->proc = p;
+	w->exec_id = current->self_exec_id;
+	init_task_work(&w->cb, st_resolve_fn);
+	/* It runs only after this probe returns, in this task. */
+	if (!task_work_add(current, &w->cb, TWA_RESUME)) {
+		kref_get(&s->ref);
+		return;
+	}
+	module_put(THIS_MODULE);
+	st_free(s, w, sizeof(*w));
+drop:
+	clear_bit(0, &p->resolve_queued);
+	smp_mb__after_atomic();
+	st_resolve_pending(p, NULL);
+}

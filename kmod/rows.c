@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rows: process rows (one per image) and site rows (one per image, call
+ * site, syscall number and ABI), with the hot path that finds a thread's
+ * private counters for the site it entered and counts the call; and the
+ * snapshots dumps take of both, and the freeing of a session's rows.
+ *
+ * Row creation (first hit of a site, fork, exec, exit) takes proc->lock or
+ * session->lock. Readers (dumps) walk the append-only ->next lists under
+ * RCU and retry across merges with proc->seq.
+ */
+#include <linux/slab.h>
+#include <linux/rculist.h>
+#include <linux/jhash.h>
+#include <linux/sched/signal.h>
+#include <linux/timekeeping.h>
+#include <asm/syscall.h>
+#include "systrace.h"
+#include "tables.h"
+
+/* ---- process rows ---- */
+
+/**
+ * st_proc_new() - make and publish a process row for @task
+ * @s: session
+ * @task: the task whose image the row describes
+ * @parent_id: the parent image's id, 0 for none
+ * @ppid: the parent's tgid in the session's pid namespace
+ * @prev_id: the id of the image this one replaced by exec, 0 for none
+ * @exe: the executable, or NULL when unknown
+ * @attached: @task ran before the session attached to it
+ * @gfp: allocation context
+ *
+ * Return: the row, or NULL when a limit or the allocator refused; the
+ * caller counts the lost process once, in dropped_procs.
+ */
+struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
+			    u64 parent_id, pid_t ppid, u64 prev_id,
+			    struct st_obj *exe, bool attached, gfp_t gfp)
+{
+	struct st_proc *p;
+
+	if (READ_ONCE(s->nprocs) >= st_max_procs)
+		return NULL;
+	p = st_cache_alloc(s, st_proc_cache, gfp);
+	if (!p)
+		return NULL;
+	p->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*p->buckets), gfp);
+	if (!p->buckets) {
+		st_cache_free(s, st_proc_cache, p);
+		return NULL;
+	}
+	p->nbuckets = ST_BUCKETS_MIN;
+	p->seed = s->seed;
+	p->s = s;
+	p->parent_id = parent_id;
+	p->ppid = ppid;
+	p->prev_id = prev_id;
+	p->exe = exe;
+	p->attached = attached;
+	p->pid = __task_pid_nr_ns(task, PIDTYPE_PID, s->pidns);
+	p->tgid = __task_pid_nr_ns(task, PIDTYPE_TGID, s->pidns);
+	__get_task_comm(p->comm, sizeof(p->comm), task);
+	p->start_ns = ktime_get_ns();
+	p->end = SYSTRACE_END_RUNNING;
+	spin_lock_init(&p->lock);
+	seqcount_spinlock_init(&p->seq, &p->lock);
+	INIT_LIST_HEAD(&p->live);
+
+	spin_lock(&s->lock);
+	if (s->dead || s->nprocs >= st_max_procs) {
+		spin_unlock(&s->lock);
+		st_free(s, p->buckets, p->nbuckets * sizeof(*p->buckets));
+		st_cache_free(s, st_proc_cache, p);
+		return NULL;
+	}
+	p->id = ++s->next_id;
+	s->nprocs++;
+	if (s->procs_tail)
+		st_publish(s->procs_tail->next, p);
+	else
+		st_publish(s->procs, p);
+	s->procs_tail = p;
+	atomic_inc(&s->gen);
+	spin_unlock(&s->lock);
+	return p;
+}
+
+void st_proc_free_buckets(struct st_proc *p)
+{
+	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
+	p->buckets = NULL;
+	p->nbuckets = 0;
+}
+
+/**
+ * st_proc_end() - record how a process image ended
+ * @p: the row
+ * @end: enum systrace_end
+ * @code: raw wait status for SYSTRACE_END_EXITED/SIGNALED
+ *
+ * Return: true when this call ended it, false when it had already ended.
+ */
+bool st_proc_end(struct st_proc *p, u32 end, u32 code)
+{
+	bool ended;
+
+	spin_lock(&p->lock);
+	ended = p->end == SYSTRACE_END_RUNNING;
+	if (ended) {
+		p->end_ns = ktime_get_ns();
+		p->exit_code = code;
+		WRITE_ONCE(p->end, end);
+		if (list_empty(&p->live))
+			st_proc_free_buckets(p);
+	}
+	spin_unlock(&p->lock);
+	atomic_inc(&p->s->gen);
+	return ended;
+}
+
+/**
+ * st_proc_pin() - keep @p running while threads are attached to it
+ * @p: the row
+ *
+ * A thread that leaves before its siblings are attached would otherwise
+ * end the row, or not end it when the last one is taken back.
+ */
+void st_proc_pin(struct st_proc *p)
+{
+	spin_lock(&p->lock);
+	p->pins++;
+	spin_unlock(&p->lock);
+}
+
+/**
+ * st_proc_exit() - @p's process exited with wait status @code
+ * @p: the row, whose last traced thread has just left
+ * @code: the raw wait status
+ */
+void st_proc_exit(struct st_proc *p, u32 code)
+{
+	bool sig = code & 0x7f;
+
+	if (st_proc_end(p, sig ? SYSTRACE_END_SIGNALED : SYSTRACE_END_EXITED,
+			code)) {
+		st_stat_inc(p->s, ST_EXITS);
+		if (sig)
+			st_stat_inc(p->s, ST_SIGNAL_EXITS);
+	}
+}
+
+/**
+ * st_proc_unpin_end() - undo st_proc_pin(), and end @p if no thread is left
+ * @p: the row
+ *
+ * A row whose threads all exited while it was pinned ends as they did;
+ * one whose threads were all taken back (or never attached) as detached.
+ */
+void st_proc_unpin_end(struct st_proc *p)
+{
+	bool empty, exited;
+	u32 code;
+
+	spin_lock(&p->lock);
+	empty = !--p->pins && list_empty(&p->live);
+	exited = p->pinned_exit;
+	code = p->pinned_code;
+	spin_unlock(&p->lock);
+	if (!empty)
+		return;
+	if (exited)
+		st_proc_exit(p, code);
+	else
+		st_proc_end(p, SYSTRACE_END_DETACHED, 0);
+}
+
+/* ---- sites ---- */
+
+/*
+ * Keyed with the session's random seed, over every bit of the key: a
+ * program chooses its call sites and syscall numbers (any u32, valid or
+ * not), and must not be able to aim them all at one chain. A user address
+ * fits in 57 bits, so the ABI sits above it.
+ */
+static u32 st_site_hash(u32 seed, u64 addr, u32 nr, u8 abi)
+{
+	return jhash_3words((u32)addr, (u32)(addr >> 32) ^ ((u32)abi << 28),
+			    nr, seed);
+}
+
+static struct st_site *st_site_find(struct st_proc *p, u64 addr, u32 nr,
+				    u8 abi)
+{
+	struct st_site *site;
+
+	if (!p->buckets)
+		return NULL;
+	site = p->buckets[st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1)];
+	for (; site; site = site->hnext)
+		if (site->addr == addr && site->nr == nr && site->abi == abi)
+			return site;
+	return NULL;
+}
+
+/* Double the bucket array when chains grow long; failure is harmless. */
+static void st_proc_grow(struct st_proc *p)
+{
+	u32 n = p->nbuckets * 2, i, b;
+	struct st_site **nb, *site, *next;
+
+	nb = st_alloc(p->s, n * sizeof(*nb), GFP_NOWAIT);
+	if (!nb)
+		return;
+	for (i = 0; i < p->nbuckets; i++) {
+		for (site = p->buckets[i]; site; site = next) {
+			next = site->hnext;
+			b = st_site_hash(p->seed, site->addr, site->nr, site->abi) &
+			    (n - 1);
+			site->hnext = nb[b];
+			nb[b] = site;
+		}
+	}
+	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
+	p->buckets = nb;
+	p->nbuckets = n;
+}
+
+/* Syscalls the image had completed: merged threads plus live ones. */
+static u64 st_proc_ordinal(struct st_proc *p)
+{
+	struct st_thread *t;
+	u64 n = p->syscalls;
+
+	list_for_each_entry(t, &p->live, plist)
+		n += READ_ONCE(t->syscalls);
+	return n;
+}
+
+static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
+				   u8 abi)
+{
+	struct st_proc *p = t->proc;
+	struct st_session *s = t->s;
+	struct st_site *site, *found;
+	u32 b;
+
+	spin_lock(&p->lock);
+	site = st_site_find(p, addr, nr, abi);
+	spin_unlock(&p->lock);
+	if (site)
+		return site;
+
+	if (atomic64_read(&s->nsites) >= st_max_sites) {
+		st_stat_inc(s, ST_DROPPED_SITES);
+		return NULL;
+	}
+	site = st_cache_alloc(s, st_site_cache, GFP_NOWAIT);
+	if (!site) {
+		st_stat_inc(s, ST_DROPPED_SITES);
+		return NULL;
+	}
+	site->addr = addr;
+	site->nr = nr;
+	site->abi = abi;
+	site->obj = st_obj_at(s, current->mm, addr, &site->map, &site->offset,
+			      GFP_NOWAIT);
+	if (IS_ERR(site->obj)) {
+		site->obj = NULL;
+		site->pending = 1;
+	}
+	site->first_ns = ktime_get_ns();
+
+	spin_lock(&p->lock);
+	found = st_site_find(p, addr, nr, abi);
+	if (!found && p->buckets) {
+		site->first_ord = st_proc_ordinal(p);
+		p->nsites++;
+		b = st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1);
+		site->hnext = p->buckets[b];
+		p->buckets[b] = site;
+		if (p->sites_tail)
+			st_publish(p->sites_tail->next, site);
+		else
+			st_publish(p->sites, site);
+		p->sites_tail = site;
+		if (p->nsites > 2 * p->nbuckets)
+			st_proc_grow(p);
+	}
+	spin_unlock(&p->lock);
+	if (found || !p->buckets) {
+		st_cache_free(s, st_site_cache, site);
+		return found;
+	}
+	atomic64_inc(&s->nsites);
+	atomic_inc(&s->gen);
+	if (site->pending)
+		st_resolve_later(p);
+	return site;
+}
+
+static void st_thread_grow(struct st_thread *t)
+{
+	u32 n = t->nbuckets * 2, i, b;
+	struct st_tsite **nb, *ts, *next;
+
+	nb = st_alloc(t->s, n * sizeof(*nb), GFP_NOWAIT);
+	if (!nb)
+		return;
+	for (i = 0; i < t->nbuckets; i++) {
+		for (ts = t->buckets[i]; ts; ts = next) {
+			next = ts->hnext;
+			b = st_site_hash(t->seed, ts->site->addr, ts->site->nr,
+					 ts->site->abi) & (n - 1);
+			ts->hnext = nb[b];
+			nb[b] = ts;
+		}
+	}
+	st_free(t->s, t->buckets, t->nbuckets * sizeof(*t->buckets));
+	t->buckets = nb;
+	t->nbuckets = n;
+}
+
+static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
+					      u32 nr, u8 abi)
+{
+	struct st_site *site;
+	struct st_tsite *ts;
+	u32 b;
+
+	site = st_site_get(t, addr, nr, abi);
+	if (!site)
+		return NULL;
+	ts = st_cache_alloc(t->s, st_tsite_cache, GFP_NOWAIT);
+	if (!ts)
+		return NULL;
+	ts->site = site;
+	/* Dumps of a live image find a site's live counters from the site. */
+	spin_lock(&t->proc->lock);
+	hlist_add_head_rcu(&ts->snode, &site->live);
+	spin_unlock(&t->proc->lock);
+	b = st_site_hash(t->seed, addr, nr, abi) & (t->nbuckets - 1);
+	ts->hnext = t->buckets[b];
+	t->buckets[b] = ts;
+	ts->next = t->tsites;
+	rcu_assign_pointer(t->tsites, ts);
+	if (++t->ntsites > 2 * t->nbuckets)
+		st_thread_grow(t);
+	return ts;
+}
+
+static inline u8 st_abi(long *nr)
+{
+	if (in_ia32_syscall())
+		return SYSTRACE_ABI_IA32;
+#ifdef __X32_SYSCALL_BIT
+	if (*nr & __X32_SYSCALL_BIT) {
+		*nr &= ~__X32_SYSCALL_BIT;
+		return SYSTRACE_ABI_X32;
+	}
+#endif
+	return SYSTRACE_ABI_X64;
+}
+
+/**
+ * st_tsite_get() - the calling thread's counters for the site it entered
+ * @t: current's record
+ * @regs: user registers at syscall entry
+ * @nr: syscall number
+ *
+ * The fast path reads only memory the thread owns.
+ *
+ * Return: the counters, or NULL when the syscall cannot be counted
+ * (counted in dropped_syscalls).
+ */
+struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
+			      long nr)
+{
+	u64 addr = instruction_pointer(regs) - 2;
+	u8 abi = st_abi(&nr);
+	struct st_tsite *ts = t->last;
+
+	if (likely(ts && ts->site->addr == addr && ts->site->nr == nr &&
+		   ts->site->abi == abi))
+		return ts;
+	ts = t->buckets[st_site_hash(t->seed, addr, nr, abi) &
+			(t->nbuckets - 1)];
+	for (; ts; ts = ts->hnext)
+		if (ts->site->addr == addr && ts->site->nr == nr &&
+		    ts->site->abi == abi)
+			break;
+	if (unlikely(!ts))
+		ts = st_tsite_new(t, addr, nr, abi);
+	if (unlikely(!ts))
+		st_stat_inc(t->s, ST_DROPPED_SYSCALLS);
+	else
+		t->last = ts;
+	return ts;
+}
+
+/**
+ * st_tsite_account() - complete the in-flight syscall of the current thread
+ * @t: current's record
+ * @ret: its return value
+ * @now: st_clock() at the exit
+ */
+void st_tsite_account(struct st_thread *t, long ret, u64 now)
+{
+	struct st_tsite *ts = t->cur.ts;
+	u64 d = now - t->cur.start_ns;
+	bool err = IS_ERR_VALUE(ret);
+
+	/* Entry and exit on two CPUs whose clocks differ by more. */
+	if ((s64)d < 0)
+		d = 0;
+
+	t->cur.ts = NULL;
+	if (!ts->calls || d < ts->min_ns)
+		WRITE_ONCE(ts->min_ns, d);
+	if (d > ts->max_ns)
+		WRITE_ONCE(ts->max_ns, d);
+	WRITE_ONCE(ts->total_ns, ts->total_ns + d);
+	WRITE_ONCE(ts->errors, ts->errors + err);
+	WRITE_ONCE(ts->calls, ts->calls + 1);
+	WRITE_ONCE(t->syscall_ns, t->syscall_ns + d);
+	WRITE_ONCE(t->errors, t->errors + err);
+	WRITE_ONCE(t->syscalls, t->syscalls + 1);
+}
+
+/* ---- snapshots for dumps ---- */
+
+/**
+ * st_proc_snapshot() - a process row's totals, merged and live
+ * @p: the row
+ * @snap: filled in
+ *
+ * Must be called under rcu_read_lock().
+ */
+void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
+{
+	struct st_thread *t;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&p->seq);
+		snap->syscalls = READ_ONCE(p->syscalls);
+		snap->errors = READ_ONCE(p->errors);
+		snap->syscall_ns = READ_ONCE(p->syscall_ns);
+		snap->acct = p->acct;
+		snap->counter_value = p->counter_value;
+		snap->counter_tasks = p->counter_tasks;
+		snap->live_threads = 0;
+		list_for_each_entry_rcu(t, &p->live, plist) {
+			snap->syscalls += READ_ONCE(t->syscalls);
+			snap->errors += READ_ONCE(t->errors);
+			snap->syscall_ns += READ_ONCE(t->syscall_ns);
+			st_acct_add_delta(&snap->acct, t->task, &t->base);
+			snap->live_threads++;
+		}
+	} while (read_seqcount_retry(&p->seq, seq));
+}
+
+/**
+ * st_site_snapshot() - a site row's counters, merged and live
+ * @p: the site's process row
+ * @site: the row
+ * @snap: filled in
+ *
+ * Must be called under rcu_read_lock(). Walks only the live threads that
+ * hit this site, so a dump is linear in the rows and their threads.
+ */
+void st_site_snapshot(struct st_proc *p, struct st_site *site,
+		      struct st_site_snap *snap)
+{
+	struct st_tsite *ts;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&p->seq);
+		snap->calls = READ_ONCE(site->calls);
+		snap->errors = READ_ONCE(site->errors);
+		snap->total_ns = READ_ONCE(site->total_ns);
+		snap->min_ns = READ_ONCE(site->min_ns);
+		snap->max_ns = READ_ONCE(site->max_ns);
+		hlist_for_each_entry_rcu(ts, &site->live, snode) {
+			u64 calls = READ_ONCE(ts->calls);
+			u64 mn = READ_ONCE(ts->min_ns);
+			u64 mx = READ_ONCE(ts->max_ns);
+
+			if (!calls)
+				continue;
+			if (!snap->calls || mn < snap->min_ns)
+				snap->min_ns = mn;
+			if (mx > snap->max_ns)
+				snap->max_ns = mx;
+			snap->calls += calls;
+			snap->errors += READ_ONCE(ts->errors);
+			snap->total_ns += READ_ONCE(ts->total_ns);
+		}
+	} while (read_seqcount_retry(&p->seq, seq));
+}
+
+/**
+ * st_free_session_rows() - free every row of a session
+ * @s: a session with no thread left in the task table, after a grace period
+ */
+void st_free_session_rows(struct st_session *s)
+{
+	struct st_proc *p, *pn;
+	struct st_site *site, *sn;
+	struct st_obj *o;
+	struct hlist_node *tmp;
+	int i;
+
+	for (p = s->procs; p; p = pn) {
+		pn = p->next;
+		for (site = p->sites; site; site = sn) {
+			sn = site->next;
+			st_cache_free(s, st_site_cache, site);
+		}
+		st_proc_free_buckets(p);
+		st_cache_free(s, st_proc_cache, p);
+		cond_resched();
+	}
+	s->procs = NULL;
+	s->procs_tail = NULL;
+	for (i = 0; i < ARRAY_SIZE(s->objs); i++) {
+		hlist_for_each_entry_safe(o, tmp, &s->objs[i], hnode) {
+			hlist_del(&o->hnode);
+			st_free(s, o, sizeof(*o) + strlen(o->path) + 1);
+		}
+	}
+}
+
+u32 st_proc_row_bytes(void)
+{
+	return kmem_cache_size(st_proc_cache);
+}
+
+u32 st_site_row_bytes(void)
+{
+	return kmem_cache_size(st_site_cache);
+}

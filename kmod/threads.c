@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Threads: the global task table that answers "is current traced?" (with
+ * its per-CPU cache), a thread's record from its attach to its detach, the
+ * fold of its private counters into its rows, and the session's count of
+ * live tasks (live_tasks) that this file raises and lowers.
+ *
+ * Writers: a thread alone writes its st_thread and st_tsite counters, so
+ * the hot path takes no lock. Attach, own and take change the table under
+ * session->lock; a record leaves it exactly once (st_thread_own or
+ * st_threads_take) and is freed after a grace period.
+ */
+#include <linux/slab.h>
+#include <linux/rhashtable.h>
+#include <linux/rculist.h>
+#include <linux/hash.h>
+#include <linux/sched/task.h>
+#include "systrace.h"
+#include "tables.h"
+
+/*
+ * The key is a task pointer: a multiplicative hash and a pointer compare,
+ * both inlined into every probe, in place of jhash2 and memcmp.
+ */
+static u32 st_task_hashfn(const void *key, u32 len, u32 seed)
+{
+	return hash_long(*(const unsigned long *)key ^ seed, 32);
+}
+
+static int st_task_cmpfn(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct st_thread *t = obj;
+
+	return t->task != *(struct task_struct * const *)arg->key;
+}
+
+static struct rhashtable st_tasks;
+static const struct rhashtable_params st_task_params = {
+	.key_len = sizeof(struct task_struct *),
+	.key_offset = offsetof(struct st_thread, task),
+	.head_offset = offsetof(struct st_thread, node),
+	.hashfn = st_task_hashfn,
+	.obj_cmpfn = st_task_cmpfn,
+	.automatic_shrinking = true,
+};
+
+int st_threads_init(void)
+{
+	return rhashtable_init(&st_tasks, &st_task_params);
+}
+
+void st_threads_exit(void)
+{
+	rhashtable_destroy(&st_tasks);
+}
+
+struct st_thread *st_thread_lookup(struct task_struct *task)
+{
+	return rhashtable_lookup(&st_tasks, &task, st_task_params);
+}
+
+/*
+ * The syscall probes' answer to "is current traced?", cached per CPU: a
+ * loop of syscalls on one CPU, traced or not, looks the task table up
+ * once. Every change of the table bumps st_tasks_gen after it is made; an
+ * entry holds the generation read before its lookup, so it is used only
+ * while the table is as that lookup saw it (or a change is still in
+ * flight, which a lookup could have missed as well). A record that left
+ * the table is freed only after a grace period that started after the
+ * bump, and a probe that starts later sees the bump.
+ */
+struct st_task_cache {
+	struct task_struct *task;
+	struct st_thread *t;		/* NULL: not traced */
+	unsigned long gen;
+};
+
+static DEFINE_PER_CPU(struct st_task_cache, st_task_cache);
+static atomic_long_t st_tasks_gen;
+
+static void st_tasks_changed(void)
+{
+	smp_mb__before_atomic();
+	atomic_long_inc(&st_tasks_gen);
+}
+
+/**
+ * st_thread_current() - current's record, from a syscall probe
+ *
+ * Must be called under rcu_read_lock().
+ *
+ * Return: the record, or NULL when current is not traced.
+ */
+struct st_thread *st_thread_current(void)
+{
+	struct st_task_cache *c = get_cpu_ptr(&st_task_cache);
+	unsigned long gen = atomic_long_read(&st_tasks_gen);
+	struct st_thread *t;
+
+	if (likely(c->task == current && c->gen == gen)) {
+		t = c->t;
+	} else {
+		smp_rmb();	/* the generation before the lookup */
+		t = st_thread_lookup(current);
+		c->task = current;
+		c->t = t;
+		c->gen = gen;
+	}
+	put_cpu_ptr(&st_task_cache);
+	return t;
+}
+
+/**
+ * st_thread_attach() - start tracing @task as a thread of @p
+ * @s: session
+ * @p: process row, NULL for a root that waits for its exec
+ * @task: the task, which must not run traced code before this returns
+ * @gfp: allocation context
+ * @old: the record @task had before an exec, which the new one replaces in
+ *	the task table and whose ownership passes to the caller; or NULL
+ *
+ * Return: the record, or NULL (already traced, dead session, no memory).
+ */
+struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task, gfp_t gfp,
+				   struct st_thread *old)
+{
+	struct st_thread *t;
+	int ret;
+
+	t = st_cache_alloc(s, st_thread_cache, gfp);
+	if (!t)
+		return NULL;
+	t->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*t->buckets), gfp);
+	if (!t->buckets) {
+		st_cache_free(s, st_thread_cache, t);
+		return NULL;
+	}
+	t->nbuckets = ST_BUCKETS_MIN;
+	t->seed = s->seed;
+	t->task = task;
+	t->s = s;
+	t->proc = p;
+	st_acct_read(task, &t->base);
+	INIT_LIST_HEAD(&t->plist);
+	INIT_LIST_HEAD(&t->snode);
+
+	spin_lock(&s->lock);
+	if (s->dead)
+		ret = -ESRCH;
+	else if (old)
+		ret = old->owned ? -ESRCH :
+		      rhashtable_replace_fast(&st_tasks, &old->node, &t->node,
+					      st_task_params);
+	else
+		ret = rhashtable_lookup_insert_fast(&st_tasks, &t->node,
+						    st_task_params);
+	if (!ret) {
+		st_tasks_changed();
+		if (old) {
+			old->owned = true;
+			list_del_init(&old->snode);
+		}
+		list_add_tail(&t->snode, &s->threads);
+		get_task_struct(task);
+		atomic_inc(&s->live_tasks);
+		if (p) {
+			spin_lock(&p->lock);
+			list_add_tail_rcu(&t->plist, &p->live);
+			p->threads++;
+			spin_unlock(&p->lock);
+		}
+	}
+	spin_unlock(&s->lock);
+	if (ret) {
+		st_free(s, t->buckets, t->nbuckets * sizeof(*t->buckets));
+		st_cache_free(s, st_thread_cache, t);
+		return NULL;
+	}
+	return t;
+}
+
+static void st_thread_free_rcu(struct rcu_head *head)
+{
+	struct st_thread *t = container_of(head, struct st_thread, rcu);
+	struct st_tsite *ts, *next;
+
+	for (ts = t->tsites; ts; ts = next) {
+		next = ts->next;
+		kmem_cache_free(st_tsite_cache, ts);
+	}
+	kfree(t->buckets);
+	put_task_struct(t->task);
+	kmem_cache_free(st_thread_cache, t);
+}
+
+static void st_site_merge(struct st_site *site, const struct st_tsite *ts)
+{
+	if (!ts->calls)
+		return;
+	if (!site->calls || ts->min_ns < site->min_ns)
+		site->min_ns = ts->min_ns;
+	if (ts->max_ns > site->max_ns)
+		site->max_ns = ts->max_ns;
+	site->calls += ts->calls;
+	site->errors += ts->errors;
+	site->total_ns += ts->total_ns;
+}
+
+/*
+ * Fold a thread's counters into its process row and take it off the row's
+ * live list. The caller owns @t: it is the thread itself, or @t was taken
+ * out of the task table and a grace period has passed.
+ */
+static bool st_thread_merge(struct st_thread *t)
+{
+	struct st_proc *p = t->proc;
+	struct st_tsite *ts;
+	bool last;
+
+	spin_lock(&p->lock);
+	write_seqcount_begin(&p->seq);
+	for (ts = t->tsites; ts; ts = ts->next) {
+		st_site_merge(ts->site, ts);
+		hlist_del_rcu(&ts->snode);
+	}
+	p->syscalls += t->syscalls;
+	p->errors += t->errors;
+	p->syscall_ns += t->syscall_ns;
+	st_acct_add_delta(&p->acct, t->task, &t->base);
+	list_del_rcu(&t->plist);
+	write_seqcount_end(&p->seq);
+	/* Its last thread left while it is pinned: st_proc_unpin_end() ends it. */
+	if (t->exited && list_empty(&p->live) && p->pins) {
+		p->pinned_exit = true;
+		p->pinned_code = t->exit_code;
+	}
+	last = list_empty(&p->live) && !p->pins;
+	if (last && p->end != SYSTRACE_END_RUNNING)
+		st_proc_free_buckets(p);
+	spin_unlock(&p->lock);
+	return last;
+}
+
+/**
+ * st_thread_detach() - retire a thread record whose owner is the caller
+ * @t: the record, already out of the task table
+ * @in_probe: called by the task itself from a probe, where its perf
+ *	counter can only be read later, by task_work
+ *
+ * Merges it into its process row and frees it after a grace period.
+ *
+ * Return: true when it was the last live thread of its process row.
+ */
+bool st_thread_detach(struct st_thread *t, bool in_probe)
+{
+	struct st_session *s = t->s;
+	bool deferred = false, last = false;
+	size_t bytes;
+
+	if (t->proc)
+		last = st_thread_merge(t);
+	if (in_probe)
+		deferred = st_counter_exit(t);
+	else
+		st_counter_release(t);
+	bytes = kmem_cache_size(st_thread_cache) +
+		t->nbuckets * sizeof(*t->buckets) +
+		t->ntsites * kmem_cache_size(st_tsite_cache);
+	st_uncharge(s, bytes);
+	call_rcu(&t->rcu, st_thread_free_rcu);
+	/* A deferred counter read reports the task gone when it is done. */
+	if (!deferred)
+		st_session_task_gone(s);
+	return last;
+}
+
+/**
+ * st_thread_own() - take @t out of the task table and its session's list
+ * @t: the record
+ *
+ * Exactly one caller succeeds and then owns @t; a caller other than the
+ * thread itself must wait for a grace period before touching it.
+ *
+ * Return: true when this caller took it.
+ */
+bool st_thread_own(struct st_thread *t)
+{
+	struct st_session *s = t->s;
+	bool own;
+
+	spin_lock(&s->lock);
+	own = !t->owned;
+	if (own) {
+		t->owned = true;
+		list_del_init(&t->snode);
+		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
+		st_tasks_changed();
+	}
+	spin_unlock(&s->lock);
+	return own;
+}
+
+/**
+ * st_threads_take() - own every thread of a dead session
+ * @s: a session marked dead, so that no thread joins it any more
+ * @owned: receives the records, linked by ->snode
+ *
+ * A probe that still holds one of them (it looked it up before) finds it
+ * owned and leaves it alone; the caller waits for a grace period before
+ * touching the records.
+ */
+void st_threads_take(struct st_session *s, struct list_head *owned)
+{
+	struct st_thread *t;
+
+	spin_lock(&s->lock);
+	WARN_ON_ONCE(!s->dead);
+	list_for_each_entry(t, &s->threads, snode) {
+		t->owned = true;
+		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);
+	}
+	list_splice_init(&s->threads, owned);
+	st_tasks_changed();
+	spin_unlock(&s->lock);
+}
