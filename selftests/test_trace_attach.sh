@@ -29,7 +29,7 @@ K=7 M=3
 # in_read PID: wait until PID blocks in read(2) (syscall 0 in /proc/PID/syscall).
 in_read() {
 	local i
-	for ((i = 0; i < 1000; i++)); do
+	for ((i = 0; i < 6000; i++)); do
 		[ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 0 ] && return 0
 		sleep 0.01
 	done
@@ -39,7 +39,7 @@ in_read() {
 # wait_line FILE TEXT: wait until FILE has the line TEXT.
 wait_line() {
 	local i
-	for ((i = 0; i < 1000; i++)); do
+	for ((i = 0; i < 6000; i++)); do
 		grep -qx "$2" "$1" 2>/dev/null && return 0
 		sleep 0.01
 	done
