@@ -2,7 +2,7 @@
 /* The totals check: rows must add up to the totals above them. */
 #include <stdlib.h>
 #include "output.h"
-#include "session.h"
+#include "common.h"
 #include "test.h"
 
 static unsigned int check(const struct st_dump *d, char **why)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "output.h"
 #include "report.h"
-#include "session.h"
+#include "common.h"
 #include "subcommands.h"
 
 const char report_usage[] =

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "names.h"
 #include "output.h"
-#include "session.h"
+#include "common.h"
 #include "subcommands.h"
 
 const char attach_usage[] =

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef SYSTRACE_SESSION_H
-#define SYSTRACE_SESSION_H
+#ifndef SYSTRACE_CLI_COMMON_H
+#define SYSTRACE_CLI_COMMON_H
 
 #include "err.h"
 #include "model.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "names.h"
 #include "output.h"
-#include "session.h"
+#include "common.h"
 #include "subcommands.h"
 
 const char start_usage[] =

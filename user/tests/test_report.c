@@ -10,7 +10,7 @@
 #include <string.h>
 #include "output.h"
 #include "report.h"
-#include "session.h"
+#include "common.h"
 #include "test.h"
 #include <unistd.h>
 

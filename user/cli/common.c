@@ -6,7 +6,7 @@
 #include "names.h"
 #include "output.h"
 #include "report.h"
-#include "session.h"
+#include "common.h"
 
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
 int st_parse_u32(const char *s, uint32_t *out)

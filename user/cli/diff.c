@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
-#include "session.h"
+#include "common.h"
 #include "subcommands.h"
 
 const char diff_usage[] =

@@ -17,7 +17,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 # Sorting and matching bytes, whatever the caller's locale.
 export LC_ALL=C
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CTL=$TOP/user/systracectl
 
 _tap_n=0

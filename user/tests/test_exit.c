@@ -2,7 +2,7 @@
 /* Errors map to the documented exit codes and read as documented. */
 #include <errno.h>
 #include "err.h"
-#include "session.h"
+#include "common.h"
 #include "test.h"
 
 /* The module's refusals (kmod/netlink.c, kmod/session.c). */

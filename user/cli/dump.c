@@ -6,7 +6,7 @@
 #include <string.h>
 #include "names.h"
 #include "output.h"
-#include "session.h"
+#include "common.h"
 #include "symbolize.h"
 #include "subcommands.h"
 

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "nl.h"
-#include "session.h"
+#include "common.h"
 #include "subcommands.h"
 
 const char reset_usage[] =
