@@ -9,10 +9,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
-#include "output.h"
 #include "common.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char attach_usage[] =
 	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet] PID\n\n"
@@ -106,13 +105,13 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 }
 
 /* The rows the attach made: one per process found running. */
-static void say_attached(struct st_nl *nl, const struct st_session *s,
+static void say_attached(struct st_backend *be, const struct st_session *s,
 			 uint32_t pid)
 {
 	struct st_session now;
 	struct st_err err;
 
-	if (st_nl_session_get(nl, s->id, &now, &err))
+	if (st_backend_session_get(be, s->id, &now, &err))
 		now = *s;
 	st_warn("session %" PRIu32 "%s%s%s: attached to pid %" PRIu32 ": %" PRIu64
 		" process%s, %" PRIu32 " live task%s%s",
@@ -127,21 +126,22 @@ int attach_main(int argc, char **argv)
 	struct attach_opts o;
 	struct st_session s;
 	struct st_err err;
-	struct st_nl *nl = NULL;
+	struct st_backend *be = NULL;
 	int ret;
 
 	ret = parse(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	if (st_nl_open(&nl, &err) || st_nl_session_new(nl, &o.req, &s, &err))
-		return st_fail(&err, nl);
+	if (st_backend_open(&be, &err) ||
+	    st_backend_session_new(be, &o.req, &s, &err))
+		return st_fail(&err, be);
 	if (!o.quiet)
-		say_attached(nl, &s, o.req.pid);
+		say_attached(be, &s, o.req.pid);
 	if (printf("%" PRIu32 "\n", s.id) < 0 || fflush(stdout)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "stdout", NULL);
-		return st_fail(&err, nl);
+		return st_fail(&err, be);
 	}
-	st_nl_close(nl);
+	st_backend_close(be);
 	return ST_EXIT_OK;
 }
 
@@ -153,7 +153,7 @@ int detach_main(int argc, char **argv)
 	};
 	const char *arg = NULL;
 	struct st_err err;
-	struct st_nl *nl = NULL;
+	struct st_backend *be = NULL;
 	uint32_t id;
 	int c;
 
@@ -169,10 +169,10 @@ int detach_main(int argc, char **argv)
 		arg = argv[optind++];
 	if (optind < argc)
 		return st_usage_error(detach_usage, "unexpected argument '%s'", argv[optind]);
-	if (st_nl_open(&nl, &err) || st_session_pick(nl, arg, &id, &err) ||
-	    st_nl_session_detach(nl, id, &err))
-		return st_fail(&err, nl);
+	if (st_backend_open(&be, &err) || st_session_pick(be, arg, &id, &err) ||
+	    st_backend_session_detach(be, id, &err))
+		return st_fail(&err, be);
 	st_warn("detached session %" PRIu32, id);
-	st_nl_close(nl);
+	st_backend_close(be);
 	return ST_EXIT_OK;
 }

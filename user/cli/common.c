@@ -3,10 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
-#include "output.h"
-#include "report.h"
 #include "common.h"
+#include "systrace.h"
 
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
 int st_parse_u32(const char *s, uint32_t *out)
@@ -44,7 +42,7 @@ int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
  * arg: a session id, a session name (the newest session of that name), or
  * NULL for the newest session (the highest id).
  */
-int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
+int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 		    struct st_err *err)
 {
 	struct st_session *list;
@@ -54,7 +52,7 @@ int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
 
 	if (arg && !st_parse_u32(arg, id))
 		return 0;
-	ret = st_nl_session_list(nl, &list, &n, NULL, err);
+	ret = st_backend_session_list(be, &list, &n, NULL, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -77,13 +75,13 @@ int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
 }
 
 /* The whole session, sorted; retried while the kernel flags it inconsistent. */
-int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
+int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 		     struct st_err *err)
 {
 	int ret, try;
 
 	for (try = 1; try <= ST_DUMP_TRIES; try++) {
-		ret = st_nl_dump(nl, id, d, err);
+		ret = st_backend_dump(be, id, d, err);
 		if (ret)
 			return ret;
 		if (!d->interrupted)
@@ -106,19 +104,19 @@ int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err)
 {
-	struct st_nl *nl;
+	struct st_backend *be;
 	uint32_t id;
 	int ret;
 
 	if (input)
 		return st_dump_load(input, d, err);
-	ret = st_nl_open(&nl, err);
+	ret = st_backend_open(&be, err);
 	if (ret)
 		return ret;
-	ret = st_session_pick(nl, arg, &id, err);
+	ret = st_session_pick(be, arg, &id, err);
 	if (!ret)
-		ret = st_session_fetch(nl, id, d, err);
-	st_nl_close(nl);
+		ret = st_session_fetch(be, id, d, err);
+	st_backend_close(be);
 	return ret;
 }
 

@@ -2,15 +2,13 @@
 #ifndef SYSTRACE_CLI_COMMON_H
 #define SYSTRACE_CLI_COMMON_H
 
-#include "err.h"
-#include "model.h"
-#include "nl.h"
+#include "systrace.h"
 
 #define ST_DUMP_TRIES 4		/* the first dump and 3 retries */
 
-int st_session_pick(struct st_nl *nl, const char *arg, uint32_t *id,
+int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 		    struct st_err *err);
-int st_session_fetch(struct st_nl *nl, uint32_t id, struct st_dump *d,
+int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 		     struct st_err *err);
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err);

@@ -3,8 +3,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
 #include "common.h"
+#include "report.h"
 #include "subcommands.h"
 
 const char diff_usage[] =

@@ -4,11 +4,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
-#include "output.h"
 #include "common.h"
-#include "symbolize.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char dump_usage[] =
 	"Usage: systracectl dump [SESSION] [--csv | --json]\n"
@@ -142,7 +140,7 @@ int dump_main(int argc, char **argv)
 	struct dump_opts o;
 	struct st_dump d;
 	struct st_err err;
-	struct st_nl *nl;
+	struct st_backend *be;
 	FILE *f = stdout;
 	uint32_t id;
 	int ret, check;
@@ -151,12 +149,12 @@ int dump_main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 
-	if (st_nl_open(&nl, &err))
+	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
-	if (st_session_pick(nl, o.session, &id, &err) ||
-	    st_session_fetch(nl, id, &d, &err))
-		return st_fail(&err, nl);
-	st_nl_close(nl);
+	if (st_session_pick(be, o.session, &id, &err) ||
+	    st_session_fetch(be, id, &d, &err))
+		return st_fail(&err, be);
+	st_backend_close(be);
 
 	check = st_session_report_check(&d);
 

@@ -3,10 +3,8 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include "names.h"
-#include "nl.h"
-#include "output.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char list_usage[] =
 	"Usage: systracectl list [--json]\n\n"
@@ -50,7 +48,7 @@ int list_main(int argc, char **argv)
 	};
 	struct st_session *ss;
 	struct st_err err;
-	struct st_nl *nl;
+	struct st_backend *be;
 	bool json = false;
 	size_t i, n;
 	int c, ret = ST_EXIT_OK;
@@ -69,11 +67,11 @@ int list_main(int argc, char **argv)
 	if (optind < argc)
 		return st_usage_error(list_usage, "unexpected argument '%s'", argv[optind]);
 
-	if (st_nl_open(&nl, &err))
+	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
-	if (st_nl_session_list(nl, &ss, &n, NULL, &err))
-		return st_fail(&err, nl);
-	st_nl_close(nl);
+	if (st_backend_session_list(be, &ss, &n, NULL, &err))
+		return st_fail(&err, be);
+	st_backend_close(be);
 	if (n)
 		qsort(ss, n, sizeof(*ss), by_id);
 

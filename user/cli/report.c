@@ -4,10 +4,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output.h"
-#include "report.h"
 #include "common.h"
+#include "report.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char report_usage[] =
 	"Usage: systracectl report REPORT [SESSION] [--input FILE]\n"

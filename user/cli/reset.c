@@ -4,9 +4,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include "nl.h"
 #include "common.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char reset_usage[] =
 	"Usage: systracectl reset [SESSION | --all]\n\n"
@@ -16,17 +16,17 @@ const char reset_usage[] =
 	"  --all     delete every session\n"
 	"  -h, --help\n";
 
-static int reset_all(struct st_nl *nl, struct st_err *err)
+static int reset_all(struct st_backend *be, struct st_err *err)
 {
 	struct st_session *ss;
 	size_t i, n, deleted = 0;
 	int ret;
 
-	ret = st_nl_session_list(nl, &ss, &n, NULL, err);
+	ret = st_backend_session_list(be, &ss, &n, NULL, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++) {
-		ret = st_nl_session_del(nl, ss[i].id, err);
+		ret = st_backend_session_del(be, ss[i].id, err);
 		if (ret == -ENOENT)	/* deleted by someone else meanwhile */
 			continue;
 		if (ret)
@@ -47,7 +47,7 @@ int reset_main(int argc, char **argv)
 	};
 	const char *arg = NULL;
 	struct st_err err;
-	struct st_nl *nl;
+	struct st_backend *be;
 	bool all = false;
 	uint32_t id;
 	int c;
@@ -70,17 +70,17 @@ int reset_main(int argc, char **argv)
 	if (all && arg)
 		return st_usage_error(reset_usage, "give SESSION or --all, not both");
 
-	if (st_nl_open(&nl, &err))
+	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
 	if (all) {
-		if (reset_all(nl, &err))
-			return st_fail(&err, nl);
+		if (reset_all(be, &err))
+			return st_fail(&err, be);
 	} else {
-		if (st_session_pick(nl, arg, &id, &err) ||
-		    st_nl_session_del(nl, id, &err))
-			return st_fail(&err, nl);
+		if (st_session_pick(be, arg, &id, &err) ||
+		    st_backend_session_del(be, id, &err))
+			return st_fail(&err, be);
 		st_warn("deleted session %" PRIu32, id);
 	}
-	st_nl_close(nl);
+	st_backend_close(be);
 	return ST_EXIT_OK;
 }

@@ -16,10 +16,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "names.h"
-#include "output.h"
 #include "common.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet] -- CMD [ARGS...]\n\n"
@@ -253,7 +252,7 @@ static void summary(const struct st_dump *d)
  * CMD has been reaped. Its session may still be running (CMD left
  * processes behind) or be about to note that every task is gone.
  */
-static void settle(struct st_nl *nl, uint32_t id)
+static void settle(struct st_backend *be, uint32_t id)
 {
 	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
 	struct st_session s;
@@ -261,20 +260,20 @@ static void settle(struct st_nl *nl, uint32_t id)
 	int i;
 
 	for (i = 0; i < 50; i++) {
-		if (st_nl_session_get(nl, id, &s, &err) ||
+		if (st_backend_session_get(be, id, &s, &err) ||
 		    s.state == SYSTRACE_STATE_FINISHED || s.live_tasks)
 			return;
 		nanosleep(&tick, NULL);
 	}
 }
 
-static void report_session(struct st_nl *nl, uint32_t id)
+static void report_session(struct st_backend *be, uint32_t id)
 {
 	struct st_dump d;
 	struct st_err err;
 
-	settle(nl, id);
-	if (st_session_fetch(nl, id, &d, &err)) {
+	settle(be, id);
+	if (st_session_fetch(be, id, &d, &err)) {
 		st_err_print(&err);
 		return;
 	}
@@ -371,7 +370,7 @@ int start_main(int argc, char **argv)
 	struct start_opts o;
 	struct st_session s;
 	struct st_err err;
-	struct st_nl *nl;
+	struct st_backend *be;
 	sigset_t block, oldmask;
 	int go[2], execst[2], ret, status, e;
 	pid_t pid;
@@ -380,11 +379,11 @@ int start_main(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* Fail before forking when the module is not there. */
-	if (st_nl_open(&nl, &err))
+	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
 	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);
-		return st_fail(&err, nl);
+		return st_fail(&err, be);
 	}
 
 	forwarded_set(&block);
@@ -392,7 +391,7 @@ int start_main(int argc, char **argv)
 	pid = fork();
 	if (pid < 0) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "fork", NULL);
-		return st_fail(&err, nl);
+		return st_fail(&err, be);
 	}
 	if (pid == 0)
 		run_child(go, execst, o.cmd, &oldmask);
@@ -407,10 +406,10 @@ int start_main(int argc, char **argv)
 	req.pid = (uint32_t)pid;
 	req.name = o.name;
 	req.counters = o.counters;
-	if (st_nl_session_new(nl, &req, &s, &err)) {
+	if (st_backend_session_new(be, &req, &s, &err)) {
 		kill(pid, SIGKILL);
 		wait_child(pid);
-		return st_fail(&err, nl);
+		return st_fail(&err, be);
 	}
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
 		s.name[0] ? " \"" : "", s.name, s.name[0] ? "\"" : "", o.cmd[0], pid);
@@ -424,19 +423,19 @@ int start_main(int argc, char **argv)
 	if (e) {
 		st_warn("cannot run %s: %s", o.cmd[0], strerror(e));
 		/* Nothing was traced: the session would only hold a slot. */
-		st_nl_session_del(nl, s.id, &err);
-		st_nl_close(nl);
+		st_backend_session_del(be, s.id, &err);
+		st_backend_close(be);
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
 	}
 	if (status == -1) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "waitpid", NULL);
-		return st_fail(&err, nl);
+		return st_fail(&err, be);
 	}
 	child_pid = 0;
 	if (!o.quiet) {
-		report_session(nl, s.id);
+		report_session(be, s.id);
 		print_outcome(o.cmd[0], status);
 	}
-	st_nl_close(nl);
+	st_backend_close(be);
 	return exit_like(status);
 }

@@ -4,10 +4,8 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include "names.h"
-#include "nl.h"
-#include "output.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 const char status_usage[] =
 	"Usage: systracectl status [--json]\n\n"
@@ -77,7 +75,7 @@ int status_main(int argc, char **argv)
 	struct st_session *ss = NULL;
 	struct st_status st;
 	struct st_err err;
-	struct st_nl *nl;
+	struct st_backend *be;
 	bool json = false;
 	size_t n = 0;
 	int c;
@@ -96,13 +94,13 @@ int status_main(int argc, char **argv)
 	if (optind < argc)
 		return st_usage_error(status_usage, "unexpected argument '%s'", argv[optind]);
 
-	if (st_nl_open(&nl, &err))
+	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
-	if (st_nl_status(nl, &st, &err))
-		return st_fail(&err, nl);
-	if (st_nl_session_list(nl, &ss, &n, NULL, &err))
-		return st_fail(&err, nl);
-	st_nl_close(nl);
+	if (st_backend_status(be, &st, &err))
+		return st_fail(&err, be);
+	if (st_backend_session_list(be, &ss, &n, NULL, &err))
+		return st_fail(&err, be);
+	st_backend_close(be);
 	if (st.abi_version != SYSTRACE_ABI_VERSION)
 		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
 			st.abi_version, SYSTRACE_ABI_VERSION);

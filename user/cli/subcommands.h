@@ -31,8 +31,8 @@ int st_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int st_print_usage(const char *usage);
 
-struct st_nl;
+struct st_backend;
 struct st_err;
-int st_fail(const struct st_err *err, struct st_nl *nl);
+int st_fail(const struct st_err *err, struct st_backend *be);
 
 #endif

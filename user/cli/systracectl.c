@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/systrace.h>
-#include "err.h"
-#include "nl.h"
 #include "subcommands.h"
+#include "systrace.h"
 
 static const struct {
 	const char *name;
@@ -76,11 +75,11 @@ int st_usage_error(const char *text, const char *fmt, ...)
 	return ST_EXIT_USAGE;
 }
 
-/* Prints err, closes nl, returns the exit code for err. */
-int st_fail(const struct st_err *err, struct st_nl *nl)
+/* Prints err, closes the backend be, returns the exit code for err. */
+int st_fail(const struct st_err *err, struct st_backend *be)
 {
 	st_err_print(err);
-	st_nl_close(nl);
+	st_backend_close(be);
 	return st_exit_code(err);
 }
 

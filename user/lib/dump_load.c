@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "names.h"
-#include "report.h"
+#include "systrace.h"
 
 struct ctx {
 	char *why;

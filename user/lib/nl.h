@@ -4,22 +4,17 @@
 
 /*
  * The only user of libnl: sends the family's commands and decodes the
- * replies into the plain structs of model.h. Every function returns 0 or
- * -errno and, on failure, fills *err (kernel errno and extack message, or
- * what went wrong locally).
+ * replies into the plain structs of model.h; the kmod backend's transport
+ * (backend_kmod.c), private to lib/. Every function returns 0 or -errno
+ * and, on failure, fills *err (kernel errno and extack message, or what
+ * went wrong locally).
  */
 #include <stdbool.h>
+#include "backend.h"
 #include "err.h"
 #include "model.h"
 
 struct st_nl;
-
-struct st_session_req {
-	uint32_t pid;
-	const char *name;	/* NULL: none */
-	uint32_t flags;		/* SYSTRACE_SESSION_F_* */
-	uint32_t counters;	/* enum systrace_counters */
-};
 
 int st_nl_open(struct st_nl **nlp, struct st_err *err);
 void st_nl_close(struct st_nl *nl);

@@ -11,9 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
 #include "report.h"
-#include "symbolize.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))

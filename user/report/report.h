@@ -13,8 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "err.h"
-#include "model.h"
+#include "systrace.h"
 
 /* Tables: typed cells, one writer per format. */
 
@@ -264,9 +263,5 @@ int report_phases(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o);
 int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
-
-/* report_input.c: a `dump --json` document back into a struct st_dump. */
-int st_dump_load(const char *path, struct st_dump *d, struct st_err *err);
-int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len);
 
 #endif

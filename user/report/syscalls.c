@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
 #include "report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,8 +10,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
-#include "output.h"
 #include "report.h"
 
 struct rt_table *rt_table_new(const char *name, const char *title,
