@@ -105,10 +105,10 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 }
 
 /* The rows the attach made: one per process found running. */
-static void say_attached(struct st_backend *be, const struct st_session *s,
+static void say_attached(struct st_backend *be, const struct st_session_row *s,
 			 uint32_t pid)
 {
-	struct st_session now;
+	struct st_session_row now;
 	struct st_err err;
 
 	if (st_backend_session_get(be, s->id, &now, &err))
@@ -124,7 +124,7 @@ static void say_attached(struct st_backend *be, const struct st_session *s,
 int attach_main(int argc, char **argv)
 {
 	struct attach_opts o;
-	struct st_session s;
+	struct st_session_row s;
 	struct st_err err;
 	struct st_backend *be = NULL;
 	int ret;

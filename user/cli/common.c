@@ -45,7 +45,7 @@ int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
 int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 		    struct st_err *err)
 {
-	struct st_session *list;
+	struct st_session_row *list;
 	size_t i, n;
 	bool found = false;
 	int ret;
@@ -126,7 +126,7 @@ int st_dump_read(const char *arg, const char *input, struct st_dump *d,
  */
 int st_session_report_check(const struct st_dump *d)
 {
-	const struct st_session *s = &d->session;
+	const struct st_session_row *s = &d->session;
 	char *why = NULL;
 	size_t len = 0;
 	unsigned int bad;

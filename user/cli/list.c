@@ -15,7 +15,7 @@ const char list_usage[] =
 	"            objects of dump --json\n"
 	"  -h, --help\n";
 
-static int json_list(const struct st_session *ss, size_t n)
+static int json_list(const struct st_session_row *ss, size_t n)
 {
 	json_t *doc = json_object(), *arr = json_array();
 	size_t i;
@@ -34,7 +34,7 @@ static int json_list(const struct st_session *ss, size_t n)
 
 static int by_id(const void *a, const void *b)
 {
-	const struct st_session *x = a, *y = b;
+	const struct st_session_row *x = a, *y = b;
 
 	return (x->id > y->id) - (x->id < y->id);
 }
@@ -46,7 +46,7 @@ int list_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct st_session *ss;
+	struct st_session_row *ss;
 	struct st_err err;
 	struct st_backend *be;
 	bool json = false;

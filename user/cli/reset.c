@@ -18,7 +18,7 @@ const char reset_usage[] =
 
 static int reset_all(struct st_backend *be, struct st_err *err)
 {
-	struct st_session *ss;
+	struct st_session_row *ss;
 	size_t i, n, deleted = 0;
 	int ret;
 

@@ -203,7 +203,7 @@ static void summary_wall(const struct st_dump *d)
 	free(walls);
 }
 
-static void summary_counters(const struct st_session *s)
+static void summary_counters(const struct st_session_row *s)
 {
 	const char *what = st_counters_name(s->counters);
 
@@ -230,7 +230,7 @@ static void summary_counters(const struct st_session *s)
 
 static void summary(const struct st_dump *d)
 {
-	const struct st_session *s = &d->session;
+	const struct st_session_row *s = &d->session;
 	uint64_t dropped = st_session_dropped(s);
 
 	fprintf(stderr, "systracectl: session %" PRIu32 ": %zu process%s, %" PRIu64
@@ -255,7 +255,7 @@ static void summary(const struct st_dump *d)
 static void settle(struct st_backend *be, uint32_t id)
 {
 	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
-	struct st_session s;
+	struct st_session_row s;
 	struct st_err err;
 	int i;
 
@@ -368,7 +368,7 @@ int start_main(int argc, char **argv)
 {
 	struct st_session_req req = { .flags = SYSTRACE_SESSION_F_ON_EXEC };
 	struct start_opts o;
-	struct st_session s;
+	struct st_session_row s;
 	struct st_err err;
 	struct st_backend *be;
 	sigset_t block, oldmask;

@@ -15,7 +15,7 @@ const char status_usage[] =
 	"  --json    one JSON document instead of text\n"
 	"  -h, --help\n";
 
-static void print_session(const struct st_session *s)
+static void print_session(const struct st_session_row *s)
 {
 	const char *state = st_state_name(s->state);
 	const char *counters = st_counters_name(s->counters);
@@ -42,7 +42,7 @@ static void print_session(const struct st_session *s)
 }
 
 static void print_status(const struct st_status *st,
-			 const struct st_session *ss, size_t n)
+			 const struct st_session_row *ss, size_t n)
 {
 	size_t i;
 
@@ -72,7 +72,7 @@ int status_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct st_session *ss = NULL;
+	struct st_session_row *ss = NULL;
 	struct st_status st;
 	struct st_err err;
 	struct st_backend *be;

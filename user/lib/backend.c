@@ -46,7 +46,7 @@ int st_backend_status(struct st_backend *b, struct st_status *st,
 
 int st_backend_session_new(struct st_backend *b,
 			   const struct st_session_req *req,
-			   struct st_session *out, struct st_err *err)
+			   struct st_session_row *out, struct st_err *err)
 {
 	return b->ops->session_new(b->priv, req, out, err);
 }
@@ -64,12 +64,12 @@ int st_backend_session_detach(struct st_backend *b, uint32_t id,
 }
 
 int st_backend_session_get(struct st_backend *b, uint32_t id,
-			   struct st_session *out, struct st_err *err)
+			   struct st_session_row *out, struct st_err *err)
 {
 	return b->ops->session_get(b->priv, id, out, err);
 }
 
-int st_backend_session_list(struct st_backend *b, struct st_session **out,
+int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
 			    size_t *n, bool *interrupted, struct st_err *err)
 {
 	return b->ops->session_list(b->priv, out, n, interrupted, err);

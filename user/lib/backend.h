@@ -27,12 +27,12 @@ struct st_backend_ops {
 	void (*close)(void *priv);
 	int (*status)(void *priv, struct st_status *st, struct st_err *err);
 	int (*session_new)(void *priv, const struct st_session_req *req,
-			   struct st_session *out, struct st_err *err);
+			   struct st_session_row *out, struct st_err *err);
 	int (*session_del)(void *priv, uint32_t id, struct st_err *err);
 	int (*session_detach)(void *priv, uint32_t id, struct st_err *err);
-	int (*session_get)(void *priv, uint32_t id, struct st_session *out,
+	int (*session_get)(void *priv, uint32_t id, struct st_session_row *out,
 			   struct st_err *err);
-	int (*session_list)(void *priv, struct st_session **out, size_t *n,
+	int (*session_list)(void *priv, struct st_session_row **out, size_t *n,
 			    bool *interrupted, struct st_err *err);
 	/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
 	int (*dump)(void *priv, uint32_t id, struct st_dump *d,
@@ -50,14 +50,14 @@ int st_backend_status(struct st_backend *b, struct st_status *st,
 		      struct st_err *err);
 int st_backend_session_new(struct st_backend *b,
 			   const struct st_session_req *req,
-			   struct st_session *out, struct st_err *err);
+			   struct st_session_row *out, struct st_err *err);
 int st_backend_session_del(struct st_backend *b, uint32_t id,
 			   struct st_err *err);
 int st_backend_session_detach(struct st_backend *b, uint32_t id,
 			      struct st_err *err);
 int st_backend_session_get(struct st_backend *b, uint32_t id,
-			   struct st_session *out, struct st_err *err);
-int st_backend_session_list(struct st_backend *b, struct st_session **out,
+			   struct st_session_row *out, struct st_err *err);
+int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
 			    size_t *n, bool *interrupted, struct st_err *err);
 int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
 		    struct st_err *err);

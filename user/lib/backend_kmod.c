@@ -24,7 +24,7 @@ static int kmod_status(void *priv, struct st_status *st, struct st_err *err)
 }
 
 static int kmod_session_new(void *priv, const struct st_session_req *req,
-			    struct st_session *out, struct st_err *err)
+			    struct st_session_row *out, struct st_err *err)
 {
 	return st_nl_session_new(priv, req, out, err);
 }
@@ -39,13 +39,13 @@ static int kmod_session_detach(void *priv, uint32_t id, struct st_err *err)
 	return st_nl_session_detach(priv, id, err);
 }
 
-static int kmod_session_get(void *priv, uint32_t id, struct st_session *out,
+static int kmod_session_get(void *priv, uint32_t id, struct st_session_row *out,
 			    struct st_err *err)
 {
 	return st_nl_session_get(priv, id, out, err);
 }
 
-static int kmod_session_list(void *priv, struct st_session **out, size_t *n,
+static int kmod_session_list(void *priv, struct st_session_row **out, size_t *n,
 			     bool *interrupted, struct st_err *err)
 {
 	return st_nl_session_list(priv, out, n, interrupted, err);

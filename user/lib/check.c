@@ -13,7 +13,7 @@ void st_totals_compute(const struct st_dump *d, struct st_totals *t)
 
 	*t = (struct st_totals){ .procs = d->nprocs, .sites = d->nsites };
 	for (i = 0; i < d->nprocs; i++) {
-		const struct st_proc *p = &d->procs[i];
+		const struct st_proc_row *p = &d->procs[i];
 
 		t->syscalls += p->syscalls;
 		t->errors += p->errors;
@@ -46,7 +46,7 @@ static unsigned int mismatch(FILE *why, const char *what, uint64_t want,
  */
 unsigned int st_check_totals(const struct st_dump *d, FILE *why)
 {
-	const struct st_session *s = &d->session;
+	const struct st_session_row *s = &d->session;
 	struct site_sums *sums;
 	struct st_totals t;
 	unsigned int bad = 0;
@@ -70,8 +70,8 @@ unsigned int st_check_totals(const struct st_dump *d, FILE *why)
 		return bad + 1;
 	}
 	for (i = 0; i < d->nsites; i++) {
-		const struct st_site *site = &d->sites[i];
-		const struct st_proc *p = st_dump_find_proc(d, site->proc_id);
+		const struct st_site_row *site = &d->sites[i];
+		const struct st_proc_row *p = st_dump_find_proc(d, site->proc_id);
 		struct site_sums *sum;
 
 		if (!p) {
@@ -88,7 +88,7 @@ unsigned int st_check_totals(const struct st_dump *d, FILE *why)
 		sum->rows++;
 	}
 	for (i = 0; i < d->nprocs; i++) {
-		const struct st_proc *p = &d->procs[i];
+		const struct st_proc_row *p = &d->procs[i];
 
 #define CHECK(field, want, got)						\
 		do {							\

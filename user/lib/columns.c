@@ -163,7 +163,7 @@ static void c_end_ns(const struct st_row *r, struct st_val *v)
 
 static void c_wall_ns(const struct st_row *r, struct st_val *v)
 {
-	const struct st_proc *p = r->proc;
+	const struct st_proc_row *p = r->proc;
 
 	if (p->has_end_ns && p->end_ns >= p->start_ns)
 		v_uint(v, p->end_ns - p->start_ns);

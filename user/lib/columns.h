@@ -29,9 +29,9 @@ struct st_val {
 
 /* A row: its session, its process, and for site tables the site or sum. */
 struct st_row {
-	const struct st_session *session;
-	const struct st_proc *proc;	/* NULL if the site's image is unknown */
-	const struct st_site *site;
+	const struct st_session_row *session;
+	const struct st_proc_row *proc;	/* NULL if the site's image is unknown */
+	const struct st_site_row *site;
 	const struct st_sysagg *agg;
 };
 

@@ -126,7 +126,7 @@ static void copy_name(char *dst, size_t len, const char *s)
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
-static void load_session(struct ctx *c, json_t *o, struct st_session *s)
+static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 {
 	const char *w = "session", *str;
 
@@ -168,7 +168,7 @@ static void load_session(struct ctx *c, json_t *o, struct st_session *s)
 }
 
 static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
-		     struct st_proc *p)
+		     struct st_proc_row *p)
 {
 	const char *w = "processes", *exe;
 	json_t *core;
@@ -228,7 +228,7 @@ static char *dup_opt(struct ctx *c, json_t *o, const char *key, bool *nomem)
 }
 
 /* The symbolizer's keys, when the dump was symbolized where it was made. */
-static int load_sym(struct ctx *c, json_t *o, struct st_site *s)
+static int load_sym(struct ctx *c, json_t *o, struct st_site_row *s)
 {
 	struct st_sym *sym;
 	bool nomem = false;
@@ -250,7 +250,7 @@ static int load_sym(struct ctx *c, json_t *o, struct st_site *s)
 	return nomem ? -ENOMEM : 0;
 }
 
-static int load_site(struct ctx *c, json_t *o, struct st_site *s)
+static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
 {
 	const char *w = "sites", *path;
 	bool has;

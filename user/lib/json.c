@@ -123,7 +123,7 @@ static void set_counter_keys(json_t *o, uint32_t mode, bool has, uint64_t value)
 		    has && mode == modes[i] ? j_u64(value) : json_null());
 }
 
-json_t *st_json_session(const struct st_session *s)
+json_t *st_json_session(const struct st_session_row *s)
 {
 	json_t *o = json_object();
 	char when[48];
@@ -167,7 +167,7 @@ json_t *st_json_session(const struct st_session *s)
 	return o;
 }
 
-json_t *st_json_status(const struct st_status *st, const struct st_session *ss,
+json_t *st_json_status(const struct st_status *st, const struct st_session_row *ss,
 		       size_t n)
 {
 	json_t *o = json_object(), *params = json_object(), *arr = json_array();

@@ -37,7 +37,7 @@ void st_dump_free(struct st_dump *d)
 
 static int proc_cmp(const void *a, const void *b)
 {
-	const struct st_proc *x = a, *y = b;
+	const struct st_proc_row *x = a, *y = b;
 
 	return CMP(x->id, y->id);
 }
@@ -45,7 +45,7 @@ static int proc_cmp(const void *a, const void *b)
 /* Within an image, sites in the order the image first used them. */
 static int site_cmp(const void *a, const void *b)
 {
-	const struct st_site *x = a, *y = b;
+	const struct st_site_row *x = a, *y = b;
 
 	if (x->proc_id != y->proc_id)
 		return CMP(x->proc_id, y->proc_id);
@@ -67,23 +67,23 @@ void st_dump_sort(struct st_dump *d)
 }
 
 /* Needs st_dump_sort() first. */
-const struct st_proc *st_dump_find_proc(const struct st_dump *d, uint64_t id)
+const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id)
 {
-	struct st_proc key = { .id = id };
+	struct st_proc_row key = { .id = id };
 
 	if (!d->nprocs)
 		return NULL;
 	return bsearch(&key, d->procs, d->nprocs, sizeof(*d->procs), proc_cmp);
 }
 
-uint64_t st_session_dropped(const struct st_session *s)
+uint64_t st_session_dropped(const struct st_session_row *s)
 {
 	return s->dropped_procs + s->dropped_sites + s->dropped_syscalls +
 	       s->dropped_nomem + s->dropped_resolve + s->dropped_counters;
 }
 
 struct agg_key {
-	const struct st_site *site;
+	const struct st_site_row *site;
 	uint64_t proc_id;
 };
 
@@ -127,7 +127,7 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 	}
 	qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
 	for (i = 0; i < d->nsites; i++) {
-		const struct st_site *s = keys[i].site;
+		const struct st_site_row *s = keys[i].site;
 
 		if (!r || r->proc_id != keys[i].proc_id || r->abi != s->abi ||
 		    r->nr != s->nr) {

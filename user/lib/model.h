@@ -31,7 +31,7 @@ struct st_status {
 	bool probes_active;
 };
 
-struct st_session {
+struct st_session_row {
 	uint32_t id;
 	char name[SYSTRACE_NAME_MAX];
 	uint32_t root_pid;
@@ -55,7 +55,7 @@ struct st_session {
 	uint64_t counter_value;
 };
 
-struct st_proc {
+struct st_proc_row {
 	uint64_t id, parent_id, prev_id;
 	uint32_t pid, tgid, ppid;
 	char comm[SYSTRACE_COMM_MAX];
@@ -79,7 +79,7 @@ struct st_proc {
 	bool attached;			/* ran before the session attached */
 };
 
-struct st_site {
+struct st_site_row {
 	uint64_t proc_id;
 	uint64_t addr;
 	uint32_t nr;
@@ -120,10 +120,10 @@ struct st_sysagg {
 
 /* A whole session as one dump returns it. */
 struct st_dump {
-	struct st_session session;
-	struct st_proc *procs;
+	struct st_session_row session;
+	struct st_proc_row *procs;
 	size_t nprocs;
-	struct st_site *sites;
+	struct st_site_row *sites;
 	size_t nsites;
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
@@ -132,8 +132,8 @@ struct st_dump {
 void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);
 void st_dump_sort(struct st_dump *d);
-const struct st_proc *st_dump_find_proc(const struct st_dump *d, uint64_t id);
-uint64_t st_session_dropped(const struct st_session *s);
+const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id);
+uint64_t st_session_dropped(const struct st_session_row *s);
 
 int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 			  struct st_sysagg **out, size_t *n);

@@ -219,7 +219,7 @@ static int parse_nest(struct rx *rx, struct nlattr **tb, int max,
 }
 
 static int decode_session(struct rx *rx, struct nlattr *nest,
-			  struct st_session *s)
+			  struct st_session_row *s)
 {
 	struct nlattr *tb[SYSTRACE_SESSION_A_MAX + 1];
 	int ret;
@@ -269,7 +269,7 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	return 0;
 }
 
-static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc *p)
+static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p)
 {
 	struct nlattr *tb[SYSTRACE_PROC_A_MAX + 1];
 	int ret;
@@ -319,7 +319,7 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc *p)
 	return 0;
 }
 
-static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site *s)
+static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site_row *s)
 {
 	struct nlattr *tb[SYSTRACE_SITE_A_MAX + 1];
 	int ret;
@@ -429,7 +429,7 @@ static int parse_session(struct rx *rx, struct nlattr *attrs, int len)
 }
 
 struct session_list {
-	struct st_session *items;
+	struct st_session_row *items;
 	size_t n, cap;
 };
 
@@ -437,7 +437,7 @@ static int parse_session_list(struct rx *rx, struct nlattr *attrs, int len)
 {
 	struct nlattr *tb[SYSTRACE_A_MAX + 1];
 	struct session_list *l = rx->arg;
-	struct st_session *s;
+	struct st_session_row *s;
 	int ret;
 
 	ret = parse_top(rx, tb, attrs, len);
@@ -476,12 +476,12 @@ static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
 		if (nla_type(a) != t->type)
 			continue;
 		if (t->type == SYSTRACE_A_PROC) {
-			row = grow(t->items, t->n, &t->cap, sizeof(struct st_proc));
+			row = grow(t->items, t->n, &t->cap, sizeof(struct st_proc_row));
 			if (!row)
 				return no_memory(rx);
 			ret = decode_proc(rx, a, row);
 		} else {
-			row = grow(t->items, t->n, &t->cap, sizeof(struct st_site));
+			row = grow(t->items, t->n, &t->cap, sizeof(struct st_site_row));
 			if (!row)
 				return no_memory(rx);
 			ret = decode_site(rx, a, row);
@@ -835,7 +835,7 @@ int st_nl_status(struct st_nl *nl, struct st_status *st, struct st_err *err)
 }
 
 int st_nl_session_new(struct st_nl *nl, const struct st_session_req *sreq,
-		      struct st_session *out, struct st_err *err)
+		      struct st_session_row *out, struct st_err *err)
 {
 	struct request req = {
 		.cmd = SYSTRACE_CMD_SESSION_NEW, .new = sreq,
@@ -854,7 +854,7 @@ static int session_op(struct st_nl *nl, uint8_t cmd, uint32_t id,
 		.cmd = cmd, .session_id = id,
 		.parse = parse_session, .arg = NULL,
 	};
-	struct st_session ignored;
+	struct st_session_row ignored;
 
 	req.arg = &ignored;
 	return transact(nl, &req, NULL, err);
@@ -870,7 +870,7 @@ int st_nl_session_detach(struct st_nl *nl, uint32_t id, struct st_err *err)
 	return session_op(nl, SYSTRACE_CMD_SESSION_DETACH, id, err);
 }
 
-int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,
+int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session_row *out,
 		      struct st_err *err)
 {
 	struct request req = {
@@ -882,7 +882,7 @@ int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,
 	return transact(nl, &req, NULL, err);
 }
 
-int st_nl_session_list(struct st_nl *nl, struct st_session **out, size_t *n,
+int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 		       bool *interrupted, struct st_err *err)
 {
 	struct session_list l = { 0 };

@@ -21,12 +21,12 @@ void st_nl_close(struct st_nl *nl);
 
 int st_nl_status(struct st_nl *nl, struct st_status *st, struct st_err *err);
 int st_nl_session_new(struct st_nl *nl, const struct st_session_req *req,
-		      struct st_session *out, struct st_err *err);
+		      struct st_session_row *out, struct st_err *err);
 int st_nl_session_del(struct st_nl *nl, uint32_t id, struct st_err *err);
 int st_nl_session_detach(struct st_nl *nl, uint32_t id, struct st_err *err);
-int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session *out,
+int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session_row *out,
 		      struct st_err *err);
-int st_nl_session_list(struct st_nl *nl, struct st_session **out, size_t *n,
+int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 		       bool *interrupted, struct st_err *err);
 /* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,

@@ -28,8 +28,8 @@ void st_csv_table(FILE *f, const struct st_view *v, enum st_table_kind kind,
 
 /* json.c */
 json_t *st_json_string(const char *s);	/* invalid UTF-8 becomes U+FFFD */
-json_t *st_json_session(const struct st_session *s);
-json_t *st_json_status(const struct st_status *st, const struct st_session *ss,
+json_t *st_json_session(const struct st_session_row *s);
+json_t *st_json_status(const struct st_status *st, const struct st_session_row *ss,
 		       size_t n);
 json_t *st_json_row(const struct st_table *t, const struct st_row *row);
 json_t *st_json_totals(const struct st_dump *d, bool live);

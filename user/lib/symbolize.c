@@ -685,7 +685,7 @@ static int entry_load(struct entry *e, const char *debug_dir)
 	return e->elf || e->error ? 0 : -ENOMEM;
 }
 
-static uint64_t site_key(const struct st_site *site)
+static uint64_t site_key(const struct st_site_row *site)
 {
 	uint64_t h = hash_str(site->path, 0xcbf29ce484222325ULL);
 
@@ -694,7 +694,7 @@ static uint64_t site_key(const struct st_site *site)
 	return hash_u64(site->mtime_ns, hash_u64(site->inode, h));
 }
 
-static bool site_matches(const struct entry *e, const struct st_site *site)
+static bool site_matches(const struct entry *e, const struct st_site_row *site)
 {
 	if (strcmp(e->path, site->path) || e->has_id != site->has_file_id)
 		return false;
@@ -702,7 +702,7 @@ static bool site_matches(const struct entry *e, const struct st_site *site)
 	       (e->ino == site->inode && e->mtime_ns == site->mtime_ns);
 }
 
-static int site_entry(struct st_symbolizer *sz, const struct st_site *site,
+static int site_entry(struct st_symbolizer *sz, const struct st_site_row *site,
 		      struct entry **out)
 {
 	uint64_t h = site_key(site);
@@ -754,7 +754,7 @@ static char *dup_or_null(const char *s, bool *nomem)
 	return d;
 }
 
-int st_symbolize_site(struct st_symbolizer *sz, const struct st_site *site,
+int st_symbolize_site(struct st_symbolizer *sz, const struct st_site_row *site,
 		      struct st_sym **out)
 {
 	struct st_sym *sym;
@@ -862,7 +862,7 @@ static int exe_load(struct entry *e)
 }
 
 int st_symbolizer_interp(struct st_symbolizer *sz, const char *exe,
-			 const struct st_site *same_file,
+			 const struct st_site_row *same_file,
 			 const struct st_interp **interp, const char **error)
 {
 	uint64_t h = hash_str(exe, 0xcbf29ce484222325ULL);

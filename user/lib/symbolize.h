@@ -42,7 +42,7 @@ void st_symbolizer_free(struct st_symbolizer *sz);
  * mapping, object is always set; symbol is set, or error says why not.
  * Returns 0 or -ENOMEM.
  */
-int st_symbolize_site(struct st_symbolizer *sz, const struct st_site *site,
+int st_symbolize_site(struct st_symbolizer *sz, const struct st_site_row *site,
 		      struct st_sym **out);
 
 /* Every site of d; sets d->symbolized. Returns 0 or -ENOMEM. */
@@ -64,7 +64,7 @@ struct st_interp {
 };
 
 int st_symbolizer_interp(struct st_symbolizer *sz, const char *exe,
-			 const struct st_site *same_file,
+			 const struct st_site_row *same_file,
 			 const struct st_interp **interp, const char **error);
 
 /* The path a site's file had, without the " (deleted)" the kernel adds. */

@@ -52,7 +52,7 @@ int st_amortize(const struct st_dump *d, uint64_t threshold,
 		r->thresholds[k].threshold = 1ULL << k;
 
 	for (i = 0; i < nps; i++) {
-		const struct st_proc *p = st_dump_find_proc(d, ps[i].proc_id);
+		const struct st_proc_row *p = st_dump_find_proc(d, ps[i].proc_id);
 		struct am_bucket *b = &r->buckets[bucket_of(ps[i].calls)];
 		struct am_proc *ap = p ? &r->procs[p - d->procs] : NULL;
 		bool below = ps[i].calls < threshold;

@@ -51,7 +51,7 @@ static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
 	size_t i;
 
 	for (i = 0; i < d->nsites; i++) {
-		const struct st_site *s = &d->sites[i];
+		const struct st_site_row *s = &d->sites[i];
 		struct df_row *r = push(v);
 
 		if (!r)
@@ -68,7 +68,7 @@ static int collect_processes(struct vec *v, const struct st_dump *d, int side)
 	size_t i;
 
 	for (i = 0; i < d->nprocs; i++) {
-		const struct st_proc *p = &d->procs[i];
+		const struct st_proc_row *p = &d->procs[i];
 		struct df_row *r = push(v);
 
 		if (!r)
@@ -86,7 +86,7 @@ static int collect_sites(struct vec *v, const struct st_dump *d, int side)
 	size_t i;
 
 	for (i = 0; i < d->nsites; i++) {
-		const struct st_site *s = &d->sites[i];
+		const struct st_site_row *s = &d->sites[i];
 		struct df_row *r = push(v);
 
 		if (!r)

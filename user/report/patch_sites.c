@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "report.h"
 
-bool st_proc_wall_ns(const struct st_proc *p, uint64_t *wall)
+bool st_proc_wall_ns(const struct st_proc_row *p, uint64_t *wall)
 {
 	if (!p->has_end_ns || p->end_ns < p->start_ns)
 		return false;
@@ -14,8 +14,8 @@ bool st_proc_wall_ns(const struct st_proc *p, uint64_t *wall)
 
 static int by_proc_addr(const void *a, const void *b)
 {
-	const struct st_site *x = *(const struct st_site *const *)a;
-	const struct st_site *y = *(const struct st_site *const *)b;
+	const struct st_site_row *x = *(const struct st_site_row *const *)a;
+	const struct st_site_row *y = *(const struct st_site_row *const *)b;
 
 	if (x->proc_id != y->proc_id)
 		return x->proc_id < y->proc_id ? -1 : 1;
@@ -27,7 +27,7 @@ static int by_proc_addr(const void *a, const void *b)
 
 int st_patch_sites(const struct st_dump *d, struct st_psite **out, size_t *n)
 {
-	const struct st_site **rows;
+	const struct st_site_row **rows;
 	struct st_psite *ps, *cur = NULL;
 	size_t i, np = 0;
 
@@ -46,7 +46,7 @@ int st_patch_sites(const struct st_dump *d, struct st_psite **out, size_t *n)
 		rows[i] = &d->sites[i];
 	qsort(rows, d->nsites, sizeof(*rows), by_proc_addr);
 	for (i = 0; i < d->nsites; i++) {
-		const struct st_site *s = rows[i];
+		const struct st_site_row *s = rows[i];
 
 		if (!cur || cur->proc_id != s->proc_id || cur->addr != s->addr) {
 			cur = &ps[np++];

@@ -30,7 +30,7 @@ struct interp_ref {
 	const struct st_interp *id;	/* NULL when inferred */
 };
 
-static bool same_object(const struct st_site *s, const struct interp_ref *in)
+static bool same_object(const struct st_site_row *s, const struct interp_ref *in)
 {
 	size_t n;
 
@@ -65,7 +65,7 @@ static void rows_of(const struct st_dump *d, uint64_t id, size_t *lo,
 }
 
 /* A row of the image that lies in its executable, to check the file. */
-static const struct st_site *exe_site(const struct st_dump *d, size_t lo,
+static const struct st_site_row *exe_site(const struct st_dump *d, size_t lo,
 				      size_t hi, const char *exe)
 {
 	size_t i;
@@ -82,7 +82,7 @@ static const struct st_site *exe_site(const struct st_dump *d, size_t lo,
  * that starts counting at the exec), or with a fork: then it runs code its
  * parent had loaded and has no loader phase.
  */
-static bool began_by_exec(const struct st_dump *d, const struct st_proc *p)
+static bool began_by_exec(const struct st_dump *d, const struct st_proc_row *p)
 {
 	return p->prev_id ||
 	       (!p->parent_id && (d->session.flags & SYSTRACE_SESSION_F_ON_EXEC));
@@ -219,8 +219,8 @@ static struct ph_sys *sys_get(struct ph_result *r, size_t *cap, uint32_t abi,
 
 static int by_addr(const void *a, const void *b)
 {
-	const struct st_site *x = *(const struct st_site *const *)a;
-	const struct st_site *y = *(const struct st_site *const *)b;
+	const struct st_site_row *x = *(const struct st_site_row *const *)a;
+	const struct st_site_row *y = *(const struct st_site_row *const *)b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -229,7 +229,7 @@ static int by_addr(const void *a, const void *b)
 static int count_sites(const struct st_dump *d, size_t lo, size_t hi,
 		       struct ph_proc *pp)
 {
-	const struct st_site **rows;
+	const struct st_site_row **rows;
 	size_t i, j;
 
 	if (hi == lo)
@@ -271,7 +271,7 @@ static int split(const struct st_dump *d, struct ph_proc *pp,
 		ref.id = id;
 	rows_of(d, pp->proc->id, &lo, &hi);
 	for (i = lo; i < hi; i++) {
-		const struct st_site *s = &d->sites[i];
+		const struct st_site_row *s = &d->sites[i];
 
 		total += s->calls;
 		if (pp->interp && same_object(s, &ref))
@@ -286,7 +286,7 @@ static int split(const struct st_dump *d, struct ph_proc *pp,
 		pp->boundary = 0;
 	}
 	for (i = lo; i < hi; i++) {
-		const struct st_site *s = &d->sites[i];
+		const struct st_site_row *s = &d->sites[i];
 
 		if (!pp->has_boundary || s->first_ordinal < pp->boundary)
 			loader_rows_calls += s->calls;
@@ -298,7 +298,7 @@ static int split(const struct st_dump *d, struct ph_proc *pp,
 	pp->program_calls = total - pp->loader_calls;
 
 	for (i = lo; i < hi; i++) {
-		const struct st_site *s = &d->sites[i];
+		const struct st_site_row *s = &d->sites[i];
 		struct ph_sys *sys = sys_get(r, syscap, s->abi, s->nr);
 
 		if (!sys)

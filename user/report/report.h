@@ -90,13 +90,13 @@ struct st_psite {
 	uint64_t proc_id, addr;
 	uint64_t calls, errors;
 	uint64_t first_ordinal;		/* the smallest of its rows' */
-	const struct st_site *row;	/* its first row: map, path, sym */
+	const struct st_site_row *row;	/* its first row: map, path, sym */
 	size_t nrows;
 };
 
 /* Ordered by proc_id, then address. Returns 0 or -ENOMEM. */
 int st_patch_sites(const struct st_dump *d, struct st_psite **out, size_t *n);
-bool st_proc_wall_ns(const struct st_proc *p, uint64_t *wall);
+bool st_proc_wall_ns(const struct st_proc_row *p, uint64_t *wall);
 
 /* The reports' computations. */
 
@@ -104,7 +104,7 @@ bool st_proc_wall_ns(const struct st_proc *p, uint64_t *wall);
 #define AM_NTHRESHOLDS 11	/* N = 1, 2, 4 ... 1024 */
 
 struct am_proc {
-	const struct st_proc *proc;
+	const struct st_proc_row *proc;
 	uint64_t sites, sites_below, calls, calls_below;
 };
 
@@ -169,7 +169,7 @@ int st_short(const struct st_dump *d, uint64_t max_ns, uint64_t threshold,
 void st_short_free(struct sh_result *r);
 
 struct ph_proc {
-	const struct st_proc *proc;
+	const struct st_proc_row *proc;
 	const char *interp;		/* NULL: static, or unknown */
 	const char *source;		/* exe, inferred, static, fork, unknown */
 	const char *error;		/* why unknown */

@@ -84,7 +84,7 @@ static int func_rank_cmp(const void *a, const void *b)
 
 static void pair_function(struct pair *p)
 {
-	const struct st_site *row = p->ps->row;
+	const struct st_site_row *row = p->ps->row;
 	const struct st_sym *sym = row->sym;
 
 	if (row->map != SYSTRACE_MAP_FILE) {
@@ -104,7 +104,7 @@ static void pair_function(struct pair *p)
 static bool is_short(const struct st_dump *d, uint64_t proc_id,
 		     uint64_t max_ns)
 {
-	const struct st_proc *p = st_dump_find_proc(d, proc_id);
+	const struct st_proc_row *p = st_dump_find_proc(d, proc_id);
 	uint64_t wall;
 
 	return p && st_proc_wall_ns(p, &wall) && wall < max_ns;

@@ -136,7 +136,7 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 		return NULL;
 	qsort(a, n, sizeof(*a), by_proc_calls);
 	for (i = 0; i < n; i++) {
-		const struct st_proc *p = st_dump_find_proc(d, a[i].proc_id);
+		const struct st_proc_row *p = st_dump_find_proc(d, a[i].proc_id);
 		struct rt_cell *c;
 
 		rank = i && a[i].proc_id == a[i - 1].proc_id ? rank + 1 : 1;

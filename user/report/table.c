@@ -135,7 +135,7 @@ int rt_note(struct rt_report *r, const char *fmt, ...)
 int rt_note_source(struct rt_report *r, const char *what,
 		   const struct st_dump *d, const char *input)
 {
-	const struct st_session *s = &d->session;
+	const struct st_session_row *s = &d->session;
 	const char *state = st_state_name(s->state);
 	int ret;
 

@@ -8,9 +8,9 @@ static void add_site(struct st_dump *d, uint64_t proc, uint64_t addr,
 		     uint32_t abi, uint32_t nr, uint64_t calls, uint64_t errors,
 		     uint64_t total, uint64_t min, uint64_t max)
 {
-	struct st_site *s = &d->sites[d->nsites++];
+	struct st_site_row *s = &d->sites[d->nsites++];
 
-	*s = (struct st_site){
+	*s = (struct st_site_row){
 		.proc_id = proc, .addr = addr, .abi = abi, .nr = nr,
 		.calls = calls, .errors = errors, .total_ns = total,
 		.min_ns = min, .max_ns = max, .first_ordinal = addr,

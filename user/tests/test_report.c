@@ -18,10 +18,10 @@
 
 #define MS 1000000ULL
 
-static struct st_proc *add_proc(struct st_dump *d, uint64_t id,
+static struct st_proc_row *add_proc(struct st_dump *d, uint64_t id,
 				uint64_t wall_ns, const char *exe)
 {
-	struct st_proc *p;
+	struct st_proc_row *p;
 
 	d->procs = realloc(d->procs, (d->nprocs + 1) * sizeof(*p));
 	p = &d->procs[d->nprocs++];
@@ -39,11 +39,11 @@ static struct st_proc *add_proc(struct st_dump *d, uint64_t id,
 	return p;
 }
 
-static struct st_site *add_site(struct st_dump *d, uint64_t proc,
+static struct st_site_row *add_site(struct st_dump *d, uint64_t proc,
 				uint64_t addr, uint32_t nr, uint64_t calls,
 				uint64_t first_ordinal)
 {
-	struct st_site *s;
+	struct st_site_row *s;
 	size_t i;
 
 	d->sites = realloc(d->sites, (d->nsites + 1) * sizeof(*s));
@@ -71,7 +71,7 @@ static struct st_site *add_site(struct st_dump *d, uint64_t proc,
 	return s;
 }
 
-static void in_file(struct st_site *s, const char *path, uint64_t offset)
+static void in_file(struct st_site_row *s, const char *path, uint64_t offset)
 {
 	s->map = SYSTRACE_MAP_FILE;
 	s->path = strdup(path);
@@ -79,7 +79,7 @@ static void in_file(struct st_site *s, const char *path, uint64_t offset)
 }
 
 /* A file site in function symbol that starts at file offset start. */
-static void in_func(struct st_site *s, const char *object, const char *symbol,
+static void in_func(struct st_site_row *s, const char *object, const char *symbol,
 		    uint64_t start, uint64_t offset)
 {
 	in_file(s, object, offset);
@@ -304,7 +304,7 @@ TEST(report_amortize_tables)
  */
 static void short_fixture(struct st_dump *d)
 {
-	struct st_site *s;
+	struct st_site_row *s;
 
 	memset(d, 0, sizeof(*d));
 	add_proc(d, 1, 50 * MS, NULL);
@@ -577,7 +577,7 @@ TEST(report_syscalls_like_strace_c)
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t, *top;
 	struct st_dump d;
-	struct st_site *s;
+	struct st_site_row *s;
 
 	memset(&d, 0, sizeof(d));
 	add_proc(&d, 1, MS, NULL);
@@ -751,8 +751,8 @@ TEST(report_input_reads_back_a_dump)
 
 static void diff_fixture(struct st_dump *d, bool b)
 {
-	struct st_proc *p;
-	struct st_site *s;
+	struct st_proc_row *p;
+	struct st_site_row *s;
 
 	memset(d, 0, sizeof(*d));
 	p = add_proc(d, 1, MS, "/bin/sh");

@@ -141,7 +141,7 @@ static bool vaddr_to_offset(const struct oracle *o, uint64_t vaddr,
 	return false;
 }
 
-static void file_site(struct st_site *site, char *path, uint64_t offset)
+static void file_site(struct st_site_row *site, char *path, uint64_t offset)
 {
 	struct stat st;
 
@@ -198,7 +198,7 @@ static size_t check_all(const struct oracle *o, char *path, bool debuginfo,
 			continue;
 		for (k = 0; k < 3; k++) {
 			uint64_t vaddr = s->value + at[k], off;
-			struct st_site site;
+			struct st_site_row site;
 			struct st_sym *sym;
 
 			if (!vaddr_to_offset(o, vaddr, &off))
@@ -340,7 +340,7 @@ TEST(symbolize_libc_debuginfo_by_build_id_matches_readelf)
 TEST(symbolize_libc_alias_prefers_the_plain_name)
 {
 	struct st_symbolizer *sz = st_symbolizer_new();
-	struct st_site site;
+	struct st_site_row site;
 	struct st_sym *sym;
 	struct oracle o;
 	char path[768];
@@ -438,7 +438,7 @@ TEST(symbolize_stripped_pie_falls_back_to_dynsym)
 	cleanup();
 }
 
-static void expect_error(struct st_symbolizer *sz, struct st_site *site,
+static void expect_error(struct st_symbolizer *sz, struct st_site_row *site,
 			 const char *object, const char *want, bool *failed)
 {
 	struct st_sym *sym;
@@ -474,7 +474,7 @@ static uint64_t main_offset(const char *path, bool *failed)
 TEST(symbolize_sizeless_function_up_to_the_next_symbol)
 {
 	struct st_symbolizer *sz;
-	struct st_site site;
+	struct st_site_row site;
 	struct st_sym *sym;
 	char path[512];
 	struct oracle o;
@@ -503,7 +503,7 @@ TEST(symbolize_sizeless_function_up_to_the_next_symbol)
 TEST(symbolize_changed_or_vanished_file_gives_a_reason)
 {
 	char path[512], deleted[600];
-	struct st_site site, recorded;
+	struct st_site_row site, recorded;
 	struct st_symbolizer *sz;
 	struct st_sym *sym;
 	struct timeval tv[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
@@ -565,7 +565,7 @@ TEST(symbolize_leaves_vdso_anon_unknown_alone)
 		SYSTRACE_MAP_VSYSCALL,
 	};
 	struct st_symbolizer *sz = st_symbolizer_new();
-	struct st_site site = { .offset = 0x7fff0000 };
+	struct st_site_row site = { .offset = 0x7fff0000 };
 	struct st_sym *sym = (void *)1;
 	size_t i;
 
@@ -581,7 +581,7 @@ TEST(symbolize_offset_outside_segments_and_non_elf)
 {
 	struct st_symbolizer *sz = st_symbolizer_new();
 	char path[768], txt[] = "/tmp/systrace-test-txt-XXXXXX";
-	struct st_site site;
+	struct st_site_row site;
 	struct stat st;
 	int fd;
 
