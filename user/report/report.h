@@ -5,7 +5,7 @@
 /*
  * systracectl report: analyses of one session (docs/cli.md, "report").
  * Each report computes plain structs from a struct st_dump (tested on
- * fixtures), then turns them into tables, which report_table.c prints as
+ * fixtures), then turns them into tables, which report/table.c prints as
  * aligned text, CSV or one JSON document.
  */
 #include <jansson.h>
@@ -201,7 +201,7 @@ struct ph_result {
 int st_phases(const struct st_dump *d, struct ph_result *r);
 void st_phases_free(struct ph_result *r);
 
-/* diff: two sessions, by key (see report_diff.c). */
+/* diff: two sessions, by key (see report/diff.c). */
 
 enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
 

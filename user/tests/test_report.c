@@ -679,7 +679,7 @@ TEST(report_output_text_csv_json)
 }
 
 /* dump --json, read back: the same data, symbols included. */
-TEST(report_input_reads_back_a_dump)
+TEST(dump_load_reads_back_a_dump)
 {
 	struct st_view v;
 	struct st_dump d, e;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the host shell tests user/test_*.sh, which `make -C user test`
-# runs after the unit tests (make check's host tier): TAP output, and what
-# systracectl's --help and the man pages list.
+# Helpers of the host shell tests user/tests/test_*.sh, which
+# `make -C user test` runs after the unit tests (make check's host tier): TAP
+# output, and what systracectl's --help and the man pages list.
 #
 #   . "$(dirname "$0")/testlib.sh"
 #   eq "what is checked" "$got" "$want"
