@@ -11,8 +11,8 @@
 # PREFIX/share/bash-completion/completions/systracectl; to try it from the
 # source tree: . user/systracectl.bash
 #
-# The option lists are those of each subcommand's --help (user/test_completion.sh
-# checks that they agree).
+# The option lists are those of each subcommand's --help
+# (user/tests/test_completion.sh checks that they agree).
 
 _systracectl_subcommands="status start attach detach dump list reset report diff help"
 _systracectl_reports="amortize short phases syscalls"

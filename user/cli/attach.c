@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * systracectl attach: trace a process that runs already (SESSION_NEW
+ * without F_ON_EXEC), and systracectl detach: stop following a session's
+ * tasks and keep its rows (SESSION_DETACH).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "subcommands.h"
+#include "systrace.h"
+
+const char attach_usage[] =
+	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet] PID\n\n"
+	"Traces the running process PID and, from now on, every process it creates.\n"
+	"Returns at once and prints the session id on stdout; dump, report and\n"
+	"status read the session while it runs, detach stops following it.\n"
+	"Rows of processes that ran before the attach have attached=true, and\n"
+	"count from the attach on (start_ns is the attach).\n\n"
+	"  -t, --tree            also trace PID's living descendants, each in its\n"
+	"                        own row\n"
+	"  -T, --threads-only    follow PID's new threads, not its new processes\n"
+	"  -n, --name NAME       name the session (at most 31 bytes)\n"
+	"  -c, --counters MODE   what each process's perf counter counts, in user\n"
+	"                        mode: instructions (default), cycles, task-clock,\n"
+	"                        none\n"
+	"  -q, --quiet           print only the session id\n"
+	"  -h, --help\n";
+
+const char detach_usage[] =
+	"Usage: systracectl detach [SESSION]\n\n"
+	"Stops following a session's tasks, which run on untraced. The session\n"
+	"keeps its rows (those still running end as detached) and its state\n"
+	"becomes detached: dump and report read it until reset deletes it.\n"
+	"SESSION is an id or a name (the newest session of that name); without\n"
+	"one, the newest session.\n\n"
+	"  -h, --help\n";
+
+struct attach_opts {
+	struct st_session_req req;
+	bool quiet;
+};
+
+/* Returns -1 to go on, or an exit code. */
+static int parse(int argc, char **argv, struct attach_opts *o)
+{
+	static const struct option opts[] = {
+		{ "tree", no_argument, NULL, 't' },
+		{ "threads-only", no_argument, NULL, 'T' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "counters", required_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, mode;
+
+	memset(o, 0, sizeof(*o));
+	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
+	while ((c = getopt_long(argc, argv, "tTn:c:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o->req.flags |= SYSTRACE_SESSION_F_TREE;
+			break;
+		case 'T':
+			o->req.flags |= SYSTRACE_SESSION_F_THREADS_ONLY;
+			break;
+		case 'n':
+			if (strlen(optarg) >= SYSTRACE_NAME_MAX)
+				return st_usage_error(attach_usage, "--name: at most %d bytes",
+						      SYSTRACE_NAME_MAX - 1);
+			o->req.name = optarg;
+			break;
+		case 'c':
+			mode = st_counters_parse(optarg);
+			if (mode < 0)
+				return st_usage_error(attach_usage, "--counters: unknown mode '%s'",
+						      optarg);
+			o->req.counters = (uint32_t)mode;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			return st_print_usage(attach_usage);
+		default:
+			return st_usage_error(attach_usage, "bad option");
+		}
+	}
+	if ((o->req.flags & SYSTRACE_SESSION_F_TREE) &&
+	    (o->req.flags & SYSTRACE_SESSION_F_THREADS_ONLY))
+		return st_usage_error(attach_usage, "give --tree or --threads-only, not both");
+	if (optind >= argc)
+		return st_usage_error(attach_usage, "no PID to attach to");
+	if (st_parse_u32(argv[optind], &o->req.pid) || !o->req.pid ||
+	    o->req.pid > INT32_MAX)
+		return st_usage_error(attach_usage, "PID: '%s' is not a process id",
+				      argv[optind]);
+	if (++optind < argc)
+		return st_usage_error(attach_usage, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+/* The rows the attach made: one per process found running. */
+static void say_attached(struct st_backend *be, const struct st_session_row *s,
+			 uint32_t pid)
+{
+	struct st_session_row now;
+	struct st_err err;
+
+	if (st_backend_session_get(be, s->id, &now, &err))
+		now = *s;
+	st_warn("session %" PRIu32 "%s%s%s: attached to pid %" PRIu32 ": %" PRIu64
+		" process%s, %" PRIu32 " live task%s%s",
+		s->id, s->name[0] ? " \"" : "", s->name, s->name[0] ? "\"" : "",
+		pid, now.procs, now.procs == 1 ? "" : "es", now.live_tasks,
+		now.live_tasks == 1 ? "" : "s",
+		now.dropped_procs ? " (some tasks were not followed: see status)" : "");
+}
+
+int attach_main(int argc, char **argv)
+{
+	struct attach_opts o;
+	struct st_session_row s;
+	struct st_err err;
+	struct st_backend *be = NULL;
+	int ret;
+
+	ret = parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (st_backend_open(&be, &err) ||
+	    st_backend_session_new(be, &o.req, &s, &err))
+		return st_fail(&err, be);
+	if (!o.quiet)
+		say_attached(be, &s, o.req.pid);
+	if (printf("%" PRIu32 "\n", s.id) < 0 || fflush(stdout)) {
+		st_err_set(&err, ST_ERR_LOCAL, errno, "stdout", NULL);
+		return st_fail(&err, be);
+	}
+	st_backend_close(be);
+	return ST_EXIT_OK;
+}
+
+int detach_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *arg = NULL;
+	struct st_err err;
+	struct st_backend *be = NULL;
+	uint32_t id;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return st_print_usage(detach_usage);
+		default:
+			return st_usage_error(detach_usage, "bad option");
+		}
+	}
+	if (optind < argc)
+		arg = argv[optind++];
+	if (optind < argc)
+		return st_usage_error(detach_usage, "unexpected argument '%s'", argv[optind]);
+	if (st_backend_open(&be, &err) || st_session_pick(be, arg, &id, &err) ||
+	    st_backend_session_detach(be, id, &err))
+		return st_fail(&err, be);
+	st_warn("detached session %" PRIu32, id);
+	st_backend_close(be);
+	return ST_EXIT_OK;
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Choosing a session from the command line, and reading it whole. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "systrace.h"
+
+/* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
+int st_parse_u32(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Decimal, no sign, no junk, at least min. Returns 0 or -EINVAL. */
+int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * arg: a session id, a session name (the newest session of that name), or
+ * NULL for the newest session (the highest id).
+ */
+int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
+		    struct st_err *err)
+{
+	struct st_session_row *list;
+	size_t i, n;
+	bool found = false;
+	int ret;
+
+	if (arg && !st_parse_u32(arg, id))
+		return 0;
+	ret = st_backend_session_list(be, &list, &n, NULL, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (arg && strcmp(list[i].name, arg))
+			continue;
+		if (!found || list[i].id > *id)
+			*id = list[i].id;
+		found = true;
+	}
+	free(list);
+	if (found)
+		return 0;
+	if (arg)
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+			   "no session with id or name \"%s\" (see: systracectl list)", arg);
+	else
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+			   "no sessions (start one with: systracectl start -- CMD)");
+	return -ENOENT;
+}
+
+/* The whole session, sorted; retried while the kernel flags it inconsistent. */
+int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
+		     struct st_err *err)
+{
+	int ret, try;
+
+	for (try = 1; try <= ST_DUMP_TRIES; try++) {
+		ret = st_backend_dump(be, id, d, err);
+		if (ret)
+			return ret;
+		if (!d->interrupted)
+			break;
+		if (try < ST_DUMP_TRIES)
+			st_dump_free(d);
+	}
+	if (d->interrupted)
+		st_warn("session %u changed during each of %d dumps; "
+			"the rows below are each valid but may not add up",
+			id, ST_DUMP_TRIES);
+	st_dump_sort(d);
+	return 0;
+}
+
+/*
+ * What a report reads: the saved `dump --json` document input, or else the
+ * session arg (as st_session_pick() takes it) read whole from the kernel.
+ */
+int st_dump_read(const char *arg, const char *input, struct st_dump *d,
+		 struct st_err *err)
+{
+	struct st_backend *be;
+	uint32_t id;
+	int ret;
+
+	if (input)
+		return st_dump_load(input, d, err);
+	ret = st_backend_open(&be, err);
+	if (ret)
+		return ret;
+	ret = st_session_pick(be, arg, &id, err);
+	if (!ret)
+		ret = st_session_fetch(be, id, d, err);
+	st_backend_close(be);
+	return ret;
+}
+
+/*
+ * Runs the totals check and says what it found on stderr. Returns
+ * ST_EXIT_CHECK when a finished session does not add up, else 0.
+ */
+int st_session_report_check(const struct st_dump *d)
+{
+	const struct st_session_row *s = &d->session;
+	char *why = NULL;
+	size_t len = 0;
+	unsigned int bad;
+	FILE *f;
+
+	f = open_memstream(&why, &len);
+	bad = st_check_totals(d, f);
+	if (f)
+		fclose(f);
+	if (!st_state_final(s->state)) {
+		st_warn("note: session %u is %s (%u live tasks): the data is live%s",
+			s->id, st_state_name(s->state) ? st_state_name(s->state) : "not finished",
+			s->live_tasks, bad ? " and its totals do not add up yet" : "");
+		free(why);
+		return 0;
+	}
+	if (!bad) {
+		free(why);
+		return 0;
+	}
+	st_warn("ERROR: DATA CHECK FAILED for finished session %u: %u totals do not match their rows:",
+		s->id, bad);
+	fputs(why ? why : "", stderr);
+	if (st_session_dropped(s))
+		st_warn("the session dropped %llu events (see: systracectl status)",
+			(unsigned long long)st_session_dropped(s));
+	free(why);
+	return ST_EXIT_CHECK;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_CLI_COMMON_H
+#define SYSTRACE_CLI_COMMON_H
+
+#include "systrace.h"
+
+#define ST_DUMP_TRIES 4		/* the first dump and 3 retries */
+
+int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
+		    struct st_err *err);
+int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
+		     struct st_err *err);
+int st_dump_read(const char *arg, const char *input, struct st_dump *d,
+		 struct st_err *err);
+int st_session_report_check(const struct st_dump *d);
+int st_parse_u32(const char *s, uint32_t *out);
+int st_parse_u64(const char *s, uint64_t *out, uint64_t min);
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/* systracectl diff: two sessions or saved dumps compared, its options. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "report.h"
+#include "subcommands.h"
+
+const char diff_usage[] =
+	"Usage: systracectl diff [--by KEY[,KEY...]] [--csv | --json] [-o FILE] [OPTIONS] A B\n\n"
+	"Compares two sessions, A and B: the calls, errors and time of each key in\n"
+	"both, and the change from A to B, the largest change in calls first (then\n"
+	"in time). Each of A and B is a SESSION (an id or a name, as for dump) or\n"
+	"--input FILE, a saved `systracectl dump --json` document; A is the first of\n"
+	"them on the command line, B the second:\n\n"
+	"  systracectl diff 3 5\n"
+	"  systracectl diff --input old.json --input new.json\n"
+	"  systracectl diff --input old.json build\n\n"
+	"KEY is one of:\n\n"
+	"  syscall   (abi, syscall): table syscalls (the default)\n"
+	"  process   comm and exe, their images summed: table processes\n"
+	"  site      object, file offset and syscall, images summed: table sites\n"
+	"  amortize  non-amortized sites at N = 1, 2, 4 ... 1024 and --threshold:\n"
+	"            table amortize\n"
+	"  all       all four\n\n"
+	"A row only in B is new, only in A gone; its other side counts 0.\n\n"
+	"  --input FILE     A or B: a saved dump --json document (no root needed)\n"
+	"  --by KEY[,KEY...]  what to compare by (default syscall)\n"
+	"  --csv            the table as CSV (one KEY)\n"
+	"  --json           one JSON document with every table\n"
+	"  -o, --output FILE  write to FILE instead of stdout\n"
+	"  --threshold N    amortize: a site is non-amortized when it made fewer\n"
+	"                   than N calls; a row for N besides the powers of 2\n"
+	"                   (default 16)\n"
+	"  --limit N        the first N rows of each table but amortize (default: all)\n"
+	"  -h, --help\n\n"
+	"Text tables by default. The tables and their columns are documented in\n"
+	"docs/cli.md (section \"diff\").\n";
+
+#define DEFAULT_THRESHOLD 16
+
+/* "syscall,site" or "all" into *by; 0, or -1 for a bad name or none. */
+static int parse_by(const char *arg, unsigned int *by)
+{
+	char *copy = strdup(arg), *save = NULL, *w;
+	bool bad = !copy, any = false;
+	enum df_by k;
+
+	for (w = strtok_r(copy, ",", &save); w && !bad; w = strtok_r(NULL, ",", &save)) {
+		any = true;
+		if (!strcmp(w, "all")) {
+			*by |= (1U << DF_NBY) - 1;
+			continue;
+		}
+		for (k = 0; k < DF_NBY && strcmp(w, st_diff_by_name(k)); k++)
+			;
+		if (k == DF_NBY)
+			bad = true;
+		else
+			*by |= 1U << k;
+	}
+	free(copy);
+	return bad || !any ? -1 : 0;
+}
+
+/* A, then B: a session operand or an --input file, in command-line order. */
+static int add_side(struct diff_opts *o, size_t *n, const char *arg,
+		    const char *input)
+{
+	if (*n == 2)
+		return st_usage_error(diff_usage, "diff compares two: A and B; '%s' would be a third",
+				      arg ? arg : input);
+	o->arg[*n] = arg;
+	o->input[*n] = input;
+	(*n)++;
+	return 0;
+}
+
+static int set_format(struct diff_opts *o, bool *set, enum rt_format f)
+{
+	if (*set && o->format != f)
+		return st_usage_error(diff_usage, "give one of --csv, --json");
+	o->format = f;
+	*set = true;
+	return 0;
+}
+
+static int check_opts(const struct diff_opts *o, size_t n)
+{
+	if (n < 2)
+		return st_usage_error(diff_usage, "diff needs A and B, two sessions or --input files; got %zu",
+				      n);
+	if (o->format == RT_CSV && __builtin_popcount(o->by) > 1)
+		return st_usage_error(diff_usage, "--csv prints one table: give one --by KEY");
+	return -1;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse(int argc, char **argv, struct diff_opts *o)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threshold", required_argument, NULL, 'n' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	bool format_set = false;
+	size_t n = 0;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->threshold = DEFAULT_THRESHOLD;
+	/* "-": operands come as 1, in order among the --input files. */
+	while ((c = getopt_long(argc, argv, "-o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			ret = add_side(o, &n, optarg, NULL);
+			break;
+		case 'i':
+			ret = add_side(o, &n, NULL, optarg);
+			break;
+		case 'b':
+			if (parse_by(optarg, &o->by))
+				return st_usage_error(diff_usage, "--by: '%s': give syscall, process, site, amortize or all",
+						      optarg);
+			break;
+		case 'C':
+			ret = set_format(o, &format_set, RT_CSV);
+			break;
+		case 'J':
+			ret = set_format(o, &format_set, RT_JSON);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'n':
+			if (st_parse_u64(optarg, &o->threshold, 1))
+				return st_usage_error(diff_usage, "--threshold needs a number >= 1");
+			break;
+		case 'l':
+			o->has_limit = true;
+			if (st_parse_u64(optarg, &o->limit, 1))
+				return st_usage_error(diff_usage, "--limit needs a number >= 1");
+			break;
+		case 'h':
+			return st_print_usage(diff_usage);
+		default:
+			return st_usage_error(diff_usage, "bad option");
+		}
+		if (ret)
+			return ret;
+	}
+	/* After "--", the rest are operands. */
+	for (; optind < argc && !ret; optind++)
+		ret = add_side(o, &n, argv[optind], NULL);
+	if (ret)
+		return ret;
+	if (!o->by)
+		o->by = 1U << DF_SYSCALL;
+	return check_opts(o, n);
+}
+
+static int read_both(const struct diff_opts *o, struct st_dump d[2],
+		     struct st_err *err)
+{
+	int ret;
+
+	memset(d, 0, 2 * sizeof(*d));
+	ret = st_dump_read(o->arg[0], o->input[0], &d[0], err);
+	if (!ret)
+		ret = st_dump_read(o->arg[1], o->input[1], &d[1], err);
+	return ret;
+}
+
+int diff_main(int argc, char **argv)
+{
+	struct rt_report r = { 0 };
+	struct diff_opts o;
+	struct st_dump d[2];
+	struct st_err err;
+	int ret, check;
+
+	ret = parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (read_both(&o, d, &err)) {
+		st_dump_free(&d[0]);
+		st_dump_free(&d[1]);
+		return st_fail(&err, NULL);
+	}
+	/* Each side's totals check speaks for itself on stderr. */
+	check = st_session_report_check(&d[0]);
+	if (st_session_report_check(&d[1]))
+		check = ST_EXIT_CHECK;
+
+	ret = report_diff(&r, &d[0], &d[1], &o);
+	if (ret)
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the diff", NULL);
+	else
+		ret = rt_report_write(o.output, &r, o.format, NULL, &err);
+	rt_report_free(&r);
+	st_dump_free(&d[0]);
+	st_dump_free(&d[1]);
+	return ret ? st_fail(&err, NULL) : check;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* systracectl report: the dispatcher, its options, and reading the data. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "report.h"
+#include "subcommands.h"
+#include "systrace.h"
+
+const char report_usage[] =
+	"Usage: systracectl report REPORT [SESSION] [--input FILE]\n"
+	"                          [--csv [--table NAME] | --json] [-o FILE] [OPTIONS]\n\n"
+	"Analyses of a session. SESSION is an id or a name, as for dump; the\n"
+	"default is the newest session. REPORT is one of:\n\n"
+	"  amortize [--threshold N]\n"
+	"      call sites that fail to amortize a patch (fewer than N calls in\n"
+	"      their process): per process, a histogram of calls per site, and\n"
+	"      how their number changes with N = 1, 2, 4 ... 1024\n"
+	"  short [--max-ms MS] [--threshold N] [--top K]\n"
+	"      processes that lived less than MS ms: the functions that hold\n"
+	"      their non-amortized sites, and the K functions whose hooking\n"
+	"      removes the most of them (greedy cover, cumulative fraction)\n"
+	"  phases\n"
+	"      per process, the syscalls of the dynamic loader (PT_INTERP)\n"
+	"      made before the first syscall from any other object, and the rest\n"
+	"  syscalls [--top K]\n"
+	"      calls, errors and time per syscall over the tree (like strace -c),\n"
+	"      and each process's K most frequent syscalls\n\n"
+	"  --input FILE     read a saved `systracectl dump --json` document instead\n"
+	"                   of asking the kernel\n"
+	"  --csv            one table as CSV: the first, or --table NAME\n"
+	"  --json           one JSON document with every table\n"
+	"  --table NAME     with --csv: the table to print\n"
+	"  -o, --output FILE  write to FILE instead of stdout\n"
+	"  --threshold N    a site is non-amortized when it made fewer than N calls\n"
+	"                   in its process (default 16)\n"
+	"  --max-ms MS      short: the wall-time bound (default 100)\n"
+	"  --top K          short: functions to pick (default 10);\n"
+	"                   syscalls: rows per process (default 5)\n"
+	"  -h, --help\n\n"
+	"Text tables by default. The reports, their tables and columns are\n"
+	"documented in docs/cli.md (section \"report\").\n";
+
+enum {
+	OPT_THRESHOLD = 1 << 0,
+	OPT_MAX_MS = 1 << 1,
+	OPT_TOP = 1 << 2,
+};
+
+static const struct {
+	const char *name;
+	int (*build)(struct rt_report *r, struct st_dump *d,
+		     const struct report_opts *o);
+	unsigned int opts;
+} reports[] = {
+	{ "amortize", report_amortize, OPT_THRESHOLD },
+	{ "short", report_short, OPT_THRESHOLD | OPT_MAX_MS | OPT_TOP },
+	{ "phases", report_phases, 0 },
+	{ "syscalls", report_syscalls, OPT_TOP },
+};
+
+#define N_REPORTS (sizeof(reports) / sizeof(reports[0]))
+#define DEFAULT_THRESHOLD 16
+#define DEFAULT_MAX_MS 100
+
+static int set_format(struct report_opts *o, bool *set, enum rt_format f)
+{
+	if (*set && o->format != f)
+		return st_usage_error(report_usage, "give one of --csv, --json");
+	o->format = f;
+	*set = true;
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "table", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threshold", required_argument, NULL, 'n' },
+		{ "max-ms", required_argument, NULL, 'm' },
+		{ "top", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	unsigned int given = 0;
+	bool format_set = false;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->threshold = DEFAULT_THRESHOLD;
+	o->max_ms = DEFAULT_MAX_MS;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'C':
+			ret = set_format(o, &format_set, RT_CSV);
+			break;
+		case 'J':
+			ret = set_format(o, &format_set, RT_JSON);
+			break;
+		case 'T':
+			o->table = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'n':
+			given |= OPT_THRESHOLD;
+			if (st_parse_u64(optarg, &o->threshold, 1))
+				return st_usage_error(report_usage, "--threshold needs a number >= 1");
+			break;
+		case 'm':
+			given |= OPT_MAX_MS;
+			if (st_parse_u64(optarg, &o->max_ms, 1) || o->max_ms > UINT64_MAX / 1000000)
+				return st_usage_error(report_usage, "--max-ms needs a number >= 1");
+			break;
+		case 'k':
+			given |= OPT_TOP;
+			o->has_top = true;
+			if (st_parse_u64(optarg, &o->top, 1))
+				return st_usage_error(report_usage, "--top needs a number >= 1");
+			break;
+		case 'h':
+			return st_print_usage(report_usage);
+		default:
+			return st_usage_error(report_usage, "bad option");
+		}
+		if (ret)
+			return ret;
+	}
+	if (given & ~reports[rep].opts)
+		return st_usage_error(report_usage, "report %s takes no %s option",
+				      reports[rep].name,
+				      given & ~reports[rep].opts & OPT_THRESHOLD ? "--threshold" :
+				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" : "--top");
+	if (o->table && o->format != RT_CSV)
+		return st_usage_error(report_usage, "--table goes with --csv");
+	if (optind < argc)
+		o->session = argv[optind++];
+	if (optind < argc)
+		return st_usage_error(report_usage, "unexpected argument '%s'", argv[optind]);
+	if (o->session && o->input)
+		return st_usage_error(report_usage, "give SESSION or --input FILE, not both");
+	return -1;
+}
+
+/* The first lines of the text: what was read, and what is missing. */
+static int header(struct rt_report *r, const struct st_dump *d,
+		  const struct report_opts *o)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "report %s", r->name);
+	return rt_note_source(r, what, d, o->input);
+}
+
+static int build(size_t rep, struct rt_report *r, struct st_dump *d,
+		 const struct report_opts *o)
+{
+	int ret;
+
+	r->name = reports[rep].name;
+	r->dump = d;
+	ret = header(r, d, o);
+	return ret ? ret : reports[rep].build(r, d, o);
+}
+
+static bool has_table(const struct rt_report *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i]->name, name))
+			return true;
+	return false;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct rt_report r = { 0 };
+	struct report_opts o;
+	struct st_dump d;
+	struct st_err err;
+	size_t rep;
+	int ret, check;
+
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+			return st_print_usage(report_usage);
+		return st_usage_error(report_usage, "which report? amortize, short, phases or syscalls");
+	}
+	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)
+		;
+	if (rep == N_REPORTS)
+		return st_usage_error(report_usage, "unknown report '%s'", argv[1]);
+	ret = parse(argc - 1, argv + 1, rep, &o);
+	if (ret >= 0)
+		return ret;
+
+	memset(&d, 0, sizeof(d));
+	if (st_dump_read(o.session, o.input, &d, &err))
+		return st_fail(&err, NULL);
+	check = st_session_report_check(&d);
+
+	ret = build(rep, &r, &d, &o);
+	if (ret) {
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the report", NULL);
+		goto fail;
+	}
+	if (o.table && !has_table(&r, o.table)) {
+		rt_report_free(&r);
+		st_dump_free(&d);
+		return st_usage_error(report_usage, "report %s has no table '%s'",
+				      reports[rep].name, o.table);
+	}
+	if (rt_report_write(o.output, &r, o.format, o.table, &err))
+		goto fail;
+	rt_report_free(&r);
+	st_dump_free(&d);
+	return check;
+fail:
+	rt_report_free(&r);
+	st_dump_free(&d);
+	return st_fail(&err, NULL);
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * systracectl start: run CMD as a traced child. The child waits on a pipe
+ * until the session exists; the session (SYSTRACE_SESSION_F_ON_EXEC) only
+ * counts from the child's successful execve, so nothing that systracectl
+ * does in the child is attributed to CMD.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "common.h"
+#include "subcommands.h"
+#include "systrace.h"
+
+const char start_usage[] =
+	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet] -- CMD [ARGS...]\n\n"
+	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
+	"Prints the session id, and at the end a summary, to stderr. SIGINT,\n"
+	"SIGTERM and SIGHUP sent to systracectl are passed on to CMD. Exits with\n"
+	"CMD's exit status, or dies of the signal that killed CMD. If CMD cannot\n"
+	"be run: 127 when not found, 126 when not executable.\n\n"
+	"  -n, --name NAME       name the session (at most 31 bytes)\n"
+	"  -c, --counters MODE   what each process's perf counter counts, in user\n"
+	"                        mode: instructions (default), cycles, task-clock,\n"
+	"                        none\n"
+	"  -q, --quiet           no summary at the end\n"
+	"  -h, --help\n";
+
+static volatile sig_atomic_t child_pid;
+
+/*
+ * A signal that the terminal sent (Ctrl-C, hangup) reached CMD already:
+ * it is in systracectl's process group. Only signals sent to systracectl
+ * itself (kill) are passed on.
+ */
+static void forward(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (child_pid > 0 && si->si_code != SI_KERNEL)
+		kill(child_pid, sig);
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+#define N_FORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+
+static void forwarded_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < N_FORWARDED; i++)
+		sigaddset(set, forwarded[i]);
+}
+
+static void install_forwarding(void)
+{
+	struct sigaction sa = { .sa_sigaction = forward, .sa_flags = SA_SIGINFO | SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < N_FORWARDED; i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+/* In the child: wait for the go, then exec; report a failed exec's errno. */
+static void __attribute__((noreturn))
+run_child(const int go[2], const int status[2], char **cmd,
+	  const sigset_t *oldmask)
+{
+	char c;
+	ssize_t n;
+	int e;
+
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	/* Our copy of the write end would keep us waiting if the parent died. */
+	close(go[1]);
+	close(status[0]);
+	do {
+		n = read(go[0], &c, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);	/* systracectl gave up: no session */
+	execvp(cmd[0], cmd);
+	e = errno;
+	while (write(status[1], &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+/* The errno of a failed exec, or 0 once CMD runs (the pipe closed on exec). */
+static int exec_result(int fd)
+{
+	ssize_t n;
+	int e = 0;
+
+	do {
+		n = read(fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	return n == sizeof(e) ? e : 0;
+}
+
+static void print_duration(FILE *f, uint64_t ns)
+{
+	if (ns < 1000)
+		fprintf(f, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		fprintf(f, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		fprintf(f, "%.3f ms", (double)ns / 1e6);
+	else
+		fprintf(f, "%.3f s", (double)ns / 1e9);
+}
+
+static int by_time_desc(const void *a, const void *b)
+{
+	const struct st_sysagg *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return (x->calls < y->calls) - (x->calls > y->calls);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define TOP_SYSCALLS 10
+
+static void summary_syscalls(const struct st_dump *d)
+{
+	struct st_sysagg *aggs;
+	size_t i, n;
+
+	if (st_aggregate_syscalls(d, false, &aggs, &n) || !n)
+		return;
+	qsort(aggs, n, sizeof(*aggs), by_time_desc);
+	fprintf(stderr, "systracectl: top syscalls by time:\n");
+	fprintf(stderr, "  %12s %12s %10s  %s\n", "time_ms", "calls", "errors", "syscall");
+	for (i = 0; i < n && i < TOP_SYSCALLS; i++) {
+		const char *name = st_syscall_name(aggs[i].abi, aggs[i].nr);
+		const char *abi = st_abi_name(aggs[i].abi);
+
+		fprintf(stderr, "  %12.3f %12" PRIu64 " %10" PRIu64 "  ",
+			(double)aggs[i].total_ns / 1e6, aggs[i].calls, aggs[i].errors);
+		if (name)
+			fprintf(stderr, "%s", name);
+		else
+			fprintf(stderr, "#%" PRIu32, aggs[i].nr);
+		if (aggs[i].abi != SYSTRACE_ABI_X64)
+			fprintf(stderr, " (%s)", abi ? abi : "?");
+		fputc('\n', stderr);
+	}
+	free(aggs);
+}
+
+static void summary_wall(const struct st_dump *d)
+{
+	uint64_t *walls = calloc(d->nprocs ? d->nprocs : 1, sizeof(*walls));
+	size_t i, n = 0;
+
+	if (!walls)
+		return;
+	for (i = 0; i < d->nprocs; i++)
+		if (d->procs[i].has_end_ns && d->procs[i].end_ns >= d->procs[i].start_ns)
+			walls[n++] = d->procs[i].end_ns - d->procs[i].start_ns;
+	fprintf(stderr, "systracectl: %zu process%s", d->nprocs,
+		d->nprocs == 1 ? "" : "es");
+	if (n) {
+		qsort(walls, n, sizeof(*walls), u64_cmp);
+		fprintf(stderr, ", wall time min ");
+		print_duration(stderr, walls[0]);
+		fprintf(stderr, ", median ");
+		print_duration(stderr, n % 2 ? walls[n / 2] :
+			       walls[n / 2 - 1] / 2 + walls[n / 2] / 2 +
+			       (walls[n / 2 - 1] % 2 + walls[n / 2] % 2) / 2);
+		fprintf(stderr, ", max ");
+		print_duration(stderr, walls[n - 1]);
+	}
+	if (n < d->nprocs)
+		fprintf(stderr, " (%zu still running)", d->nprocs - n);
+	fputc('\n', stderr);
+	free(walls);
+}
+
+static void summary_counters(const struct st_session_row *s)
+{
+	const char *what = st_counters_name(s->counters);
+
+	if (s->counters == SYSTRACE_COUNTERS_NONE) {
+		fprintf(stderr, "systracectl: counters: off (--counters none)\n");
+		return;
+	}
+	if (!s->has_counter_value) {
+		fprintf(stderr, "systracectl: %s: unavailable: %s\n", what ? what : "counters",
+			s->has_counters_error ? s->counters_error : "no process was counted");
+		return;
+	}
+	if (s->counters == SYSTRACE_COUNTERS_TASK_CLOCK) {
+		fprintf(stderr, "systracectl: task-clock: ");
+		print_duration(stderr, s->counter_value);
+		fprintf(stderr, " (user mode, whole tree)\n");
+	} else {
+		fprintf(stderr, "systracectl: %s: %" PRIu64 " (user mode, whole tree)\n",
+			what ? what : "counters", s->counter_value);
+	}
+	if (s->has_counters_error)
+		fprintf(stderr, "systracectl: counters incomplete: %s\n", s->counters_error);
+}
+
+static void summary(const struct st_dump *d)
+{
+	const struct st_session_row *s = &d->session;
+	uint64_t dropped = st_session_dropped(s);
+
+	fprintf(stderr, "systracectl: session %" PRIu32 ": %zu process%s, %" PRIu64
+		" syscalls, %" PRIu64 " errors, %zu sites, %" PRIu64 " dropped\n",
+		s->id, d->nprocs, d->nprocs == 1 ? "" : "es", s->syscalls, s->errors,
+		d->nsites, dropped);
+	if (dropped)
+		fprintf(stderr, "systracectl: dropped: procs %" PRIu64 ", sites %" PRIu64
+			", syscalls %" PRIu64 ", nomem %" PRIu64 ", resolve %" PRIu64
+			", counters %" PRIu64 "\n",
+			s->dropped_procs, s->dropped_sites, s->dropped_syscalls,
+			s->dropped_nomem, s->dropped_resolve, s->dropped_counters);
+	summary_syscalls(d);
+	summary_wall(d);
+	summary_counters(s);
+}
+
+/*
+ * CMD has been reaped. Its session may still be running (CMD left
+ * processes behind) or be about to note that every task is gone.
+ */
+static void settle(struct st_backend *be, uint32_t id)
+{
+	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	struct st_session_row s;
+	struct st_err err;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (st_backend_session_get(be, id, &s, &err) ||
+		    s.state == SYSTRACE_STATE_FINISHED || s.live_tasks)
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
+static void report_session(struct st_backend *be, uint32_t id)
+{
+	struct st_dump d;
+	struct st_err err;
+
+	settle(be, id);
+	if (st_session_fetch(be, id, &d, &err)) {
+		st_err_print(&err);
+		return;
+	}
+	summary(&d);
+	st_session_report_check(&d);
+	st_dump_free(&d);
+}
+
+static void print_outcome(const char *cmd, int status)
+{
+	if (WIFSIGNALED(status))
+		st_warn("%s killed by SIG%s%s", cmd, sigabbrev_np(WTERMSIG(status)) ?
+			sigabbrev_np(WTERMSIG(status)) : "?",
+			WCOREDUMP(status) ? " (core dumped)" : "");
+	else if (WIFEXITED(status) && WEXITSTATUS(status))
+		st_warn("%s exited with status %d", cmd, WEXITSTATUS(status));
+}
+
+/* Like strace: die of CMD's signal, without dumping a core of our own. */
+static int exit_like(int status)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	sig = WTERMSIG(status);
+	fflush(stdout);
+	fflush(stderr);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
+struct start_opts {
+	const char *name;
+	uint32_t counters;
+	bool quiet;
+	char **cmd;
+};
+
+/* Returns -1 to go on, or an exit code. */
+static int parse(int argc, char **argv, struct start_opts *o)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "counters", required_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, mode;
+
+	memset(o, 0, sizeof(*o));
+	o->counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
+	while ((c = getopt_long(argc, argv, "+n:c:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (strlen(optarg) >= SYSTRACE_NAME_MAX)
+				return st_usage_error(start_usage, "--name: at most %d bytes",
+						      SYSTRACE_NAME_MAX - 1);
+			o->name = optarg;
+			break;
+		case 'c':
+			mode = st_counters_parse(optarg);
+			if (mode < 0)
+				return st_usage_error(start_usage, "--counters: unknown mode '%s'",
+						      optarg);
+			o->counters = (uint32_t)mode;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			return st_print_usage(start_usage);
+		default:
+			return st_usage_error(start_usage, "bad option");
+		}
+	}
+	if (optind >= argc)
+		return st_usage_error(start_usage, "no command to run");
+	o->cmd = argv + optind;
+	return -1;
+}
+
+int start_main(int argc, char **argv)
+{
+	struct st_session_req req = { .flags = SYSTRACE_SESSION_F_ON_EXEC };
+	struct start_opts o;
+	struct st_session_row s;
+	struct st_err err;
+	struct st_backend *be;
+	sigset_t block, oldmask;
+	int go[2], execst[2], ret, status, e;
+	pid_t pid;
+
+	ret = parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	/* Fail before forking when the module is not there. */
+	if (st_backend_open(&be, &err))
+		return st_fail(&err, NULL);
+	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
+		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);
+		return st_fail(&err, be);
+	}
+
+	forwarded_set(&block);
+	sigprocmask(SIG_BLOCK, &block, &oldmask);
+	pid = fork();
+	if (pid < 0) {
+		st_err_set(&err, ST_ERR_LOCAL, errno, "fork", NULL);
+		return st_fail(&err, be);
+	}
+	if (pid == 0)
+		run_child(go, execst, o.cmd, &oldmask);
+	child_pid = pid;
+	install_forwarding();
+	/* CMD may die before the go: a write to its pipe must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	close(go[0]);
+	close(execst[1]);
+
+	req.pid = (uint32_t)pid;
+	req.name = o.name;
+	req.counters = o.counters;
+	if (st_backend_session_new(be, &req, &s, &err)) {
+		kill(pid, SIGKILL);
+		wait_child(pid);
+		return st_fail(&err, be);
+	}
+	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
+		s.name[0] ? " \"" : "", s.name, s.name[0] ? "\"" : "", o.cmd[0], pid);
+
+	while (write(go[1], "g", 1) < 0 && errno == EINTR)
+		;
+	close(go[1]);
+	e = exec_result(execst[0]);
+	close(execst[0]);
+	status = wait_child(pid);
+	if (e) {
+		st_warn("cannot run %s: %s", o.cmd[0], strerror(e));
+		/* Nothing was traced: the session would only hold a slot. */
+		st_backend_session_del(be, s.id, &err);
+		st_backend_close(be);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+	}
+	if (status == -1) {
+		st_err_set(&err, ST_ERR_LOCAL, errno, "waitpid", NULL);
+		return st_fail(&err, be);
+	}
+	child_pid = 0;
+	if (!o.quiet) {
+		report_session(be, s.id);
+		print_outcome(o.cmd[0], status);
+	}
+	st_backend_close(be);
+	return exit_like(status);
+}

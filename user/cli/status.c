@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* systracectl status: the module, its limits, and each session's memory. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include "subcommands.h"
+#include "systrace.h"
+
+const char status_usage[] =
+	"Usage: systracectl status [--json]\n\n"
+	"Shows the module's version, its ABI version, its limits (module\n"
+	"parameters), whether its probes are hooked, the memory all sessions\n"
+	"hold, and for each session its state, memory and drop counters.\n\n"
+	"  --json    one JSON document instead of text\n"
+	"  -h, --help\n";
+
+static void print_session(const struct st_session_row *s)
+{
+	const char *state = st_state_name(s->state);
+	const char *counters = st_counters_name(s->counters);
+
+	printf("session %" PRIu32, s->id);
+	if (s->name[0])
+		printf(" \"%s\"", s->name);
+	printf(": %s, root pid %" PRIu32 ", %" PRIu32 " live tasks\n",
+	       state ? state : "?", s->root_pid, s->live_tasks);
+	printf("  rows:     %" PRIu64 " processes, %" PRIu64 " sites, %" PRIu64
+	       " syscalls, %" PRIu64 " errors\n",
+	       s->procs, s->sites, s->syscalls, s->errors);
+	printf("  memory:   %" PRIu64 " bytes (%" PRIu32 " per process row, %" PRIu32
+	       " per site row)\n", s->mem_bytes, s->proc_row_bytes, s->site_row_bytes);
+	printf("  counters: %s%s%s\n", counters ? counters : "?",
+	       s->has_counters_error ? ", unavailable: " : "",
+	       s->has_counters_error ? s->counters_error : "");
+	printf("  dropped:  procs %" PRIu64 ", sites %" PRIu64 ", syscalls %" PRIu64
+	       ", nomem %" PRIu64 ", resolve %" PRIu64 ", counters %" PRIu64 "\n",
+	       s->dropped_procs, s->dropped_sites, s->dropped_syscalls,
+	       s->dropped_nomem, s->dropped_resolve, s->dropped_counters);
+	printf("  late:     %" PRIu64 " sites resolved after their first hit\n",
+	       s->late_resolves);
+}
+
+static void print_status(const struct st_status *st,
+			 const struct st_session_row *ss, size_t n)
+{
+	size_t i;
+
+	printf("module version:  %s\n", st->version);
+	printf("abi version:     %" PRIu32 "\n", st->abi_version);
+	printf("probes active:   %s\n", st->probes_active ? "yes" : "no");
+	printf("sessions live:   %" PRIu32 "\n", st->sessions_live);
+	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
+	printf("limits:          max_sessions %" PRIu32 ", max_procs %" PRIu32
+	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64
+	       ", max_mem_total_bytes %" PRIu64 "\n",
+	       st->params.max_sessions, st->params.max_procs,
+	       st->params.max_sites, st->params.max_mem_bytes,
+	       st->params.max_mem_total_bytes);
+	printf("testing:         force_late_resolve %s\n",
+	       st->params.force_late_resolve ? "Y" : "N");
+	for (i = 0; i < n; i++) {
+		putchar('\n');
+		print_session(&ss[i]);
+	}
+}
+
+int status_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct st_session_row *ss = NULL;
+	struct st_status st;
+	struct st_err err;
+	struct st_backend *be;
+	bool json = false;
+	size_t n = 0;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return st_print_usage(status_usage);
+		default:
+			return st_usage_error(status_usage, "bad option");
+		}
+	}
+	if (optind < argc)
+		return st_usage_error(status_usage, "unexpected argument '%s'", argv[optind]);
+
+	if (st_backend_open(&be, &err))
+		return st_fail(&err, NULL);
+	if (st_backend_status(be, &st, &err))
+		return st_fail(&err, be);
+	if (st_backend_session_list(be, &ss, &n, NULL, &err))
+		return st_fail(&err, be);
+	st_backend_close(be);
+	if (st.abi_version != SYSTRACE_ABI_VERSION)
+		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
+			st.abi_version, SYSTRACE_ABI_VERSION);
+
+	if (json) {
+		if (st_json_print(stdout, st_json_status(&st, ss, n))) {
+			free(ss);
+			st_warn("out of memory");
+			return ST_EXIT_LOCAL;
+		}
+	} else {
+		print_status(&st, ss, n);
+	}
+	free(ss);
+	if (fflush(stdout) || ferror(stdout)) {
+		st_warn("cannot write the output");
+		return ST_EXIT_LOCAL;
+	}
+	return ST_EXIT_OK;
+}

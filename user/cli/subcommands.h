@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_SUBCOMMANDS_H
+#define SYSTRACE_SUBCOMMANDS_H
+
+#include <stdio.h>
+
+int status_main(int argc, char **argv);
+int start_main(int argc, char **argv);
+int dump_main(int argc, char **argv);
+int list_main(int argc, char **argv);
+int reset_main(int argc, char **argv);
+int attach_main(int argc, char **argv);
+int detach_main(int argc, char **argv);
+int report_main(int argc, char **argv);
+int diff_main(int argc, char **argv);
+int help_main(int argc, char **argv);
+
+extern const char status_usage[];
+extern const char start_usage[];
+extern const char dump_usage[];
+extern const char list_usage[];
+extern const char reset_usage[];
+extern const char attach_usage[];
+extern const char detach_usage[];
+extern const char report_usage[];
+extern const char diff_usage[];
+
+extern const char st_exit_codes_help[];
+
+int st_usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int st_print_usage(const char *usage);
+
+struct st_backend;
+struct st_err;
+int st_fail(const struct st_err *err, struct st_backend *be);
+
+#endif

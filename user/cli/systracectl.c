@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/* systracectl: control the systrace module and read its data. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/systrace.h>
+#include "subcommands.h"
+#include "systrace.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+	const char *usage;
+} subcommands[] = {
+	{ "status", status_main, "show the module's version, limits, memory and sessions", status_usage },
+	{ "start", start_main, "run a command and trace its process tree", start_usage },
+	{ "attach", attach_main, "trace a running process and what it creates", attach_usage },
+	{ "detach", detach_main, "stop following a session's tasks, keep its data", detach_usage },
+	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
+	{ "list", list_main, "list the sessions, one line each", list_usage },
+	{ "reset", reset_main, "delete a session (or all) and free its memory", reset_usage },
+	{ "report", report_main, "analyses: amortize, short, phases, syscalls", report_usage },
+	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },
+	{ "help", help_main, "show this help, or a subcommand's", NULL },
+};
+
+#define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+const char st_exit_codes_help[] =
+	"Exit codes:\n"
+	"  0  success\n"
+	"  1  usage error\n"
+	"  2  the systrace module is not loaded\n"
+	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
+	"  4  the kernel rejected the request (its message is printed), or no such session\n"
+	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
+	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"
+	"  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n";
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: systracectl <subcommand> [options]\n\n"
+		"Trace a process tree's syscalls in the kernel (systrace.ko, ABI %d).\n\n"
+		"Subcommands:\n", SYSTRACE_ABI_VERSION);
+	for (i = 0; i < N_SUBCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
+	fprintf(f, "\n'systracectl help SUBCOMMAND' or 'systracectl SUBCOMMAND --help' shows its options.\n\n%s",
+		st_exit_codes_help);
+}
+
+int st_print_usage(const char *text)
+{
+	fputs(text, stdout);
+	fprintf(stdout, "\n%s", st_exit_codes_help);
+	return ST_EXIT_OK;
+}
+
+int st_usage_error(const char *text, const char *fmt, ...)
+{
+	const char *end;
+	va_list ap;
+
+	fputs("systracectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* The synopsis: the usage text up to its first blank line. */
+	end = strstr(text, "\n\n");
+	fprintf(stderr, "\n%.*s\n(--help shows all options)\n",
+		(int)(end ? end - text : (ptrdiff_t)strlen(text)), text);
+	return ST_EXIT_USAGE;
+}
+
+/* Prints err, closes the backend be, returns the exit code for err. */
+int st_fail(const struct st_err *err, struct st_backend *be)
+{
+	st_err_print(err);
+	st_backend_close(be);
+	return st_exit_code(err);
+}
+
+int help_main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stdout);
+		return ST_EXIT_OK;
+	}
+	for (i = 0; i < N_SUBCOMMANDS; i++)
+		if (subcommands[i].usage && !strcmp(argv[1], subcommands[i].name))
+			return st_print_usage(subcommands[i].usage);
+	st_warn("unknown subcommand '%s'", argv[1]);
+	usage(stderr);
+	return ST_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return ST_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return ST_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("systracectl for systrace ABI %d\n", SYSTRACE_ABI_VERSION);
+		return ST_EXIT_OK;
+	}
+	for (i = 0; i < N_SUBCOMMANDS; i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	st_warn("unknown subcommand '%s'", argv[1]);
+	usage(stderr);
+	return ST_EXIT_USAGE;
+}

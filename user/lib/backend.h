@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_BACKEND_H
+#define SYSTRACE_BACKEND_H
+
+/*
+ * What the CLI asks of the tracer: its status, sessions, and a session's
+ * rows. A backend fills the plain structs of model.h; the CLI calls these
+ * functions and never knows which backend answers. The kernel module's
+ * (backend_kmod.c, on top of nl.c) is the only one. Every function returns
+ * 0 or -errno and, on failure, fills *err.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "model.h"
+
+struct st_session_req {
+	uint32_t pid;
+	const char *name;	/* NULL: none */
+	uint32_t flags;		/* SYSTRACE_SESSION_F_* */
+	uint32_t counters;	/* enum systrace_counters */
+};
+
+struct st_backend_ops {
+	int (*open)(void **priv, struct st_err *err);
+	void (*close)(void *priv);
+	int (*status)(void *priv, struct st_status *st, struct st_err *err);
+	int (*session_new)(void *priv, const struct st_session_req *req,
+			   struct st_session_row *out, struct st_err *err);
+	int (*session_del)(void *priv, uint32_t id, struct st_err *err);
+	int (*session_detach)(void *priv, uint32_t id, struct st_err *err);
+	int (*session_get)(void *priv, uint32_t id, struct st_session_row *out,
+			   struct st_err *err);
+	int (*session_list)(void *priv, struct st_session_row **out, size_t *n,
+			    bool *interrupted, struct st_err *err);
+	/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
+	int (*dump)(void *priv, uint32_t id, struct st_dump *d,
+		    struct st_err *err);
+};
+
+extern const struct st_backend_ops st_backend_kmod;
+
+struct st_backend;
+
+int st_backend_open(struct st_backend **bp, struct st_err *err);
+void st_backend_close(struct st_backend *b);
+
+int st_backend_status(struct st_backend *b, struct st_status *st,
+		      struct st_err *err);
+int st_backend_session_new(struct st_backend *b,
+			   const struct st_session_req *req,
+			   struct st_session_row *out, struct st_err *err);
+int st_backend_session_del(struct st_backend *b, uint32_t id,
+			   struct st_err *err);
+int st_backend_session_detach(struct st_backend *b, uint32_t id,
+			      struct st_err *err);
+int st_backend_session_get(struct st_backend *b, uint32_t id,
+			   struct st_session_row *out, struct st_err *err);
+int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
+			    size_t *n, bool *interrupted, struct st_err *err);
+int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
+		    struct st_err *err);
+
+#endif

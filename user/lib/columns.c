@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The column lists of the dump's tables (see docs/cli.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "columns.h"
+#include "names.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void v_null(struct st_val *v)
+{
+	v->type = ST_V_NULL;
+}
+
+static void v_uint(struct st_val *v, uint64_t u)
+{
+	v->type = ST_V_UINT;
+	v->u = u;
+}
+
+static void v_str(struct st_val *v, const char *s)
+{
+	if (!s) {
+		v_null(v);
+		return;
+	}
+	v->type = ST_V_STR;
+	v->s = s;
+}
+
+static void v_hex(struct st_val *v, uint64_t u)
+{
+	snprintf(v->buf, sizeof(v->buf), "0x%" PRIx64, u);
+	v_str(v, v->buf);
+}
+
+static void v_bool(struct st_val *v, bool b)
+{
+	v->type = ST_V_BOOL;
+	v->u = b;
+}
+
+/* An enum's name, or its number for a value newer than this tool. */
+static void v_enum(struct st_val *v, const char *name, uint32_t value)
+{
+	if (name) {
+		v_str(v, name);
+		return;
+	}
+	snprintf(v->buf, sizeof(v->buf), "%" PRIu32, value);
+	v_str(v, v->buf);
+}
+
+/* ISO 8601, UTC, nanoseconds: 2024-05-01T12:34:56.123456789Z */
+void st_format_time(uint64_t realtime_ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(realtime_ns / 1000000000ULL);
+	struct tm tm;
+	char day[32];
+
+	if (!gmtime_r(&sec, &tm) ||
+	    !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "%s.%09" PRIu64 "Z", day, (uint64_t)(realtime_ns % 1000000000U));
+}
+
+/* syscalls per 1000 instructions, in thousandths, rounded to nearest. */
+bool st_per_kinsn(uint64_t syscalls, uint64_t instructions, uint64_t *milli)
+{
+	unsigned __int128 num;
+
+	if (!instructions)
+		return false;
+	num = (unsigned __int128)syscalls * 1000000U;
+	*milli = (uint64_t)((num + instructions / 2) / instructions);
+	return true;
+}
+
+/* Common: rows that belong to a session and a process. */
+
+static void c_session_id(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->session->id);
+}
+
+static void c_proc_id(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->site ? r->site->proc_id : r->agg->proc_id);
+}
+
+static void c_pid(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc)
+		v_uint(v, r->proc->pid);
+	else
+		v_null(v);
+}
+
+static void c_comm(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->proc ? r->proc->comm : NULL);
+}
+
+/* Processes. */
+
+static void c_id(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->proc->id);
+}
+
+static void c_parent_id(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->parent_id)
+		v_uint(v, r->proc->parent_id);
+	else
+		v_null(v);
+}
+
+static void c_prev_id(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->prev_id)
+		v_uint(v, r->proc->prev_id);
+	else
+		v_null(v);
+}
+
+static void c_proc_pid(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->proc->pid);
+}
+
+static void c_tgid(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->proc->tgid);
+}
+
+static void c_ppid(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->proc->ppid);
+}
+
+static void c_exe(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->proc->exe);
+}
+
+static void c_start_ns(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->proc->start_ns);
+}
+
+static void c_end_ns(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->has_end_ns)
+		v_uint(v, r->proc->end_ns);
+	else
+		v_null(v);
+}
+
+static void c_wall_ns(const struct st_row *r, struct st_val *v)
+{
+	const struct st_proc_row *p = r->proc;
+
+	if (p->has_end_ns && p->end_ns >= p->start_ns)
+		v_uint(v, p->end_ns - p->start_ns);
+	else
+		v_null(v);
+}
+
+static void c_start_time(const struct st_row *r, struct st_val *v)
+{
+	st_format_time(r->proc->start_ns + r->session->realtime_base_ns,
+		       v->buf, sizeof(v->buf));
+	v_str(v, v->buf);
+}
+
+static void c_end(const struct st_row *r, struct st_val *v)
+{
+	v_enum(v, st_end_name(r->proc->end), r->proc->end);
+}
+
+static void c_exit_code(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->has_exit_code)
+		v_uint(v, r->proc->exit_code);
+	else
+		v_null(v);
+}
+
+static void c_exit_signal(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->has_exit_signal)
+		v_uint(v, r->proc->exit_signal);
+	else
+		v_null(v);
+}
+
+/* Unknown while the image may still dump core. */
+static void c_core_dumped(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->end == SYSTRACE_END_RUNNING ||
+	    r->proc->end == SYSTRACE_END_DETACHED)
+		v_null(v);
+	else
+		v_bool(v, r->proc->core_dumped);
+}
+
+#define PROC_U64(fn, field)						\
+static void fn(const struct st_row *r, struct st_val *v)		\
+{									\
+	v_uint(v, r->proc->field);					\
+}
+
+PROC_U64(c_threads, threads)
+PROC_U64(c_syscalls, syscalls)
+PROC_U64(c_errors, errors)
+PROC_U64(c_syscall_ns, syscall_ns)
+PROC_U64(c_sites, sites)
+PROC_U64(c_user_ns, user_ns)
+PROC_U64(c_sys_ns, sys_ns)
+PROC_U64(c_nvcsw, nvcsw)
+PROC_U64(c_nivcsw, nivcsw)
+PROC_U64(c_minflt, minflt)
+PROC_U64(c_majflt, majflt)
+
+/* The counter value goes to the one column that names what was counted. */
+static void counter_column(const struct st_row *r, struct st_val *v,
+			   uint32_t mode)
+{
+	if (r->session->counters == mode && r->proc->has_counter_value)
+		v_uint(v, r->proc->counter_value);
+	else
+		v_null(v);
+}
+
+static void c_instructions(const struct st_row *r, struct st_val *v)
+{
+	counter_column(r, v, SYSTRACE_COUNTERS_INSTRUCTIONS);
+}
+
+static void c_cycles(const struct st_row *r, struct st_val *v)
+{
+	counter_column(r, v, SYSTRACE_COUNTERS_CYCLES);
+}
+
+static void c_task_clock_ns(const struct st_row *r, struct st_val *v)
+{
+	counter_column(r, v, SYSTRACE_COUNTERS_TASK_CLOCK);
+}
+
+static void c_per_kinsn(const struct st_row *r, struct st_val *v)
+{
+	uint64_t milli;
+
+	if (r->session->counters == SYSTRACE_COUNTERS_INSTRUCTIONS &&
+	    r->proc->has_counter_value &&
+	    st_per_kinsn(r->proc->syscalls, r->proc->counter_value, &milli)) {
+		v->type = ST_V_MILLI;
+		v->u = milli;
+	} else {
+		v_null(v);
+	}
+}
+
+static void c_attached(const struct st_row *r, struct st_val *v)
+{
+	v_bool(v, r->proc->attached);
+}
+
+static const struct st_column proc_columns[] = {
+	{ "session_id", c_session_id },
+	{ "id", c_id },
+	{ "parent_id", c_parent_id },
+	{ "prev_id", c_prev_id },
+	{ "pid", c_proc_pid },
+	{ "tgid", c_tgid },
+	{ "ppid", c_ppid },
+	{ "comm", c_comm },
+	{ "exe", c_exe },
+	{ "start_ns", c_start_ns },
+	{ "end_ns", c_end_ns },
+	{ "wall_ns", c_wall_ns },
+	{ "start_time", c_start_time },
+	{ "end", c_end },
+	{ "exit_code", c_exit_code },
+	{ "exit_signal", c_exit_signal },
+	{ "core_dumped", c_core_dumped },
+	{ "threads", c_threads },
+	{ "syscalls", c_syscalls },
+	{ "errors", c_errors },
+	{ "syscall_ns", c_syscall_ns },
+	{ "sites", c_sites },
+	{ "user_time_ns", c_user_ns },
+	{ "sys_time_ns", c_sys_ns },
+	{ "voluntary_ctxt_switches", c_nvcsw },
+	{ "involuntary_ctxt_switches", c_nivcsw },
+	{ "minor_faults", c_minflt },
+	{ "major_faults", c_majflt },
+	{ "instructions", c_instructions },
+	{ "cycles", c_cycles },
+	{ "task_clock_ns", c_task_clock_ns },
+	{ "syscalls_per_kinsn", c_per_kinsn },
+	{ "attached", c_attached },
+};
+
+/* Sites. */
+
+static void c_addr(const struct st_row *r, struct st_val *v)
+{
+	v_hex(v, r->site->addr);
+}
+
+static void c_abi(const struct st_row *r, struct st_val *v)
+{
+	uint32_t abi = r->site ? r->site->abi : r->agg->abi;
+
+	v_enum(v, st_abi_name(abi), abi);
+}
+
+static void c_nr(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->site ? r->site->nr : r->agg->nr);
+}
+
+static void c_syscall(const struct st_row *r, struct st_val *v)
+{
+	if (r->site)
+		v_str(v, st_syscall_name(r->site->abi, r->site->nr));
+	else
+		v_str(v, st_syscall_name(r->agg->abi, r->agg->nr));
+}
+
+static void c_map(const struct st_row *r, struct st_val *v)
+{
+	v_enum(v, st_map_name(r->site->map), r->site->map);
+}
+
+static void c_path(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->path);
+}
+
+static void c_offset(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->map == SYSTRACE_MAP_UNKNOWN)
+		v_null(v);
+	else
+		v_hex(v, r->site->offset);
+}
+
+#define SITE_U64(fn, field)						\
+static void fn(const struct st_row *r, struct st_val *v)		\
+{									\
+	v_uint(v, r->site->field);					\
+}
+
+SITE_U64(c_calls, calls)
+SITE_U64(c_site_errors, errors)
+SITE_U64(c_total_ns, total_ns)
+SITE_U64(c_min_ns, min_ns)
+SITE_U64(c_max_ns, max_ns)
+SITE_U64(c_first_ns, first_ns)
+SITE_U64(c_first_ordinal, first_ordinal)
+
+static void c_avg_ns(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->calls)
+		v_uint(v, r->site->total_ns / r->site->calls);
+	else
+		v_null(v);
+}
+
+static void c_inode(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->has_file_id)
+		v_uint(v, r->site->inode);
+	else
+		v_null(v);
+}
+
+static void c_dev(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->has_file_id)
+		v_uint(v, r->site->dev);
+	else
+		v_null(v);
+}
+
+static void c_mtime_ns(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->has_file_id)
+		v_uint(v, r->site->mtime_ns);
+	else
+		v_null(v);
+}
+
+static const struct st_column site_columns[] = {
+	{ "session_id", c_session_id },
+	{ "proc_id", c_proc_id },
+	{ "pid", c_pid },
+	{ "comm", c_comm },
+	{ "addr", c_addr },
+	{ "abi", c_abi },
+	{ "nr", c_nr },
+	{ "syscall", c_syscall },
+	{ "map", c_map },
+	{ "path", c_path },
+	{ "offset", c_offset },
+	{ "calls", c_calls },
+	{ "errors", c_site_errors },
+	{ "total_ns", c_total_ns },
+	{ "avg_ns", c_avg_ns },
+	{ "min_ns", c_min_ns },
+	{ "max_ns", c_max_ns },
+	{ "first_ns", c_first_ns },
+	{ "first_ordinal", c_first_ordinal },
+	{ "inode", c_inode },
+	{ "dev", c_dev },
+	{ "mtime_ns", c_mtime_ns },
+};
+
+/* Filled by a symbolizer (st_dump.symbolized); see struct st_sym. */
+
+static void c_object(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->sym ? r->site->sym->object : NULL);
+}
+
+static void c_symbol(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->sym ? r->site->sym->symbol : NULL);
+}
+
+static void c_symbol_offset(const struct st_row *r, struct st_val *v)
+{
+	if (r->site->sym && r->site->sym->has_symbol_offset)
+		v_hex(v, r->site->sym->symbol_offset);
+	else
+		v_null(v);
+}
+
+static void c_build_id(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->sym ? r->site->sym->build_id : NULL);
+}
+
+static void c_symbol_error(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->site->sym ? r->site->sym->error : NULL);
+}
+
+static const struct st_column symbol_columns[] = {
+	{ "object", c_object },
+	{ "symbol", c_symbol },
+	{ "symbol_offset", c_symbol_offset },
+	{ "build_id", c_build_id },
+	{ "symbol_error", c_symbol_error },
+};
+
+/* Syscalls: the sites of one image summed per (abi, nr). */
+
+#define AGG_U64(fn, field)						\
+static void fn(const struct st_row *r, struct st_val *v)		\
+{									\
+	v_uint(v, r->agg->field);					\
+}
+
+AGG_U64(c_agg_calls, calls)
+AGG_U64(c_agg_errors, errors)
+AGG_U64(c_agg_total_ns, total_ns)
+AGG_U64(c_agg_min_ns, min_ns)
+AGG_U64(c_agg_max_ns, max_ns)
+AGG_U64(c_agg_sites, sites)
+
+static const struct st_column syscall_columns[] = {
+	{ "session_id", c_session_id },
+	{ "proc_id", c_proc_id },
+	{ "pid", c_pid },
+	{ "comm", c_comm },
+	{ "abi", c_abi },
+	{ "nr", c_nr },
+	{ "syscall", c_syscall },
+	{ "calls", c_agg_calls },
+	{ "errors", c_agg_errors },
+	{ "total_ns", c_agg_total_ns },
+	{ "min_ns", c_agg_min_ns },
+	{ "max_ns", c_agg_max_ns },
+	{ "sites", c_agg_sites },
+};
+
+void st_table_get(enum st_table_kind kind, bool symbols, struct st_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	switch (kind) {
+	case ST_TABLE_PROCESSES:
+		t->name = "processes";
+		t->cols = proc_columns;
+		t->ncols = ARRAY_SIZE(proc_columns);
+		break;
+	case ST_TABLE_SITES:
+		t->name = "sites";
+		t->cols = site_columns;
+		t->ncols = ARRAY_SIZE(site_columns);
+		if (symbols) {
+			t->ext = symbol_columns;
+			t->next = ARRAY_SIZE(symbol_columns);
+		}
+		break;
+	case ST_TABLE_SYSCALLS:
+		t->name = "syscalls";
+		t->cols = syscall_columns;
+		t->ncols = ARRAY_SIZE(syscall_columns);
+		break;
+	}
+}
+
+size_t st_table_ncolumns(const struct st_table *t)
+{
+	return t->ncols + t->next;
+}
+
+const struct st_column *st_table_column(const struct st_table *t, size_t i)
+{
+	return i < t->ncols ? &t->cols[i] : &t->ext[i - t->ncols];
+}
+
+size_t st_view_rows(const struct st_view *v, enum st_table_kind kind)
+{
+	switch (kind) {
+	case ST_TABLE_PROCESSES:
+		return v->dump->nprocs;
+	case ST_TABLE_SITES:
+		return v->dump->nsites;
+	case ST_TABLE_SYSCALLS:
+		return v->naggs;
+	}
+	return 0;
+}
+
+void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
+		 struct st_row *row)
+{
+	const struct st_dump *d = v->dump;
+
+	memset(row, 0, sizeof(*row));
+	row->session = &d->session;
+	switch (kind) {
+	case ST_TABLE_PROCESSES:
+		row->proc = &d->procs[i];
+		break;
+	case ST_TABLE_SITES:
+		row->site = &d->sites[i];
+		row->proc = st_dump_find_proc(d, row->site->proc_id);
+		break;
+	case ST_TABLE_SYSCALLS:
+		row->agg = &v->aggs[i];
+		row->proc = st_dump_find_proc(d, row->agg->proc_id);
+		break;
+	}
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report --input FILE: a saved `dump --json` document back into the
+ * struct st_dump the kernel's data would have given. Unknown keys are
+ * ignored (new keys may be added to the schema); a missing required key
+ * or a value of the wrong type rejects the document.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "names.h"
+#include "systrace.h"
+
+struct ctx {
+	char *why;
+	size_t len;
+	bool bad;
+};
+
+static void fail(struct ctx *c, const char *what, const char *key)
+{
+	if (!c->bad)
+		snprintf(c->why, c->len, "%s: key \"%s\" is missing or of the wrong type",
+			 what, key);
+	c->bad = true;
+}
+
+static uint64_t get_u64(struct ctx *c, json_t *o, const char *what,
+			const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		fail(c, what, key);
+		return 0;
+	}
+	return (uint64_t)json_integer_value(v);
+}
+
+/* false for null or absent; a present non-integer is an error. */
+static bool get_opt_u64(struct ctx *c, json_t *o, const char *what,
+			const char *key, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return false;
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
+		fail(c, what, key);
+		return false;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return true;
+}
+
+static const char *get_opt_str(struct ctx *c, json_t *o, const char *what,
+			       const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v)) {
+		fail(c, what, key);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+static const char *get_str(struct ctx *c, json_t *o, const char *what,
+			   const char *key)
+{
+	const char *s = get_opt_str(c, o, what, key);
+
+	if (!s)
+		fail(c, what, key);
+	return s ? s : "";
+}
+
+static uint64_t get_hex(struct ctx *c, json_t *o, const char *what,
+			const char *key, bool *has)
+{
+	const char *s = get_opt_str(c, o, what, key);
+	char *end;
+	uint64_t v;
+
+	*has = false;
+	if (!s)
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 16);
+	if (strncmp(s, "0x", 2) || errno || *end) {
+		fail(c, what, key);
+		return 0;
+	}
+	*has = true;
+	return v;
+}
+
+/* An enum from its name; a number stands for a value newer than this tool. */
+static uint32_t get_enum(struct ctx *c, json_t *o, const char *what,
+			 const char *key, const char *(*name)(uint32_t))
+{
+	const char *s = get_str(c, o, what, key);
+	uint32_t i;
+	char *end;
+	unsigned long v;
+
+	for (i = 0; i < 64; i++)
+		if (name(i) && !strcmp(name(i), s))
+			return i;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || v > UINT32_MAX)
+		fail(c, what, key);
+	return (uint32_t)v;
+}
+
+static const char *counters_name(uint32_t v)
+{
+	return st_counters_name(v);
+}
+
+static void copy_name(char *dst, size_t len, const char *s)
+{
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
+{
+	const char *w = "session", *str;
+
+	s->id = (uint32_t)get_u64(c, o, w, "id");
+	copy_name(s->name, sizeof(s->name), get_opt_str(c, o, w, "name"));
+	s->root_pid = (uint32_t)get_u64(c, o, w, "root_pid");
+	s->state = get_enum(c, o, w, "state", st_state_name);
+	s->flags = (uint32_t)get_u64(c, o, w, "flags");
+	s->created_ns = get_u64(c, o, w, "created_ns");
+	s->realtime_base_ns = get_u64(c, o, w, "realtime_base_ns");
+	s->counters = get_enum(c, o, w, "counters", counters_name);
+	str = get_opt_str(c, o, w, "counters_error");
+	s->has_counters_error = str != NULL;
+	copy_name(s->counters_error, sizeof(s->counters_error), str);
+	s->live_tasks = (uint32_t)get_u64(c, o, w, "live_tasks");
+	s->procs = get_u64(c, o, w, "processes");
+	s->sites = get_u64(c, o, w, "sites");
+	s->syscalls = get_u64(c, o, w, "syscalls");
+	s->errors = get_u64(c, o, w, "errors");
+	s->syscall_ns = get_u64(c, o, w, "syscall_ns");
+	s->forks = get_u64(c, o, w, "forks");
+	s->clones = get_u64(c, o, w, "clones");
+	s->execs = get_u64(c, o, w, "execs");
+	s->exits = get_u64(c, o, w, "exits");
+	s->signal_exits = get_u64(c, o, w, "signal_exits");
+	s->dropped_procs = get_u64(c, o, w, "dropped_procs");
+	s->dropped_sites = get_u64(c, o, w, "dropped_sites");
+	s->dropped_syscalls = get_u64(c, o, w, "dropped_syscalls");
+	s->dropped_nomem = get_u64(c, o, w, "dropped_nomem");
+	s->dropped_resolve = get_u64(c, o, w, "dropped_resolve");
+	s->dropped_counters = get_u64(c, o, w, "dropped_counters");
+	get_opt_u64(c, o, w, "late_resolves", &s->late_resolves);
+	s->mem_bytes = get_u64(c, o, w, "mem_bytes");
+	s->proc_row_bytes = (uint32_t)get_u64(c, o, w, "proc_row_bytes");
+	s->site_row_bytes = (uint32_t)get_u64(c, o, w, "site_row_bytes");
+	if (st_counters_column(s->counters))
+		s->has_counter_value = get_opt_u64(c, o, w, st_counters_column(s->counters),
+						   &s->counter_value);
+}
+
+static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
+		     struct st_proc_row *p)
+{
+	const char *w = "processes", *exe;
+	json_t *core;
+	uint64_t v;
+
+	p->id = get_u64(c, o, w, "id");
+	if (get_opt_u64(c, o, w, "parent_id", &v))
+		p->parent_id = v;
+	if (get_opt_u64(c, o, w, "prev_id", &v))
+		p->prev_id = v;
+	p->pid = (uint32_t)get_u64(c, o, w, "pid");
+	p->tgid = (uint32_t)get_u64(c, o, w, "tgid");
+	p->ppid = (uint32_t)get_u64(c, o, w, "ppid");
+	copy_name(p->comm, sizeof(p->comm), get_str(c, o, w, "comm"));
+	exe = get_opt_str(c, o, w, "exe");
+	if (exe && !(p->exe = strdup(exe)))
+		return -ENOMEM;
+	p->start_ns = get_u64(c, o, w, "start_ns");
+	p->has_end_ns = get_opt_u64(c, o, w, "end_ns", &p->end_ns);
+	p->end = get_enum(c, o, w, "end", st_end_name);
+	p->has_exit_code = get_opt_u64(c, o, w, "exit_code", &v);
+	p->exit_code = (uint32_t)v;
+	p->has_exit_signal = get_opt_u64(c, o, w, "exit_signal", &v);
+	p->exit_signal = (uint32_t)v;
+	core = json_object_get(o, "core_dumped");
+	p->core_dumped = json_is_true(core);
+	/* Absent in dumps of older versions: not attached. */
+	p->attached = json_is_true(json_object_get(o, "attached"));
+	p->threads = (uint32_t)get_u64(c, o, w, "threads");
+	p->syscalls = get_u64(c, o, w, "syscalls");
+	p->errors = get_u64(c, o, w, "errors");
+	p->syscall_ns = get_u64(c, o, w, "syscall_ns");
+	p->sites = (uint32_t)get_u64(c, o, w, "sites");
+	p->user_ns = get_u64(c, o, w, "user_time_ns");
+	p->sys_ns = get_u64(c, o, w, "sys_time_ns");
+	p->nvcsw = get_u64(c, o, w, "voluntary_ctxt_switches");
+	p->nivcsw = get_u64(c, o, w, "involuntary_ctxt_switches");
+	p->minflt = get_u64(c, o, w, "minor_faults");
+	p->majflt = get_u64(c, o, w, "major_faults");
+	if (st_counters_column(counters))
+		p->has_counter_value = get_opt_u64(c, o, w, st_counters_column(counters),
+						   &p->counter_value);
+	return 0;
+}
+
+static char *dup_opt(struct ctx *c, json_t *o, const char *key, bool *nomem)
+{
+	const char *s = get_opt_str(c, o, "sites", key);
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*nomem = true;
+	return d;
+}
+
+/* The symbolizer's keys, when the dump was symbolized where it was made. */
+static int load_sym(struct ctx *c, json_t *o, struct st_site_row *s)
+{
+	struct st_sym *sym;
+	bool nomem = false;
+
+	if (!json_object_get(o, "symbol"))
+		return 0;
+	if (s->map != SYSTRACE_MAP_FILE)
+		return 0;
+	sym = calloc(1, sizeof(*sym));
+	if (!sym)
+		return -ENOMEM;
+	sym->object = dup_opt(c, o, "object", &nomem);
+	sym->symbol = dup_opt(c, o, "symbol", &nomem);
+	sym->symbol_offset = get_hex(c, o, "sites", "symbol_offset",
+				     &sym->has_symbol_offset);
+	sym->build_id = dup_opt(c, o, "build_id", &nomem);
+	sym->error = dup_opt(c, o, "symbol_error", &nomem);
+	s->sym = sym;
+	return nomem ? -ENOMEM : 0;
+}
+
+static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
+{
+	const char *w = "sites", *path;
+	bool has;
+	uint64_t v;
+
+	s->proc_id = get_u64(c, o, w, "proc_id");
+	s->addr = get_hex(c, o, w, "addr", &has);
+	if (!has)
+		fail(c, w, "addr");
+	s->abi = get_enum(c, o, w, "abi", st_abi_name);
+	s->nr = (uint32_t)get_u64(c, o, w, "nr");
+	s->map = get_enum(c, o, w, "map", st_map_name);
+	path = get_opt_str(c, o, w, "path");
+	if (path && !(s->path = strdup(path)))
+		return -ENOMEM;
+	s->offset = get_hex(c, o, w, "offset", &has);
+	s->calls = get_u64(c, o, w, "calls");
+	s->errors = get_u64(c, o, w, "errors");
+	s->total_ns = get_u64(c, o, w, "total_ns");
+	s->min_ns = get_u64(c, o, w, "min_ns");
+	s->max_ns = get_u64(c, o, w, "max_ns");
+	s->first_ns = get_u64(c, o, w, "first_ns");
+	s->first_ordinal = get_u64(c, o, w, "first_ordinal");
+	s->has_file_id = get_opt_u64(c, o, w, "inode", &s->inode);
+	if (get_opt_u64(c, o, w, "dev", &v))
+		s->dev = (uint32_t)v;
+	get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
+	return load_sym(c, o, s);
+}
+
+int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
+{
+	struct ctx c = { .why = why, .len = len };
+	json_t *session, *procs, *sites, *row;
+	size_t i;
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	session = json_object_get(doc, "session");
+	procs = json_object_get(doc, "processes");
+	sites = json_object_get(doc, "sites");
+	if (!json_is_object(doc) || get_u64(&c, doc, "document", "schema_version") != 1 ||
+	    !json_is_object(session) || !json_is_array(procs) || !json_is_array(sites)) {
+		if (!c.bad)
+			snprintf(why, len, "not a `dump --json` document of schema_version 1 "
+				 "(with session, processes, sites)");
+		return -EINVAL;
+	}
+	load_session(&c, session, &d->session);
+	d->procs = calloc(json_array_size(procs) + 1, sizeof(*d->procs));
+	d->sites = calloc(json_array_size(sites) + 1, sizeof(*d->sites));
+	if (!d->procs || !d->sites) {
+		st_dump_free(d);
+		return -ENOMEM;
+	}
+	json_array_foreach(procs, i, row) {
+		if (!json_is_object(row)) {
+			fail(&c, "processes", "(row)");
+			break;
+		}
+		d->nprocs++;
+		ret = load_proc(&c, row, d->session.counters, &d->procs[i]);
+		if (ret || c.bad)
+			break;
+	}
+	json_array_foreach(sites, i, row) {
+		if (ret || c.bad)
+			break;
+		if (!json_is_object(row)) {
+			fail(&c, "sites", "(row)");
+			break;
+		}
+		d->nsites++;
+		ret = load_site(&c, row, &d->sites[i]);
+		if (json_object_get(row, "symbol"))
+			d->symbolized = true;
+	}
+	if (!ret && c.bad)
+		ret = -EINVAL;
+	if (ret) {
+		st_dump_free(d);
+		return ret;
+	}
+	d->interrupted = json_is_true(json_object_get(json_object_get(doc, "totals"),
+						      "interrupted"));
+	st_dump_sort(d);
+	return 0;
+}
+
+int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
+{
+	json_error_t jerr;
+	char why[256];
+	json_t *doc;
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, "--input", "%s", path);
+		return ret;
+	}
+	doc = json_loadf(f, 0, &jerr);
+	fclose(f);
+	if (!doc) {
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: line %d: %s",
+			   path, jerr.line, jerr.text);
+		return -EINVAL;
+	}
+	ret = st_dump_load_json(doc, d, why, sizeof(why));
+	json_decref(doc);
+	if (ret == -ENOMEM)
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "--input", "%s", path);
+	else if (ret)
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: %s", path, why);
+	return ret;
+}

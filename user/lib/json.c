@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON writer. The dump is one document, written row by row so that its
+ * memory does not grow with the table: each row is a jansson object that is
+ * printed and freed before the next one is built.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "names.h"
+#include "output.h"
+
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+
+static json_t *j_u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629). */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * Paths and comms are bytes; JSON strings are Unicode. A byte that is not
+ * part of valid UTF-8 becomes U+FFFD rather than losing the whole string.
+ */
+static json_t *j_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	json_t *j = json_string(s);
+	char *buf, *o;
+	size_t n;
+
+	if (j)
+		return j;
+	buf = malloc(strlen(s) * 3 + 1);
+	if (!buf)
+		return NULL;
+	for (o = buf; *p; p += n ? n : 1) {
+		n = utf8_len(p);
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+		}
+	}
+	*o = '\0';
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+json_t *st_json_string(const char *s)
+{
+	return j_string(s);
+}
+
+static json_t *j_str_or_null(const char *s)
+{
+	return s && *s ? j_string(s) : json_null();
+}
+
+static json_t *j_value(const struct st_val *v)
+{
+	switch (v->type) {
+	case ST_V_NULL:
+		break;
+	case ST_V_UINT:
+		return j_u64(v->u);
+	case ST_V_STR:
+		return j_string(v->s);
+	case ST_V_BOOL:
+		return json_boolean(v->u);
+	case ST_V_MILLI:
+		return json_real((double)v->u / 1000.0);
+	}
+	return json_null();
+}
+
+static void set(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new(o, key, v ? v : json_null());
+}
+
+/* instructions, cycles, task_clock_ns: the one matching the mode is set. */
+static void set_counter_keys(json_t *o, uint32_t mode, bool has, uint64_t value)
+{
+	static const uint32_t modes[] = {
+		SYSTRACE_COUNTERS_INSTRUCTIONS,
+		SYSTRACE_COUNTERS_CYCLES,
+		SYSTRACE_COUNTERS_TASK_CLOCK,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		set(o, st_counters_column(modes[i]),
+		    has && mode == modes[i] ? j_u64(value) : json_null());
+}
+
+json_t *st_json_session(const struct st_session_row *s)
+{
+	json_t *o = json_object();
+	char when[48];
+
+	if (!o)
+		return NULL;
+	st_format_time(s->created_ns + s->realtime_base_ns, when, sizeof(when));
+	set(o, "id", j_u64(s->id));
+	set(o, "name", j_str_or_null(s->name));
+	set(o, "root_pid", j_u64(s->root_pid));
+	set(o, "state", j_str_or_null(st_state_name(s->state)));
+	set(o, "flags", j_u64(s->flags));
+	set(o, "created_ns", j_u64(s->created_ns));
+	set(o, "created_time", j_str_or_null(when));
+	set(o, "realtime_base_ns", j_u64(s->realtime_base_ns));
+	set(o, "counters", j_str_or_null(st_counters_name(s->counters)));
+	set(o, "counters_error",
+	    s->has_counters_error ? j_string(s->counters_error) : json_null());
+	set(o, "live_tasks", j_u64(s->live_tasks));
+	set(o, "processes", j_u64(s->procs));
+	set(o, "sites", j_u64(s->sites));
+	set(o, "syscalls", j_u64(s->syscalls));
+	set(o, "errors", j_u64(s->errors));
+	set(o, "syscall_ns", j_u64(s->syscall_ns));
+	set(o, "forks", j_u64(s->forks));
+	set(o, "clones", j_u64(s->clones));
+	set(o, "execs", j_u64(s->execs));
+	set(o, "exits", j_u64(s->exits));
+	set(o, "signal_exits", j_u64(s->signal_exits));
+	set(o, "dropped_procs", j_u64(s->dropped_procs));
+	set(o, "dropped_sites", j_u64(s->dropped_sites));
+	set(o, "dropped_syscalls", j_u64(s->dropped_syscalls));
+	set(o, "dropped_nomem", j_u64(s->dropped_nomem));
+	set(o, "dropped_resolve", j_u64(s->dropped_resolve));
+	set(o, "dropped_counters", j_u64(s->dropped_counters));
+	set(o, "late_resolves", j_u64(s->late_resolves));
+	set(o, "mem_bytes", j_u64(s->mem_bytes));
+	set(o, "proc_row_bytes", j_u64(s->proc_row_bytes));
+	set(o, "site_row_bytes", j_u64(s->site_row_bytes));
+	set_counter_keys(o, s->counters, s->has_counter_value, s->counter_value);
+	return o;
+}
+
+json_t *st_json_status(const struct st_status *st, const struct st_session_row *ss,
+		       size_t n)
+{
+	json_t *o = json_object(), *params = json_object(), *arr = json_array();
+	size_t i;
+
+	if (!o || !params || !arr) {
+		json_decref(o);
+		json_decref(params);
+		json_decref(arr);
+		return NULL;
+	}
+	set(params, "max_sessions", j_u64(st->params.max_sessions));
+	set(params, "max_procs", j_u64(st->params.max_procs));
+	set(params, "max_sites", j_u64(st->params.max_sites));
+	set(params, "max_mem_bytes", j_u64(st->params.max_mem_bytes));
+	set(params, "max_mem_total_bytes", j_u64(st->params.max_mem_total_bytes));
+	set(params, "force_late_resolve", json_boolean(st->params.force_late_resolve));
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, st_json_session(&ss[i]));
+
+	set(o, "schema_version", j_u64(ST_SCHEMA_VERSION));
+	set(o, "version", j_string(st->version));
+	set(o, "abi_version", j_u64(st->abi_version));
+	set(o, "params", params);
+	set(o, "sessions_live", j_u64(st->sessions_live));
+	set(o, "mem_bytes", j_u64(st->mem_bytes));
+	set(o, "probes_active", json_boolean(st->probes_active));
+	set(o, "sessions", arr);
+	return o;
+}
+
+json_t *st_json_row(const struct st_table *t, const struct st_row *row)
+{
+	json_t *o = json_object();
+	struct st_val val;
+	size_t c, ncols = st_table_ncolumns(t);
+
+	if (!o)
+		return NULL;
+	for (c = 0; c < ncols; c++) {
+		const struct st_column *col = st_table_column(t, c);
+
+		memset(&val, 0, sizeof(val));
+		col->get(row, &val);
+		set(o, col->name, j_value(&val));
+	}
+	return o;
+}
+
+json_t *st_json_totals(const struct st_dump *d, bool live)
+{
+	json_t *o = json_object();
+	struct st_totals t;
+
+	if (!o)
+		return NULL;
+	st_totals_compute(d, &t);
+	set(o, "processes", j_u64(t.procs));
+	set(o, "sites", j_u64(t.sites));
+	set(o, "syscalls", j_u64(t.syscalls));
+	set(o, "errors", j_u64(t.errors));
+	set(o, "syscall_ns", j_u64(t.syscall_ns));
+	set_counter_keys(o, d->session.counters, t.has_counter_value,
+			 t.counter_value);
+	set(o, "consistent", json_boolean(st_check_totals(d, NULL) == 0));
+	set(o, "live", json_boolean(live));
+	set(o, "interrupted", json_boolean(d->interrupted));
+	return o;
+}
+
+/* Prints and frees obj. */
+static int put(FILE *f, json_t *obj)
+{
+	int ret;
+
+	if (!obj)
+		return -1;
+	ret = json_dumpf(obj, f, JSON_FLAGS | JSON_ENCODE_ANY);
+	json_decref(obj);
+	return ret;
+}
+
+static int put_table(FILE *f, const struct st_view *v, enum st_table_kind kind)
+{
+	struct st_table t;
+	struct st_row row;
+	size_t i, n = st_view_rows(v, kind);
+
+	st_table_get(kind, v->dump->symbolized, &t);
+	fprintf(f, ",\n\"%s\":[", t.name);
+	for (i = 0; i < n; i++) {
+		st_view_row(v, kind, i, &row);
+		fputs(i ? ",\n" : "\n", f);
+		if (put(f, st_json_row(&t, &row)))
+			return -1;
+	}
+	fputs(n ? "\n]" : "]", f);
+	return 0;
+}
+
+/*
+ * {"schema_version":1,"session":{...},"totals":{...},"processes":[...],
+ *  "sites":[...]} plus "syscalls":[...] when asked; one row per line.
+ */
+int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
+{
+	fprintf(f, "{\"schema_version\":%d,\n\"session\":", ST_SCHEMA_VERSION);
+	if (put(f, st_json_session(&v->dump->session)))
+		return -1;
+	fputs(",\n\"totals\":", f);
+	if (put(f, st_json_totals(v->dump, live)))
+		return -1;
+	if (put_table(f, v, ST_TABLE_PROCESSES) ||
+	    put_table(f, v, ST_TABLE_SITES) ||
+	    (syscalls && put_table(f, v, ST_TABLE_SYSCALLS)))
+		return -1;
+	fputs("}\n", f);
+	return 0;
+}
+
+/* A whole small document (status, list), indented; frees doc. */
+int st_json_print(FILE *f, json_t *doc)
+{
+	int ret;
+
+	if (!doc)
+		return -1;
+	ret = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputc('\n', f);
+	json_decref(doc);
+	return ret;
+}

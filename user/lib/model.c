@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers over the plain structs of model.h: freeing, ordering, lookups. */
+#include <errno.h>
+#include <stdlib.h>
+#include "model.h"
+
+void st_sym_free(struct st_sym *sym)
+{
+	if (!sym)
+		return;
+	free(sym->object);
+	free(sym->symbol);
+	free(sym->build_id);
+	free(sym->error);
+	free(sym);
+}
+
+void st_dump_free(struct st_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nprocs; i++)
+		free(d->procs[i].exe);
+	for (i = 0; i < d->nsites; i++) {
+		free(d->sites[i].path);
+		st_sym_free(d->sites[i].sym);
+	}
+	free(d->procs);
+	free(d->sites);
+	d->procs = NULL;
+	d->sites = NULL;
+	d->nprocs = 0;
+	d->nsites = 0;
+}
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct st_proc_row *x = a, *y = b;
+
+	return CMP(x->id, y->id);
+}
+
+/* Within an image, sites in the order the image first used them. */
+static int site_cmp(const void *a, const void *b)
+{
+	const struct st_site_row *x = a, *y = b;
+
+	if (x->proc_id != y->proc_id)
+		return CMP(x->proc_id, y->proc_id);
+	if (x->first_ordinal != y->first_ordinal)
+		return CMP(x->first_ordinal, y->first_ordinal);
+	if (x->addr != y->addr)
+		return CMP(x->addr, y->addr);
+	if (x->abi != y->abi)
+		return CMP(x->abi, y->abi);
+	return CMP(x->nr, y->nr);
+}
+
+void st_dump_sort(struct st_dump *d)
+{
+	if (d->nprocs)
+		qsort(d->procs, d->nprocs, sizeof(*d->procs), proc_cmp);
+	if (d->nsites)
+		qsort(d->sites, d->nsites, sizeof(*d->sites), site_cmp);
+}
+
+/* Needs st_dump_sort() first. */
+const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id)
+{
+	struct st_proc_row key = { .id = id };
+
+	if (!d->nprocs)
+		return NULL;
+	return bsearch(&key, d->procs, d->nprocs, sizeof(*d->procs), proc_cmp);
+}
+
+uint64_t st_session_dropped(const struct st_session_row *s)
+{
+	return s->dropped_procs + s->dropped_sites + s->dropped_syscalls +
+	       s->dropped_nomem + s->dropped_resolve + s->dropped_counters;
+}
+
+struct agg_key {
+	const struct st_site_row *site;
+	uint64_t proc_id;
+};
+
+static int agg_cmp(const void *a, const void *b)
+{
+	const struct agg_key *x = a, *y = b;
+
+	if (x->proc_id != y->proc_id)
+		return CMP(x->proc_id, y->proc_id);
+	if (x->site->abi != y->site->abi)
+		return CMP(x->site->abi, y->site->abi);
+	return CMP(x->site->nr, y->site->nr);
+}
+
+/*
+ * Sums the site rows per (image, abi, nr), or per (abi, nr) over the whole
+ * tree when !per_process (proc_id is then 0). Rows come out ordered by
+ * proc_id, abi, nr. Returns 0 or -ENOMEM.
+ */
+int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
+			  struct st_sysagg **out, size_t *n)
+{
+	struct agg_key *keys;
+	struct st_sysagg *rows, *r = NULL;
+	size_t i, nrows = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d->nsites)
+		return 0;
+	keys = calloc(d->nsites, sizeof(*keys));
+	rows = calloc(d->nsites, sizeof(*rows));
+	if (!keys || !rows) {
+		free(keys);
+		free(rows);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->nsites; i++) {
+		keys[i].site = &d->sites[i];
+		keys[i].proc_id = per_process ? d->sites[i].proc_id : 0;
+	}
+	qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
+	for (i = 0; i < d->nsites; i++) {
+		const struct st_site_row *s = keys[i].site;
+
+		if (!r || r->proc_id != keys[i].proc_id || r->abi != s->abi ||
+		    r->nr != s->nr) {
+			r = &rows[nrows++];
+			r->proc_id = keys[i].proc_id;
+			r->abi = s->abi;
+			r->nr = s->nr;
+			r->min_ns = s->min_ns;
+			r->max_ns = s->max_ns;
+		}
+		r->calls += s->calls;
+		r->errors += s->errors;
+		r->total_ns += s->total_ns;
+		if (s->min_ns < r->min_ns)
+			r->min_ns = s->min_ns;
+		if (s->max_ns > r->max_ns)
+			r->max_ns = s->max_ns;
+		r->sites++;
+	}
+	free(keys);
+	*out = rows;
+	*n = nrows;
+	return 0;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Plain structs decoded from the kernel's netlink replies by nl.c. Nothing
+ * outside nl.c knows netlink; everything else (CSV, JSON, reports) reads
+ * these. Optional values carry a has_* flag: false means "missing", which
+ * is null in JSON and an empty CSV field.
+ */
+#ifndef SYSTRACE_MODEL_H
+#define SYSTRACE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/systrace.h>
+
+struct st_params {
+	uint32_t max_sessions;
+	uint32_t max_procs;
+	uint32_t max_sites;
+	uint64_t max_mem_bytes;
+	uint64_t max_mem_total_bytes;
+	bool force_late_resolve;
+};
+
+struct st_status {
+	char version[64];
+	uint32_t abi_version;
+	struct st_params params;
+	uint32_t sessions_live;
+	uint64_t mem_bytes;
+	bool probes_active;
+};
+
+struct st_session_row {
+	uint32_t id;
+	char name[SYSTRACE_NAME_MAX];
+	uint32_t root_pid;
+	uint32_t state;			/* enum systrace_session_state */
+	uint32_t flags;
+	uint64_t created_ns;
+	uint64_t realtime_base_ns;
+	uint32_t counters;		/* enum systrace_counters */
+	bool has_counters_error;
+	char counters_error[128];
+	uint32_t live_tasks;
+	uint64_t procs, sites;
+	uint64_t syscalls, errors, syscall_ns;
+	uint64_t forks, clones, execs, exits, signal_exits;
+	uint64_t dropped_procs, dropped_sites, dropped_syscalls;
+	uint64_t dropped_nomem, dropped_resolve, dropped_counters;
+	uint64_t late_resolves;
+	uint64_t mem_bytes;
+	uint32_t proc_row_bytes, site_row_bytes;
+	bool has_counter_value;
+	uint64_t counter_value;
+};
+
+struct st_proc_row {
+	uint64_t id, parent_id, prev_id;
+	uint32_t pid, tgid, ppid;
+	char comm[SYSTRACE_COMM_MAX];
+	char *exe;			/* NULL when unknown; owned */
+	uint64_t start_ns;
+	bool has_end_ns;
+	uint64_t end_ns;
+	uint32_t end;			/* enum systrace_end */
+	bool has_exit_code;
+	uint32_t exit_code;
+	bool has_exit_signal;
+	uint32_t exit_signal;
+	bool core_dumped;
+	uint32_t threads;
+	uint64_t syscalls, errors, syscall_ns;
+	uint32_t sites;
+	uint64_t user_ns, sys_ns, nvcsw, nivcsw, minflt, majflt;
+	bool has_counter_value;
+	uint64_t counter_value;
+	uint32_t counter_tasks;
+	bool attached;			/* ran before the session attached */
+};
+
+struct st_site_row {
+	uint64_t proc_id;
+	uint64_t addr;
+	uint32_t nr;
+	uint32_t abi;			/* enum systrace_abi */
+	uint32_t map;			/* enum systrace_map */
+	char *path;			/* NULL unless SYSTRACE_MAP_FILE; owned */
+	uint64_t offset;
+	bool has_file_id;		/* inode, dev and mtime were recorded */
+	uint64_t inode;
+	uint32_t dev;
+	uint64_t mtime_ns;
+	uint64_t calls, errors, total_ns, min_ns, max_ns;
+	uint64_t first_ns, first_ordinal;
+	struct st_sym *sym;		/* NULL until symbolized; owned */
+};
+
+/*
+ * What a symbolizer learns about a site: the object that holds it (for a
+ * file mapping, the ELF file), the nearest symbol and the build id. Every
+ * field is optional; NULL is a missing value.
+ */
+struct st_sym {
+	char *object;
+	char *symbol;
+	bool has_symbol_offset;
+	uint64_t symbol_offset;
+	char *build_id;			/* lowercase hex */
+	char *error;			/* why symbol is NULL for a file map */
+};
+
+/* One row of `dump --syscalls`: the sites of one image with one (abi, nr). */
+struct st_sysagg {
+	uint64_t proc_id;
+	uint32_t abi, nr;
+	uint64_t calls, errors, total_ns, min_ns, max_ns;
+	uint32_t sites;
+};
+
+/* A whole session as one dump returns it. */
+struct st_dump {
+	struct st_session_row session;
+	struct st_proc_row *procs;
+	size_t nprocs;
+	struct st_site_row *sites;
+	size_t nsites;
+	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
+	bool symbolized;		/* sites carry sym: emit symbol columns */
+};
+
+void st_dump_free(struct st_dump *d);
+void st_sym_free(struct st_sym *sym);
+void st_dump_sort(struct st_dump *d);
+const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id);
+uint64_t st_session_dropped(const struct st_session_row *s);
+
+int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
+			  struct st_sysagg **out, size_t *n);
+
+#endif

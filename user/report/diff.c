@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diff A B: two sessions compared by syscall, by process (comm + exe), by
+ * site (object + offset + syscall) and by amortization threshold. The rows
+ * of both sides are folded by key: a key of one side only is new (only in
+ * B) or gone (only in A), and counts 0 on the other side. Process ids and
+ * addresses differ from run to run, so no key holds them: a file site is
+ * its file offset, and sites outside files (vdso, anon), whose addresses
+ * ASLR moves, are summed per map kind and syscall.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+struct vec {
+	struct df_row *rows;
+	size_t n, cap;
+};
+
+/* A zeroed row at the end of v, or NULL. */
+static struct df_row *push(struct vec *v)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		struct df_row *r = realloc(v->rows, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		v->rows = r;
+		v->cap = cap;
+	}
+	memset(&v->rows[v->n], 0, sizeof(v->rows[0]));
+	return &v->rows[v->n++];
+}
+
+static void count(struct df_row *r, int side, uint64_t calls,
+		  uint64_t errors, uint64_t ns)
+{
+	r->rows[side] = 1;
+	r->calls[side] = calls;
+	r->errors[side] = errors;
+	r->ns[side] = ns;
+}
+
+static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsites; i++) {
+		const struct st_site_row *s = &d->sites[i];
+		struct df_row *r = push(v);
+
+		if (!r)
+			return -ENOMEM;
+		r->num[0] = s->abi;
+		r->num[1] = s->nr;
+		count(r, side, s->calls, s->errors, s->total_ns);
+	}
+	return 0;
+}
+
+static int collect_processes(struct vec *v, const struct st_dump *d, int side)
+{
+	size_t i;
+
+	for (i = 0; i < d->nprocs; i++) {
+		const struct st_proc_row *p = &d->procs[i];
+		struct df_row *r = push(v);
+
+		if (!r)
+			return -ENOMEM;
+		r->str[0] = p->comm;
+		r->str[1] = p->exe;
+		count(r, side, p->syscalls, p->errors, p->syscall_ns);
+	}
+	return 0;
+}
+
+/* A file site's object: the symbolizer's (path without " (deleted)"), else path. */
+static int collect_sites(struct vec *v, const struct st_dump *d, int side)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsites; i++) {
+		const struct st_site_row *s = &d->sites[i];
+		struct df_row *r = push(v);
+
+		if (!r)
+			return -ENOMEM;
+		r->num[0] = s->map;
+		if (s->map == SYSTRACE_MAP_FILE) {
+			r->str[0] = s->sym && s->sym->object ? s->sym->object : s->path;
+			r->num[1] = s->offset;
+			r->sym = s->sym;
+		}
+		r->num[2] = (uint64_t)s->abi << 32 | s->nr;
+		count(r, side, s->calls, s->errors, s->total_ns);
+	}
+	return 0;
+}
+
+static int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !!a - !!b;
+	return strcmp(a, b);
+}
+
+static int key_cmp(const struct df_row *x, const struct df_row *y)
+{
+	int c = strcmp_null(x->str[0], y->str[0]);
+	size_t k;
+
+	if (!c)
+		c = strcmp_null(x->str[1], y->str[1]);
+	for (k = 0; !c && k < ARRAY_SIZE(x->num); k++)
+		c = CMP(x->num[k], y->num[k]);
+	return c;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return key_cmp(a, b);
+}
+
+static uint64_t absdiff(const uint64_t v[2])
+{
+	return v[0] > v[1] ? v[0] - v[1] : v[1] - v[0];
+}
+
+/* The largest change in calls first, then in time, then by key. */
+static int by_change(const void *a, const void *b)
+{
+	const struct df_row *x = a, *y = b;
+
+	if (absdiff(x->calls) != absdiff(y->calls))
+		return -CMP(absdiff(x->calls), absdiff(y->calls));
+	if (absdiff(x->ns) != absdiff(y->ns))
+		return -CMP(absdiff(x->ns), absdiff(y->ns));
+	return key_cmp(x, y);
+}
+
+/* Sums the rows of equal keys into the first of them; B's symbol wins. */
+static size_t fold(struct df_row *rows, size_t n)
+{
+	size_t i, k, out = 0;
+
+	qsort(rows, n, sizeof(*rows), by_key);
+	for (i = 0; i < n; i++) {
+		struct df_row *o;
+
+		if (!out || key_cmp(&rows[out - 1], &rows[i])) {
+			rows[out++] = rows[i];
+			continue;
+		}
+		o = &rows[out - 1];
+		for (k = 0; k < 2; k++) {
+			o->rows[k] += rows[i].rows[k];
+			o->calls[k] += rows[i].calls[k];
+			o->errors[k] += rows[i].errors[k];
+			o->ns[k] += rows[i].ns[k];
+		}
+		if (rows[i].sym && (!o->sym || rows[i].rows[1]))
+			o->sym = rows[i].sym;
+	}
+	return out;
+}
+
+int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
+	    struct df_result *r)
+{
+	static int (*const collect[])(struct vec *, const struct st_dump *, int) = {
+		[DF_SYSCALL] = collect_syscalls,
+		[DF_PROCESS] = collect_processes,
+		[DF_SITE] = collect_sites,
+	};
+	struct vec v = { 0 };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if ((size_t)by >= ARRAY_SIZE(collect))
+		return -EINVAL;
+	ret = collect[by](&v, a, 0);
+	if (!ret)
+		ret = collect[by](&v, b, 1);
+	if (ret) {
+		free(v.rows);
+		return ret;
+	}
+	r->n = fold(v.rows, v.n);
+	qsort(v.rows, r->n, sizeof(*v.rows), by_change);
+	r->rows = v.rows;
+	return 0;
+}
+
+void st_diff_free(struct df_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+	r->n = 0;
+}
+
+/* Time is measured, not counted: it does not make a row changed. */
+const char *st_diff_status(const struct df_row *row)
+{
+	if (!row->rows[0])
+		return "new";
+	if (!row->rows[1])
+		return "gone";
+	if (row->calls[0] != row->calls[1] || row->errors[0] != row->errors[1])
+		return "changed";
+	return "same";
+}
+
+/* The tables. */
+
+#define COUNT_COLS							\
+	"calls_a", "calls_b", "calls_delta", "errors_a", "errors_b",	\
+	"errors_delta", "time_a_ns", "time_b_ns", "time_delta_ns"
+#define NCOUNT 9
+
+static const char *const sys_cols[] = {
+	"status", COUNT_COLS, "abi", "nr", "syscall",
+};
+
+static const char *const proc_cols[] = {
+	"status", "processes_a", "processes_b", "processes_delta", COUNT_COLS,
+	"comm", "exe",
+};
+
+static const char *const site_cols[] = {
+	"status", "site_rows_a", "site_rows_b", COUNT_COLS, "abi", "nr",
+	"syscall", "map", "offset", "symbol", "symbol_offset", "object",
+};
+
+static const char *const amortize_cols[] = {
+	"threshold", "status", "sites_below_a", "sites_below_b",
+	"sites_below_delta", "calls_below_a", "calls_below_b",
+	"calls_below_delta", "processes_a", "processes_b", "processes_delta",
+};
+
+static void three(struct rt_cell *c, const uint64_t v[2])
+{
+	rt_u64(&c[0], v[0]);
+	rt_u64(&c[1], v[1]);
+	rt_delta(&c[2], v[0], v[1]);
+}
+
+static void count_cells(struct rt_cell *c, const struct df_row *row)
+{
+	three(&c[0], row->calls);
+	three(&c[3], row->errors);
+	three(&c[6], row->ns);
+}
+
+static int syscall_cells(struct rt_cell *c, uint32_t abi, uint32_t nr)
+{
+	rt_u64(&c[1], nr);
+	if (rt_str(&c[0], st_abi_name(abi)))
+		return -ENOMEM;
+	return rt_str(&c[2], st_syscall_name(abi, nr));
+}
+
+static int sys_row(struct rt_cell *c, const struct df_row *row)
+{
+	count_cells(&c[1], row);
+	return syscall_cells(&c[1 + NCOUNT], (uint32_t)row->num[0],
+			     (uint32_t)row->num[1]);
+}
+
+static int proc_row(struct rt_cell *c, const struct df_row *row)
+{
+	three(&c[1], row->rows);
+	count_cells(&c[4], row);
+	if (rt_str(&c[4 + NCOUNT], row->str[0]))
+		return -ENOMEM;
+	return rt_str(&c[5 + NCOUNT], row->str[1]);
+}
+
+static int site_row(struct rt_cell *c, const struct df_row *row)
+{
+	const struct st_sym *sym = row->sym;
+	struct rt_cell *k = &c[3 + NCOUNT];
+
+	rt_u64(&c[1], row->rows[0]);
+	rt_u64(&c[2], row->rows[1]);
+	count_cells(&c[3], row);
+	if (syscall_cells(k, (uint32_t)(row->num[2] >> 32), (uint32_t)row->num[2]) ||
+	    rt_str(&k[3], st_map_name((uint32_t)row->num[0])))
+		return -ENOMEM;
+	if (row->num[0] != SYSTRACE_MAP_FILE)
+		return 0;
+	rt_hex(&k[4], row->num[1]);
+	if (sym && sym->has_symbol_offset && sym->symbol)
+		rt_hex(&k[6], sym->symbol_offset);
+	if (rt_str(&k[5], sym ? sym->symbol : NULL))
+		return -ENOMEM;
+	return rt_str(&k[7], row->str[0]);
+}
+
+static const struct {
+	const char *name, *title;
+	const char *const *cols;
+	size_t ncols;
+	int (*fill)(struct rt_cell *c, const struct df_row *row);
+} views[] = {
+	[DF_SYSCALL] = { "syscalls", "per syscall: A -> B",
+			 sys_cols, ARRAY_SIZE(sys_cols), sys_row },
+	[DF_PROCESS] = { "processes", "per process name (comm and exe): A -> B",
+			 proc_cols, ARRAY_SIZE(proc_cols), proc_row },
+	[DF_SITE] = { "sites", "per site (object, offset, syscall): A -> B",
+		      site_cols, ARRAY_SIZE(site_cols), site_row },
+};
+
+static struct rt_table *diff_table(const struct st_dump *a,
+				   const struct st_dump *b, enum df_by by,
+				   const struct diff_opts *o)
+{
+	struct rt_table *t = rt_table_new(views[by].name, views[by].title,
+					  views[by].cols, views[by].ncols);
+	struct df_result res;
+	size_t i;
+
+	if (!t)
+		return NULL;
+	if (st_diff(a, b, by, &res)) {
+		rt_table_free(t);
+		return NULL;
+	}
+	for (i = 0; i < res.n && (!o->has_limit || i < o->limit); i++) {
+		struct rt_cell *c = rt_row(t);
+
+		if (!c || rt_str(&c[0], st_diff_status(&res.rows[i])) ||
+		    views[by].fill(c, &res.rows[i])) {
+			rt_table_free(t);
+			t = NULL;
+			break;
+		}
+	}
+	st_diff_free(&res);
+	return t;
+}
+
+/* N = 1, 2, 4 ... 1024 and --threshold; its own counts for the latter. */
+static void threshold_counts(const struct am_result *a, uint64_t n,
+			     uint64_t v[3])
+{
+	size_t k;
+
+	if (n == a->threshold) {
+		v[0] = a->sites_below;
+		v[1] = a->calls_below;
+		v[2] = a->procs_below;
+		return;
+	}
+	for (k = 0; k < AM_NTHRESHOLDS && a->thresholds[k].threshold != n; k++)
+		;
+	v[0] = a->thresholds[k].sites_below;
+	v[1] = a->thresholds[k].calls_below;
+	v[2] = a->thresholds[k].processes;
+}
+
+static int amortize_row(struct rt_table *t, const struct am_result *am,
+			uint64_t n)
+{
+	struct rt_cell *c = rt_row(t);
+	uint64_t v[2][3], pair[2];
+	size_t k;
+	bool same = true;
+
+	if (!c)
+		return -ENOMEM;
+	threshold_counts(&am[0], n, v[0]);
+	threshold_counts(&am[1], n, v[1]);
+	rt_u64(&c[0], n);
+	for (k = 0; k < 3; k++) {
+		pair[0] = v[0][k];
+		pair[1] = v[1][k];
+		three(&c[2 + 3 * k], pair);
+		same &= pair[0] == pair[1];
+	}
+	return rt_str(&c[1], same ? "same" : "changed");
+}
+
+static int amortize_table(struct rt_report *r, const struct st_dump *a,
+			  const struct st_dump *b, uint64_t threshold)
+{
+	struct rt_table *t = rt_table_new("amortize",
+					  "non-amortized sites (fewer than N calls) by threshold N: A -> B",
+					  amortize_cols, ARRAY_SIZE(amortize_cols));
+	struct am_result am[2];
+	uint64_t n;
+	int ret = -ENOMEM;
+
+	if (!t || st_amortize(a, threshold, &am[0])) {
+		rt_table_free(t);
+		return -ENOMEM;
+	}
+	if (st_amortize(b, threshold, &am[1])) {
+		st_amortize_free(&am[0]);
+		rt_table_free(t);
+		return -ENOMEM;
+	}
+	for (n = 1, ret = 0; n <= 1024 && !ret; n *= 2) {
+		if (threshold < n && threshold > n / 2)
+			ret = amortize_row(t, am, threshold);
+		if (!ret)
+			ret = amortize_row(t, am, n);
+	}
+	if (!ret && threshold > 1024)
+		ret = amortize_row(t, am, threshold);
+	if (!ret)
+		ret = rt_note(r, "amortize: a site is one syscall instruction in one process image; "
+			      "A has %llu sites and %llu calls, B %llu and %llu; --threshold %llu",
+			      (unsigned long long)am[0].sites, (unsigned long long)am[0].calls,
+			      (unsigned long long)am[1].sites, (unsigned long long)am[1].calls,
+			      (unsigned long long)threshold);
+	st_amortize_free(&am[0]);
+	st_amortize_free(&am[1]);
+	if (ret) {
+		rt_table_free(t);
+		return ret;
+	}
+	return rt_add(r, t);
+}
+
+static const char *const by_names[] = {
+	[DF_SYSCALL] = "syscall",
+	[DF_PROCESS] = "process",
+	[DF_SITE] = "site",
+	[DF_AMORTIZE] = "amortize",
+};
+
+const char *st_diff_by_name(enum df_by by)
+{
+	return by < DF_NBY ? by_names[by] : NULL;
+}
+
+static json_t *params(const struct diff_opts *o)
+{
+	json_t *by = json_array();
+	enum df_by k;
+
+	for (k = 0; by && k < DF_NBY; k++)
+		if (o->by & (1U << k))
+			json_array_append_new(by, json_string(by_names[k]));
+	return json_pack("{sosIso}", "by", by, "threshold", (json_int_t)o->threshold,
+			 "limit", o->has_limit ? json_integer((json_int_t)o->limit) :
+						 json_null());
+}
+
+int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
+		const struct diff_opts *o)
+{
+	enum df_by k;
+	int ret = 0;
+
+	r->name = "diff";
+	r->dump = a;
+	r->dump_b = b;
+	r->params = params(o);
+	if (o->by & (1U << DF_SITE)) {
+		if (!a->symbolized)
+			ret = st_symbolize_dump(a);
+		if (!ret && !b->symbolized)
+			ret = st_symbolize_dump(b);
+	}
+	if (!ret)
+		ret = rt_note_source(r, "A", a, o->input[0]);
+	if (!ret)
+		ret = rt_note_source(r, "B", b, o->input[1]);
+	if (!ret)
+		ret = rt_note(r, "*_delta = B - A; status: new (only in B), gone (only in A), changed (calls or errors differ), same; rows by |calls_delta|, then |time_delta_ns|%s",
+			      o->has_limit ? "; --limit: the first rows only" : "");
+	for (k = 0; !ret && k < DF_AMORTIZE; k++)
+		if (o->by & (1U << k))
+			ret = rt_add(r, diff_table(a, b, k, o));
+	if (!ret && (o->by & (1U << DF_AMORTIZE)))
+		ret = amortize_table(r, a, b, o->threshold);
+	return ret;
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_REPORT_H
+#define SYSTRACE_REPORT_H
+
+/*
+ * systracectl report: analyses of one session (docs/cli.md, "report").
+ * Each report computes plain structs from a struct st_dump (tested on
+ * fixtures), then turns them into tables, which report/table.c prints as
+ * aligned text, CSV or one JSON document.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "systrace.h"
+
+/* Tables: typed cells, one writer per format. */
+
+enum rt_kind {
+	RT_NULL,	/* missing: empty in text and CSV, null in JSON */
+	RT_U64,
+	RT_STR,		/* owned copy */
+	RT_HEX,		/* u as "0x..." */
+	RT_FRAC,	/* u / 10000: a fraction with 4 decimals */
+	RT_PCT,		/* u / 100: a percentage with 2 decimals */
+	RT_S64,		/* (int64_t)u: a signed difference */
+};
+
+struct rt_cell {
+	enum rt_kind kind;
+	uint64_t u;
+	char *s;
+};
+
+struct rt_table {
+	const char *name;	/* JSON key, --table NAME */
+	const char *title;	/* text heading */
+	const char *const *cols;
+	size_t ncols;
+	bool single;		/* one row, a JSON object rather than an array */
+	struct rt_cell *cells;
+	size_t nrows, cap;
+};
+
+struct rt_table *rt_table_new(const char *name, const char *title,
+			      const char *const *cols, size_t ncols);
+void rt_table_free(struct rt_table *t);
+/* A new row of RT_NULL cells; NULL when out of memory. */
+struct rt_cell *rt_row(struct rt_table *t);
+void rt_u64(struct rt_cell *c, uint64_t v);
+int rt_str(struct rt_cell *c, const char *s);	/* NULL s: RT_NULL */
+void rt_hex(struct rt_cell *c, uint64_t v);
+void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b);	/* b - a */
+void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den);
+void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den);
+uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
+
+enum rt_format { RT_TEXT, RT_CSV, RT_JSON };
+
+#define RT_MAX_TABLES 8
+
+struct rt_report {
+	const char *name;
+	const char *csv_table;		/* --csv without --table */
+	const struct st_dump *dump;
+	const struct st_dump *dump_b;	/* diff: JSON has session_a, session_b */
+	json_t *params;			/* "parameters" in JSON */
+	char *notes[12];			/* text lines above the tables */
+	size_t nnotes;
+	struct rt_table *tables[RT_MAX_TABLES];
+	size_t ntables;
+};
+
+int rt_note(struct rt_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int rt_note_source(struct rt_report *r, const char *what,
+		   const struct st_dump *d, const char *input);
+int rt_add(struct rt_report *r, struct rt_table *t);
+void rt_report_free(struct rt_report *r);
+/* table: for CSV, the name of the table to print (NULL: the first). */
+int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
+		    const char *table);
+int rt_report_write(const char *path, const struct rt_report *r,
+		    enum rt_format fmt, const char *table, struct st_err *err);
+
+/* Patch sites: the site rows of one (image, address) summed. */
+
+struct st_psite {
+	uint64_t proc_id, addr;
+	uint64_t calls, errors;
+	uint64_t first_ordinal;		/* the smallest of its rows' */
+	const struct st_site_row *row;	/* its first row: map, path, sym */
+	size_t nrows;
+};
+
+/* Ordered by proc_id, then address. Returns 0 or -ENOMEM. */
+int st_patch_sites(const struct st_dump *d, struct st_psite **out, size_t *n);
+bool st_proc_wall_ns(const struct st_proc_row *p, uint64_t *wall);
+
+/* The reports' computations. */
+
+#define AM_NBUCKETS 66		/* 0 calls, then [2^k, 2^(k+1)) for k < 64 */
+#define AM_NTHRESHOLDS 11	/* N = 1, 2, 4 ... 1024 */
+
+struct am_proc {
+	const struct st_proc_row *proc;
+	uint64_t sites, sites_below, calls, calls_below;
+};
+
+struct am_bucket {
+	uint64_t min_calls, max_calls;
+	uint64_t sites, calls;
+};
+
+struct am_threshold {
+	uint64_t threshold;
+	uint64_t sites_below, calls_below, processes;
+};
+
+struct am_result {
+	uint64_t threshold;
+	struct am_proc *procs;		/* as d->procs */
+	size_t nprocs;
+	struct am_bucket buckets[AM_NBUCKETS];
+	struct am_threshold thresholds[AM_NTHRESHOLDS];
+	uint64_t sites, calls, sites_below, calls_below, procs_below;
+};
+
+int st_amortize(const struct st_dump *d, uint64_t threshold,
+		struct am_result *r);
+void st_amortize_free(struct am_result *r);
+
+struct sh_func {
+	const char *symbol, *object;
+	uint64_t start;			/* file offset of the function */
+	uint64_t pairs, calls, procs;
+	char *syscalls;			/* "openat:12 read:3" */
+};
+
+struct sh_step {
+	const struct sh_func *func;
+	uint64_t removed, cumulative, procs_clean;
+};
+
+/* Pairs without a function, by (reason, object). */
+struct sh_unres {
+	const char *reason;		/* the map kind, or the symbol_error */
+	const char *object;
+	uint64_t sites, calls;
+};
+
+struct sh_result {
+	uint64_t max_ns, threshold;
+	uint64_t short_procs;		/* ended, wall < max_ns */
+	uint64_t procs_with_pairs;	/* short, with a non-amortized site */
+	uint64_t pairs, calls;		/* non-amortized (process, site) */
+	uint64_t unresolved_pairs, unresolved_calls;
+	struct sh_func *funcs;		/* resolved, ranked */
+	size_t nfuncs;
+	struct sh_step *steps;		/* the first top of funcs */
+	size_t nsteps;
+	struct sh_unres *unres;		/* most sites first */
+	size_t nunres;
+};
+
+int st_short(const struct st_dump *d, uint64_t max_ns, uint64_t threshold,
+	     size_t top, struct sh_result *r);
+void st_short_free(struct sh_result *r);
+
+struct ph_proc {
+	const struct st_proc_row *proc;
+	const char *interp;		/* NULL: static, or unknown */
+	const char *source;		/* exe, inferred, static, fork, unknown */
+	const char *error;		/* why unknown */
+	bool known;
+	bool has_boundary;
+	uint64_t boundary;
+	uint64_t loader_calls, loader_sites, program_calls, program_sites;
+	uint64_t later_calls;		/* loader sites' calls after it */
+	uint64_t undetermined;		/* see st_phases() */
+};
+
+struct ph_sys {
+	uint32_t abi, nr;
+	uint64_t loader_calls, program_calls, undetermined;
+	uint64_t loader_sites, program_sites;
+};
+
+struct ph_result {
+	struct ph_proc *procs;		/* as d->procs */
+	size_t nprocs;
+	struct ph_sys *sys;
+	size_t nsys;
+	uint64_t known_procs, unknown_procs, unknown_calls;
+	uint64_t loader_calls, program_calls, later_calls, undetermined;
+	uint64_t loader_sites, program_sites;
+	struct st_symbolizer *sz;	/* owns interp and error strings */
+};
+
+int st_phases(const struct st_dump *d, struct ph_result *r);
+void st_phases_free(struct ph_result *r);
+
+/* diff: two sessions, by key (see report/diff.c). */
+
+enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
+
+struct df_row {
+	const char *str[2];		/* key strings (NULL sorts first) */
+	uint64_t num[3];		/* key numbers */
+	const struct st_sym *sym;	/* a site's symbol, B's if it has one */
+	uint64_t rows[2];		/* rows folded in, of A and of B */
+	uint64_t calls[2], errors[2], ns[2];
+};
+
+struct df_result {
+	struct df_row *rows;		/* by change, largest first */
+	size_t n;
+};
+
+/* by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b. */
+int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
+	    struct df_result *r);
+void st_diff_free(struct df_result *r);
+const char *st_diff_status(const struct df_row *row);
+const char *st_diff_by_name(enum df_by by);
+
+struct diff_opts {
+	const char *arg[2];		/* A and B: a session, or NULL */
+	const char *input[2];		/* A and B: a file, or NULL */
+	const char *output;
+	enum rt_format format;
+	unsigned int by;		/* 1 << enum df_by */
+	uint64_t threshold;
+	uint64_t limit;
+	bool has_limit;
+};
+
+/* Symbolizes a and b for the sites table when they are not yet. */
+int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
+		const struct diff_opts *o);
+
+/* Building the tables of each report. */
+
+struct report_opts {
+	const char *session;
+	const char *input;
+	const char *output;
+	const char *table;
+	enum rt_format format;
+	uint64_t threshold;
+	uint64_t max_ms;
+	uint64_t top;
+	bool has_top;
+};
+
+/* short symbolizes d when it is not yet. */
+int report_amortize(struct rt_report *r, struct st_dump *d,
+		    const struct report_opts *o);
+int report_short(struct rt_report *r, struct st_dump *d,
+		 const struct report_opts *o);
+int report_phases(struct rt_report *r, struct st_dump *d,
+		  const struct report_opts *o);
+int report_syscalls(struct rt_report *r, struct st_dump *d,
+		    const struct report_opts *o);
+
+#endif

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report syscalls: strace -c for the whole tree (calls, errors, time per
+ * syscall, by time spent), then each process's most frequent syscalls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DEFAULT_TOP 5
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+static int by_time(const void *a, const void *b)
+{
+	const struct st_sysagg *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return -CMP(x->total_ns, y->total_ns);
+	if (x->calls != y->calls)
+		return -CMP(x->calls, y->calls);
+	if (x->abi != y->abi)
+		return CMP(x->abi, y->abi);
+	return CMP(x->nr, y->nr);
+}
+
+/* Within a process: most calls first. */
+static int by_proc_calls(const void *a, const void *b)
+{
+	const struct st_sysagg *x = a, *y = b;
+
+	if (x->proc_id != y->proc_id)
+		return CMP(x->proc_id, y->proc_id);
+	if (x->calls != y->calls)
+		return -CMP(x->calls, y->calls);
+	if (x->total_ns != y->total_ns)
+		return -CMP(x->total_ns, y->total_ns);
+	if (x->abi != y->abi)
+		return CMP(x->abi, y->abi);
+	return CMP(x->nr, y->nr);
+}
+
+static const char *const tree_cols[] = {
+	"time_percent", "total_ns", "avg_ns", "min_ns", "max_ns", "calls",
+	"errors", "sites", "abi", "nr", "syscall",
+};
+
+static const char *const totals_cols[] = {
+	"total_ns", "calls", "errors", "syscalls", "site_rows", "processes",
+};
+
+static const char *const top_cols[] = {
+	"proc_id", "pid", "comm", "rank", "calls", "calls_fraction", "errors",
+	"total_ns", "abi", "nr", "syscall",
+};
+
+static int name_cells(struct rt_cell *abi, struct rt_cell *nr,
+		      struct rt_cell *name, const struct st_sysagg *a)
+{
+	rt_u64(nr, a->nr);
+	if (rt_str(abi, st_abi_name(a->abi)))
+		return -ENOMEM;
+	return rt_str(name, st_syscall_name(a->abi, a->nr));
+}
+
+static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
+				   uint64_t total_ns)
+{
+	struct rt_table *t = rt_table_new("syscalls",
+					  "per syscall, whole tree, by time inside the call",
+					  tree_cols, ARRAY_SIZE(tree_cols));
+	size_t i;
+
+	if (!t)
+		return NULL;
+	qsort(a, n, sizeof(*a), by_time);
+	for (i = 0; i < n; i++) {
+		struct rt_cell *c = rt_row(t);
+
+		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i])) {
+			rt_table_free(t);
+			return NULL;
+		}
+		rt_pct(&c[0], a[i].total_ns, total_ns);
+		rt_u64(&c[1], a[i].total_ns);
+		if (a[i].calls)
+			rt_u64(&c[2], a[i].total_ns / a[i].calls);
+		rt_u64(&c[3], a[i].min_ns);
+		rt_u64(&c[4], a[i].max_ns);
+		rt_u64(&c[5], a[i].calls);
+		rt_u64(&c[6], a[i].errors);
+		rt_u64(&c[7], a[i].sites);
+	}
+	return t;
+}
+
+static struct rt_table *totals_table(const struct st_sysagg *a, size_t n,
+				     const struct st_dump *d)
+{
+	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
+					  ARRAY_SIZE(totals_cols));
+	uint64_t ns = 0, calls = 0, errors = 0;
+	struct rt_cell *c;
+	size_t i;
+
+	if (!t || !(c = rt_row(t))) {
+		rt_table_free(t);
+		return NULL;
+	}
+	t->single = true;
+	for (i = 0; i < n; i++) {
+		ns += a[i].total_ns;
+		calls += a[i].calls;
+		errors += a[i].errors;
+	}
+	rt_u64(&c[0], ns);
+	rt_u64(&c[1], calls);
+	rt_u64(&c[2], errors);
+	rt_u64(&c[3], n);
+	rt_u64(&c[4], d->nsites);
+	rt_u64(&c[5], d->nprocs);
+	return t;
+}
+
+static struct rt_table *top_table(struct st_sysagg *a, size_t n,
+				  const struct st_dump *d, uint64_t top)
+{
+	struct rt_table *t = rt_table_new("top", "each process's most frequent syscalls",
+					  top_cols, ARRAY_SIZE(top_cols));
+	uint64_t rank = 0;
+	size_t i;
+
+	if (!t)
+		return NULL;
+	qsort(a, n, sizeof(*a), by_proc_calls);
+	for (i = 0; i < n; i++) {
+		const struct st_proc_row *p = st_dump_find_proc(d, a[i].proc_id);
+		struct rt_cell *c;
+
+		rank = i && a[i].proc_id == a[i - 1].proc_id ? rank + 1 : 1;
+		if (rank > top)
+			continue;
+		c = rt_row(t);
+		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i]) ||
+		    (p && rt_str(&c[2], p->comm))) {
+			rt_table_free(t);
+			return NULL;
+		}
+		rt_u64(&c[0], a[i].proc_id);
+		if (p) {
+			rt_u64(&c[1], p->pid);
+			rt_frac(&c[5], a[i].calls, p->syscalls);
+		}
+		rt_u64(&c[3], rank);
+		rt_u64(&c[4], a[i].calls);
+		rt_u64(&c[6], a[i].errors);
+		rt_u64(&c[7], a[i].total_ns);
+	}
+	return t;
+}
+
+int report_syscalls(struct rt_report *r, struct st_dump *d,
+		    const struct report_opts *o)
+{
+	struct st_sysagg *tree = NULL, *per = NULL;
+	uint64_t top = o->has_top ? o->top : DEFAULT_TOP, total_ns = 0;
+	size_t ntree, nper, i;
+	int ret;
+
+	ret = st_aggregate_syscalls(d, false, &tree, &ntree);
+	if (!ret)
+		ret = st_aggregate_syscalls(d, true, &per, &nper);
+	if (ret)
+		goto out;
+	for (i = 0; i < ntree; i++)
+		total_ns += tree[i].total_ns;
+	r->params = json_pack("{sI}", "top", (json_int_t)top);
+	r->csv_table = "syscalls";
+	ret = rt_note(r, "time is from entry to exit of each call, blocking included; "
+		      "errors are returns in -4095..-1");
+	if (!ret)
+		ret = rt_add(r, totals_table(tree, ntree, d));
+	if (!ret)
+		ret = rt_add(r, tree_table(tree, ntree, total_ns));
+	if (!ret)
+		ret = rt_add(r, top_table(per, nper, d, top));
+out:
+	free(tree);
+	free(per);
+	return ret;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The totals check: rows must add up to the totals above them. */
+#include <stdlib.h>
+#include "output.h"
+#include "common.h"
+#include "test.h"
+
+static unsigned int check(const struct st_dump *d, char **why)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(why, &len);
+	unsigned int bad = st_check_totals(d, f);
+
+	fclose(f);
+	return bad;
+}
+
+TEST(check_consistent_session_passes)
+{
+	struct st_dump d;
+	char *why;
+
+	freopen("/dev/null", "w", stderr);
+	st_fixture(&d);
+	EXPECT_EQ(check(&d, &why), 0);
+	EXPECT_STREQ(why, "");
+	EXPECT_EQ(st_session_report_check(&d), 0);
+	st_dump_free(&d);
+}
+
+TEST(check_session_total_mismatch)
+{
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	d.session.syscalls = 16;
+	EXPECT_EQ(check(&d, &why), 1);
+	EXPECT_STREQ(why, "  session syscalls: 16 but the rows sum to 15\n");
+	st_dump_free(&d);
+}
+
+TEST(check_process_vs_sites_mismatch)
+{
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	d.sites[1].calls = 3;		/* image 1: 6 + 3 != 10 */
+	d.sites[1].total_ns = 399;
+	EXPECT_EQ(check(&d, &why), 2);
+	EXPECT_STREQ(why,
+		"  process 1 (pid 100 sh) syscalls: 10 but the rows sum to 9\n"
+		"  process 1 (pid 100 sh) syscall_ns: 1000 but the rows sum to 999\n");
+	st_dump_free(&d);
+}
+
+TEST(check_row_counts_and_orphan_sites)
+{
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	d.sites[2].proc_id = 9;		/* no such image */
+	d.session.sites = 4;
+	EXPECT_EQ(check(&d, &why), 5);	/* session site rows, orphan, image 2 x3 */
+	EXPECT_TRUE(strstr(why, "  session site rows: 4 but the rows sum to 3\n"));
+	EXPECT_TRUE(strstr(why, "  site row 0x401000 names process id 9, which has no row\n"));
+	EXPECT_TRUE(strstr(why, "  process 2 (pid 101 a,b\"c) site rows: 1 but the rows sum to 0\n"));
+	st_dump_free(&d);
+}
+
+TEST(check_counter_total)
+{
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	d.session.counter_value = 19999;
+	EXPECT_EQ(check(&d, &why), 1);
+	EXPECT_STREQ(why, "  session counter value: 19999 but the rows sum to 20000\n");
+	st_dump_free(&d);
+}
+
+TEST(check_exit_code_finished_fails_live_warns)
+{
+	struct st_dump d;
+
+	freopen("/dev/null", "w", stderr);	/* the loud report */
+	st_fixture(&d);
+	d.session.errors = 2;
+	EXPECT_EQ(st_session_report_check(&d), 5);
+	d.session.state = SYSTRACE_STATE_RUNNING;
+	EXPECT_EQ(st_session_report_check(&d), 0);
+	st_dump_free(&d);
+}
+
+TEST(totals_are_sums_of_process_rows)
+{
+	struct st_dump d;
+	struct st_totals t;
+
+	st_fixture(&d);
+	st_totals_compute(&d, &t);
+	EXPECT_EQ(t.procs, 2);
+	EXPECT_EQ(t.sites, 3);
+	EXPECT_EQ(t.syscalls, 15);
+	EXPECT_EQ(t.errors, 1);
+	EXPECT_EQ(t.syscall_ns, 1500);
+	EXPECT_TRUE(t.has_counter_value);
+	EXPECT_EQ(t.counter_value, 20000);
+	st_dump_free(&d);
+}
