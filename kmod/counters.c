@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/refcount.h>
 #include "systrace.h"
+#include "tables.h"
 
 struct st_counter {
 	refcount_t ref;
@@ -28,9 +29,7 @@ struct st_counter {
 static struct workqueue_struct *st_wq;
 
 struct st_cwork {
-	struct callback_head cb;
-	struct work_struct work;	/* fallback when task_work is refused */
-	struct st_session *s;
+	struct st_defer d;		/* its workqueue item: the fallback */
 	struct st_counter *c;		/* NULL: create one for current */
 	struct st_proc *proc;		/* image to credit with the count */
 	bool gone;			/* the task left: report it when done */
@@ -156,7 +155,7 @@ static void st_cwork_read(struct st_cwork *w)
 	w->c->base = v;
 	st_counter_put(w->c);
 	if (w->gone)
-		st_session_task_gone(w->s);
+		st_session_task_gone(w->d.s);
 }
 
 static void st_cwork_start(struct st_cwork *w)
@@ -165,24 +164,24 @@ static void st_cwork_start(struct st_cwork *w)
 	struct st_counter *c;
 	struct st_thread *t;
 
-	if (!st_charge(w->s, ST_COUNTER_BYTES))
+	if (!st_charge(w->d.s, ST_COUNTER_BYTES))
 		goto drop;
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		goto uncharge;
-	st_counter_attr(w->s->counters, &a);
+	st_counter_attr(w->d.s->counters, &a);
 	c->ev = perf_event_create_kernel_counter(&a, -1, current, NULL, NULL);
 	if (IS_ERR(c->ev)) {
 		kfree(c);
 		goto uncharge;
 	}
-	c->s = w->s;
+	c->s = w->d.s;
 	kref_get(&c->s->ref);
 	refcount_set(&c->ref, 1);
 	INIT_WORK(&c->free_work, st_counter_free_fn);
 	rcu_read_lock();
 	t = st_thread_lookup(current);
-	if (t && t->s == w->s && !t->counter) {
+	if (t && t->s == w->d.s && !t->counter) {
 		t->counter = c;
 		c = NULL;
 	}
@@ -192,33 +191,28 @@ static void st_cwork_start(struct st_cwork *w)
 		st_counter_put(c);
 	return;
 uncharge:
-	st_uncharge(w->s, ST_COUNTER_BYTES);
+	st_uncharge(w->d.s, ST_COUNTER_BYTES);
 drop:
-	st_stat_inc(w->s, ST_DROPPED_COUNTERS);
+	st_stat_inc(w->d.s, ST_DROPPED_COUNTERS);
 }
 
 static void st_cwork_run(struct st_cwork *w)
 {
-	struct st_session *s = w->s;
-
 	if (w->c)
 		st_cwork_read(w);
 	else
 		st_cwork_start(w);
-	st_free(s, w, sizeof(*w));
-	st_session_put(s);
+	st_defer_done(&w->d);
 }
 
 static void st_cwork_task_fn(struct callback_head *cb)
 {
-	st_cwork_run(container_of(cb, struct st_cwork, cb));
-	module_put(THIS_MODULE);
+	st_cwork_run(container_of(cb, struct st_cwork, d.cb));
 }
 
 static void st_cwork_work_fn(struct work_struct *work)
 {
-	st_cwork_run(container_of(work, struct st_cwork, work));
-	module_put(THIS_MODULE);
+	st_cwork_run(container_of(work, struct st_cwork, d.work));
 }
 
 /*
@@ -231,31 +225,20 @@ static bool st_cwork_queue(struct st_session *s, struct task_struct *task,
 {
 	struct st_cwork *w;
 
-	w = st_alloc(s, sizeof(*w), GFP_NOWAIT);
+	w = st_defer_alloc(s, sizeof(*w));
 	if (!w)
 		goto drop;
-	if (!try_module_get(THIS_MODULE)) {
-		st_free(s, w, sizeof(*w));
-		goto drop;
-	}
-	w->s = s;
 	w->c = c;
 	w->proc = proc;
 	w->gone = gone;
-	init_task_work(&w->cb, st_cwork_task_fn);
 	/* The task runs the work only after this probe returns. */
-	if (!task_work_add(task, &w->cb, TWA_RESUME)) {
-		kref_get(&s->ref);
+	if (st_defer_task(&w->d, task, st_cwork_task_fn))
 		return true;
-	}
 	if (c) {
-		kref_get(&s->ref);
-		INIT_WORK(&w->work, st_cwork_work_fn);
-		queue_work(st_wq, &w->work);
+		st_defer_wq(&w->d, st_wq, st_cwork_work_fn);
 		return true;
 	}
-	module_put(THIS_MODULE);
-	st_free(s, w, sizeof(*w));
+	st_defer_cancel(&w->d);
 drop:
 	st_stat_inc(s, ST_DROPPED_COUNTERS);
 	return false;

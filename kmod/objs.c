@@ -184,7 +184,7 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
  * included, and current is still in do_exit().
  */
 struct st_rwork {
-	struct callback_head cb;
+	struct st_defer d;
 	struct st_proc *proc;
 	u64 exec_id;			/* the running task's, when queued */
 };
@@ -258,8 +258,9 @@ static bool st_resolve_handoff(struct st_rwork *w)
 			if (!st_resolve_target(t->task, pass == 0))
 				continue;
 			w->exec_id = READ_ONCE(t->task->self_exec_id);
-			init_task_work(&w->cb, st_resolve_fn);
-			if (!task_work_add(t->task, &w->cb, TWA_RESUME)) {
+			/* The same item and references, in another task. */
+			init_task_work(&w->d.cb, st_resolve_fn);
+			if (!task_work_add(t->task, &w->d.cb, TWA_RESUME)) {
 				queued = true;
 				break;
 			}
@@ -281,7 +282,7 @@ static bool st_resolve_handoff(struct st_rwork *w)
 
 static void st_resolve_fn(struct callback_head *cb)
 {
-	struct st_rwork *w = container_of(cb, struct st_rwork, cb);
+	struct st_rwork *w = container_of(cb, struct st_rwork, d.cb);
 	struct st_proc *p = w->proc;
 	struct st_session *s = p->s;
 	/* Still the image the work was queued for (no exec since)? */
@@ -304,9 +305,7 @@ static void st_resolve_fn(struct callback_head *cb)
 	} else {
 		st_resolve_pending(p, NULL);
 	}
-	st_free(s, w, sizeof(*w));
-	st_session_put(s);
-	module_put(THIS_MODULE);
+	st_defer_done(&w->d);
 }
 
 /* From a probe in current, a thread of @p that just made a pending site. */
@@ -317,23 +316,15 @@ void st_resolve_later(struct st_proc *p)
 
 	if (test_and_set_bit(0, &p->resolve_queued))
 		return;
-	w = st_alloc(s, sizeof(*w), GFP_NOWAIT);
+	w = st_defer_alloc(s, sizeof(*w));
 	if (!w)
 		goto drop;
-	if (!try_module_get(THIS_MODULE)) {
-		st_free(s, w, sizeof(*w));
-		goto drop;
-	}
 	w->proc = p;
 	w->exec_id = current->self_exec_id;
-	init_task_work(&w->cb, st_resolve_fn);
 	/* It runs only after this probe returns, in this task. */
-	if (!task_work_add(current, &w->cb, TWA_RESUME)) {
-		kref_get(&s->ref);
+	if (st_defer_task(&w->d, current, st_resolve_fn))
 		return;
-	}
-	module_put(THIS_MODULE);
-	st_free(s, w, sizeof(*w));
+	st_defer_cancel(&w->d);
 drop:
 	clear_bit(0, &p->resolve_queued);
 	smp_mb__after_atomic();
