@@ -56,30 +56,23 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, mode;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
 	while ((c = getopt_long(argc, argv, "tTn:c:qh", opts, NULL)) != -1) {
+		ret = st_session_opt(c, optarg, attach_usage, &o->req);
+		if (ret != ST_OPT_NOT_MINE) {
+			if (ret >= 0)
+				return ret;
+			continue;
+		}
 		switch (c) {
 		case 't':
 			o->req.flags |= SYSTRACE_SESSION_F_TREE;
 			break;
 		case 'T':
 			o->req.flags |= SYSTRACE_SESSION_F_THREADS_ONLY;
-			break;
-		case 'n':
-			if (strlen(optarg) >= SYSTRACE_NAME_MAX)
-				return st_usage_error(attach_usage, "--name: at most %d bytes",
-						      SYSTRACE_NAME_MAX - 1);
-			o->req.name = optarg;
-			break;
-		case 'c':
-			mode = st_counters_parse(optarg);
-			if (mode < 0)
-				return st_usage_error(attach_usage, "--counters: unknown mode '%s'",
-						      optarg);
-			o->req.counters = (uint32_t)mode;
 			break;
 		case 'q':
 			o->quiet = true;

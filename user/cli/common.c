@@ -156,3 +156,4 @@ int st_session_report_check(const struct st_dump *d)
 	free(why);
 	return ST_EXIT_CHECK;
 }
+

@@ -313,9 +313,37 @@ static int exit_like(int status)
 	return 128 + sig;
 }
 
+/*
+ * The options of a new session that start and attach share: -n/--name
+ * NAME (at most SYSTRACE_NAME_MAX - 1 bytes) and -c/--counters MODE.
+ * Returns -1 when @c is one of them and @arg is good, ST_OPT_NOT_MINE when
+ * @c is another option, or the exit code of a usage error.
+ */
+int st_session_opt(int c, const char *arg, const char *usage,
+		   struct st_session_req *req)
+{
+	int mode;
+
+	switch (c) {
+	case 'n':
+		if (strlen(arg) >= SYSTRACE_NAME_MAX)
+			return st_usage_error(usage, "--name: at most %d bytes",
+					      SYSTRACE_NAME_MAX - 1);
+		req->name = arg;
+		return -1;
+	case 'c':
+		mode = st_counters_parse(arg);
+		if (mode < 0)
+			return st_usage_error(usage, "--counters: unknown mode '%s'", arg);
+		req->counters = (uint32_t)mode;
+		return -1;
+	default:
+		return ST_OPT_NOT_MINE;
+	}
+}
+
 struct start_opts {
-	const char *name;
-	uint32_t counters;
+	struct st_session_req req;	/* name and counters */
 	bool quiet;
 	char **cmd;
 };
@@ -330,25 +358,18 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, mode;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
-	o->counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
+	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
 	while ((c = getopt_long(argc, argv, "+n:c:qh", opts, NULL)) != -1) {
+		ret = st_session_opt(c, optarg, start_usage, &o->req);
+		if (ret != ST_OPT_NOT_MINE) {
+			if (ret >= 0)
+				return ret;
+			continue;
+		}
 		switch (c) {
-		case 'n':
-			if (strlen(optarg) >= SYSTRACE_NAME_MAX)
-				return st_usage_error(start_usage, "--name: at most %d bytes",
-						      SYSTRACE_NAME_MAX - 1);
-			o->name = optarg;
-			break;
-		case 'c':
-			mode = st_counters_parse(optarg);
-			if (mode < 0)
-				return st_usage_error(start_usage, "--counters: unknown mode '%s'",
-						      optarg);
-			o->counters = (uint32_t)mode;
-			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -404,8 +425,8 @@ int start_main(int argc, char **argv)
 	close(execst[1]);
 
 	req.pid = (uint32_t)pid;
-	req.name = o.name;
-	req.counters = o.counters;
+	req.name = o.req.name;
+	req.counters = o.req.counters;
 	if (st_backend_session_new(be, &req, &s, &err)) {
 		kill(pid, SIGKILL);
 		wait_child(pid);

@@ -27,6 +27,12 @@ extern const char diff_usage[];
 
 extern const char st_exit_codes_help[];
 
+/* start.c: the value of -n/--name or -c/--counters, into @req. */
+struct st_session_req;
+#define ST_OPT_NOT_MINE	(-2)
+int st_session_opt(int c, const char *arg, const char *usage,
+		   struct st_session_req *req);
+
 int st_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int st_print_usage(const char *usage);
