@@ -114,7 +114,7 @@ for ((r = 1; r <= rounds; r++)); do
 		rp=$!
 		"$NL" 3 8:u32:"$sid" >"$T/del.out" 2>&1 &
 		dp=$!
-		if [ $op = reset+del+rmmod ]; then
+		if [ "$op" = reset+del+rmmod ]; then
 			out=$(rmmod_retry) || fail "$what: $out"
 		fi
 		wait $rp
@@ -123,7 +123,7 @@ for ((r = 1; r <= rounds; r++)); do
 		drc=$?
 		dout=$(cat "$T/del.out")
 		rerr=$(cat "$T/reset.err")
-		if [ $op = reset+del ]; then
+		if [ "$op" = reset+del ]; then
 			# Both reach the module: one deletes, the other finds nothing.
 			if [ $rrc = 0 ] && [ "$dout" = "error 2 ENOENT systrace: no session with that id" ]; then
 				reset_won=$((reset_won + 1))
@@ -180,6 +180,7 @@ tally=$(grep '^racetree: forks' <<<"$TRACE_OUT")
 log "$tally"
 trace -- "$PROGS/sites" 10 5 3
 assert_eq "$TRACE_RC" 0 "sites after the rounds: exit status"
+# shellcheck disable=SC2046 # four numbers of the tally
 pycheck test_stress_races.py "$tree" "$D" $(awk '{ print $3, $5, $7, $9 }' <<<"$tally")
 
 for id in "$tree_sid" "$SID"; do

@@ -35,7 +35,9 @@ done
 
 nsites=$(sed -n '2s/^"session":{.*"sites":\([0-9]*\),.*/\1/p' "$D/dump.json")
 for rb in 0 1; do
-	out=$("$PROGS/nlraw" --dump $([ $rb = 1 ] && echo --rcvbuf 1) 6 8:u32:"$SID")
+	opts=()
+	[ $rb = 0 ] || opts=(--rcvbuf 1)
+	out=$("$PROGS/nlraw" --dump "${opts[@]}" 6 8:u32:"$SID")
 	log "SITE_GET dump (rcvbuf ${rb/1/tiny}): $out"
 	read -r word msgs rows <<<"$out"
 	expect_eq "$word" dump "raw SITE_GET dump"

@@ -20,7 +20,7 @@ mkdir -p "$dir" || fail "mkdir of a ${#dir}-byte path"
 prog=$dir/sites
 cp "$PROGS/sites" "$prog" || fail "cp to a ${#prog}-byte path"
 log "program path: ${#prog} bytes"
-[ ${#prog} -ge 3900 ] && [ ${#prog} -lt 4096 ] || fail "path length ${#prog} is not near PATH_MAX"
+{ [ ${#prog} -ge 3900 ] && [ ${#prog} -lt 4096 ]; } || fail "path length ${#prog} is not near PATH_MAX"
 
 trace -- "$prog" 10 20 3
 assert_eq "$TRACE_RC" 0 "exit status"

@@ -10,6 +10,7 @@ need_root
 on_exit mod_unload_quiet
 mod_load
 
+# shellcheck disable=SC2016 # the child shell expands it
 trace -- bash -c 'for i in $(seq 200); do /bin/true & done; wait'
 assert_eq "$TRACE_RC" 0 "exit status"
 pycheck test_trace_many_procs.py "$D"

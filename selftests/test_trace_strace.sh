@@ -17,6 +17,7 @@ W=$T/build
 mkdir -p "$W"
 printf 'int f1(void);\nint main(void) { return f1(); }\n' >"$W/main.c"
 printf 'int f1(void) { return 0; }\n' >"$W/f1.c"
+# shellcheck disable=SC2016 # make's variables
 printf 'prog: main.o f1.o\n\t$(CC) -o $@ main.o f1.o\n' >"$W/Makefile"
 cd "$W" || fail "cd $W"
 trace -- strace -f -c -o "$T/strace.txt" -- make -j2

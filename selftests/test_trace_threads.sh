@@ -17,5 +17,6 @@ for run in "4 500" "16 1000"; do
 	# shellcheck disable=SC2086
 	trace -- "$P" $run
 	assert_eq "$TRACE_RC" 0 "$run: exit status"
+	# shellcheck disable=SC2086
 	pycheck test_trace_threads.py "$D" "$P" "$off" $run
 done

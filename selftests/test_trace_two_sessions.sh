@@ -36,7 +36,7 @@ assert_eq "$rc2" 0 "session two: exit status"
 sid() { sed -n 's/^systracectl: session \([0-9][0-9]*\) .*: tracing .*/\1/p' "$1" | head -n 1; }
 s1=$(sid "$T/one.err")
 s2=$(sid "$T/two.err")
-[ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ] || fail "two session ids, got '$s1' and '$s2'"
+{ [ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ]; } || fail "two session ids, got '$s1' and '$s2'"
 D=$T/one && mkdir -p "$D" && trace_dump "$s1"
 D=$T/two && mkdir -p "$D" && trace_dump "$s2"
 off_a=$(elf_offset "$P" site_a_insn) || exit 1

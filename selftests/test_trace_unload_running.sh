@@ -22,7 +22,7 @@ for ((i = 0; i < 300; i++)); do
 	[ -e "$T/stop.started" ] && [ -e "$T/bstop.started" ] && break
 	sleep 0.1
 done
-[ -e "$T/stop.started" ] && [ -e "$T/bstop.started" ] || fail "spin did not start: $(cat "$T/spin.err") $(cat "$T/busy.err")"
+{ [ -e "$T/stop.started" ] && [ -e "$T/bstop.started" ]; } || fail "spin did not start: $(cat "$T/spin.err") $(cat "$T/busy.err")"
 for ((i = 0; i < 100; i++)); do
 	ctl list
 	[ "$(grep -c ' running ' <<<"$CTL_OUT")" -eq 2 ] && break

@@ -47,6 +47,7 @@ trace() {
 	mkdir -p "$D"
 	"$SYSTRACECTL" start --counters none "${opts[@]}" -- "$@" >"$D/start.out" 2>"$D/start.err"
 	TRACE_RC=$?
+	# shellcheck disable=SC2034 # for the test, as TRACE_RC and TRACE_ERR
 	TRACE_OUT=$(cat "$D/start.out")
 	TRACE_ERR=$(cat "$D/start.err")
 	SID=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$D/start.err" | head -n 1)
@@ -56,7 +57,7 @@ trace() {
 
 # trace_dump ID: the dumps of session ID into $D, each must exit 0.
 trace_dump() {
-	local f args
+	local f
 	for f in procs:--processes sites:--sites syscalls:--syscalls; do
 		"$SYSTRACECTL" dump "$1" --csv "${f#*:}" --no-symbols -o "$D/${f%%:*}.csv" 2>"$D/${f%%:*}.err" ||
 			fail "systracectl dump $1 ${f#*:}: exit $?: $(cat "$D/${f%%:*}.err")"
