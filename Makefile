@@ -187,11 +187,11 @@ uninstall-dkms: uninstall-user
 	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION) 2>/dev/null)" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
 	rm -rf $(DESTDIR)$(DKMS_SRC)
 
-# lint: shellcheck on every shell script (.shellcheckrc: all are bash) and
-# pyflakes on the Python. style: lint, then checkpatch on the kernel code.
+# lint: shellcheck on every shell script, pyflakes on the Python.
+# style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-LINT_SH = $(shell grep -lE '^\#!.*bash' scripts/* bench/* selftests/run .ci/run) \
+LINT_SH = $(shell grep -lE '^\#!.*(bash|/sh)' scripts/* bench/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh)
 LINT_PY = $(wildcard selftests/*.py) selftests/csvq bench/report
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The TAP lines of the test drivers (selftests/run, scripts/check,
 # scripts/vm-run-selftest, scripts/debug-selftest), sourced by each:
 #

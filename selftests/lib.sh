@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for selftests/test_*.sh. A test starts with
 #
 #   #!/usr/bin/env bash

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers of the tracing tests (test_trace_*.sh), on top of lib.sh:
 #
 #   . "$(dirname "$0")/lib.sh"
