@@ -33,7 +33,7 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests man modules-all kmod-kver check check-debug demo deps bench style clean
+.PHONY: all module user selftests man modules-all kmod-kver check check-debug demo deps bench lint style clean
 
 all: module user selftests man
 
@@ -187,9 +187,23 @@ uninstall-dkms: uninstall-user
 	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION) 2>/dev/null)" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
 	rm -rf $(DESTDIR)$(DKMS_SRC)
 
+# lint: shellcheck on every shell script, pyflakes on the Python.
+# style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-style:
+LINT_SH = $(shell grep -lE '^\#!.*(bash|/sh)' scripts/* bench/* selftests/run .ci/run) \
+	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh)
+LINT_PY = $(wildcard selftests/*.py) selftests/csvq bench/report
+
+lint:
+	@command -v shellcheck >/dev/null && command -v pyflakes3 >/dev/null || \
+		{ echo "no shellcheck or pyflakes3: run scripts/deps" >&2; exit 1; }
+	@echo "shellcheck: $(words $(LINT_SH)) scripts"
+	@shellcheck $(LINT_SH)
+	@echo "pyflakes3: $(words $(LINT_PY)) files"
+	@pyflakes3 $(LINT_PY)
+
+style: lint
 	@test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: run scripts/debug-kernel or set CHECKPATCH=" >&2; exit 1; }
 	perl $(CHECKPATCH) --no-tree --terse --ignore SPDX_LICENSE_TAG -f kmod/*.c kmod/*.h include/uapi/linux/systrace.h
 

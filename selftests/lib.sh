@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for selftests/test_*.sh. A test starts with
 #
 #   #!/usr/bin/env bash
@@ -120,6 +121,7 @@ need_prog() { [ -x "$PROGS/$1" ] || skip "$PROGS/$1 was not built${2:+: $2}"; }
 
 mod_loaded() { grep -q '^systrace ' /proc/modules; }
 
+# shellcheck disable=SC2120 # the parameters are optional: mod_load alone is the usual call
 mod_load() { # [PARAM=VALUE...]
 	local out
 	[ -f "$SYSTRACE_KO" ] || fail "no module at $SYSTRACE_KO (make modules-all)"
@@ -170,6 +172,7 @@ as_nobody() {
 _lib_run() {
 	"$@" >"$T/.out" 2>"$T/.err"
 	CTL_RC=$?
+	# shellcheck disable=SC2034 # for the test, as CTL_RC and CTL_ERR
 	CTL_OUT=$(<"$T/.out")
 	CTL_ERR=$(<"$T/.err")
 	return 0

@@ -101,27 +101,12 @@ expect_eq "$(complete_ systracectl dump)" "$SID dkms" "completion of 'systracect
 expect_eq "$(complete_ systracectl report syscalls)" "$SID dkms" "completion of 'systracectl report syscalls '"
 for r in amortize short phases syscalls; do
 	ctl_ok report "$r" "$SID" --json
-	tables=$(python3 -c 'import json, sys
-d = json.loads(sys.argv[1])
-print(" ".join(sorted(k for k in d if k not in ("schema_version", "report", "session", "parameters", "notes"))))' "$CTL_OUT")
+	tables=$(python3 "$TOP/selftests/test_dkms.tables.py" "$CTL_OUT")
 	expect_eq "$(complete_ systracectl report "$r" --csv --table | tr ' ' '\n' | sort | paste -sd' ')" "$tables" \
 		"completion of 'report $r --csv --table ' against the tables of report $r --json"
 done
 
-pycheck "$D" "$P" "$off_a" "$off_b" "$off_c" <<'EOF'
-d, prog, off_a, off_b, off_c = ARGS
-t = Trace(d)
-eq(len(t.procs), 1, "process rows")
-p = t.root()
-eq(p["exe"], prog, "exe")
-eq(p["exit_code"], 0, "exit_code")
-eq(len(t.sites_where(path=prog)), 3, "site rows in the program")
-eq(t.calls(path=prog, offset=off_a), 1000, "getppid calls at site a")
-eq(t.calls(path=prog, offset=off_b), 250, "getppid calls at site b")
-eq(t.calls(path=prog, offset=off_c), 37, "close calls at site c")
-eq(t.errors(path=prog, offset=off_c), 37, "close errors at site c")
-eq(t.calls(nr=110), 1250, "getppid calls")
-EOF
+pycheck test_dkms.py "$D" "$P" "$off_a" "$off_b" "$off_c"
 
 out=$(modprobe -r systrace 2>&1) || fail "modprobe -r systrace: $out"
 mk uninstall-dkms uninstall-dkms PREFIX="$PREFIX"

@@ -78,19 +78,7 @@ off_b=$(elf_offset "$P" site_b_insn) || exit 1
 off_c=$(elf_offset "$P" site_c_insn) || exit 1
 trace -- "$P" 300 40 11
 assert_eq "$TRACE_RC" 0 "sites 300 40 11 after the fuzzing: exit status"
-pycheck "$D" "$P" "$off_a" "$off_b" "$off_c" <<'EOF'
-d, prog, off_a, off_b, off_c = ARGS
-t = Trace(d)
-w = "sites 300 40 11 after the fuzzing: "
-eq(len(t.procs), 1, w + "process rows")
-eq(t.root()["exit_code"], 0, w + "exit code")
-eq(len(t.sites_where(path=prog)), 3, w + "site rows in the program")
-eq(t.calls(path=prog, offset=off_a), 300, w + "calls at site a")
-eq(t.calls(path=prog, offset=off_b), 40, w + "calls at site b")
-eq(t.calls(path=prog, offset=off_c), 11, w + "calls at site c")
-eq(t.errors(path=prog, offset=off_c), 11, w + "errors at site c")
-eq(t.errors(path=prog, offset=off_a) + t.errors(path=prog, offset=off_b), 0, w + "errors at sites a and b")
-EOF
+pycheck test_nl_fuzz.py "$D" "$P" "$off_a" "$off_b" "$off_c"
 
 ctl_ok reset --all
 ctl_ok status --json

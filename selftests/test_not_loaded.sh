@@ -7,6 +7,7 @@ mod_unload_quiet
 assert_eq "$(mod_loaded && echo loaded || echo absent)" absent "module state"
 
 for args in "status" "status --json"; do
+	# shellcheck disable=SC2086
 	ctl $args
 	expect_eq "$CTL_RC" 2 "systracectl $args: exit code (2: module not loaded)"
 	expect_contains "$CTL_ERR" "insmod" "systracectl $args: stderr names the command that loads it"

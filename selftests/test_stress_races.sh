@@ -114,7 +114,7 @@ for ((r = 1; r <= rounds; r++)); do
 		rp=$!
 		"$NL" 3 8:u32:"$sid" >"$T/del.out" 2>&1 &
 		dp=$!
-		if [ $op = reset+del+rmmod ]; then
+		if [ "$op" = reset+del+rmmod ]; then
 			out=$(rmmod_retry) || fail "$what: $out"
 		fi
 		wait $rp
@@ -123,7 +123,7 @@ for ((r = 1; r <= rounds; r++)); do
 		drc=$?
 		dout=$(cat "$T/del.out")
 		rerr=$(cat "$T/reset.err")
-		if [ $op = reset+del ]; then
+		if [ "$op" = reset+del ]; then
 			# Both reach the module: one deletes, the other finds nothing.
 			if [ $rrc = 0 ] && [ "$dout" = "error 2 ENOENT systrace: no session with that id" ]; then
 				reset_won=$((reset_won + 1))
@@ -180,19 +180,8 @@ tally=$(grep '^racetree: forks' <<<"$TRACE_OUT")
 log "$tally"
 trace -- "$PROGS/sites" 10 5 3
 assert_eq "$TRACE_RC" 0 "sites after the rounds: exit status"
-pycheck "$tree" "$D" $(awk '{ print $3, $5, $7, $9 }' <<<"$tally") <<'EOF'
-tree, sites = Trace(ARGS[0]), Trace(ARGS[1])
-forks, clones, execs, exits = (int(x) for x in ARGS[2:6])
-s = tree.session
-eq(s["forks"], forks, "racetree: session forks vs racetree's tally")
-eq(s["clones"], clones, "racetree: session clones vs racetree's tally")
-eq(s["execs"], execs + 1, "racetree: session execs vs racetree's tally + the root's exec")
-eq(s["exits"], exits, "racetree: session exits vs racetree's tally")
-eq(s["signal_exits"], 0, "racetree: signal exits")
-eq(s["processes"], forks + execs + 1, "racetree: process rows")
-eq(sites.calls(nr=110), 15, "sites: getppid calls")
-eq(sites.errors(nr=3), 3, "sites: close errors")
-EOF
+# shellcheck disable=SC2046 # four numbers of the tally
+pycheck test_stress_races.py "$tree" "$D" $(awk '{ print $3, $5, $7, $9 }' <<<"$tally")
 
 for id in "$tree_sid" "$SID"; do
 	ctl reset "$id"

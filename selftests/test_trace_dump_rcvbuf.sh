@@ -17,21 +17,7 @@ trace -- "$PROGS/manysites" 600
 assert_eq "$TRACE_RC" 0 "exit status"
 read -r base calls <<<"$TRACE_OUT"
 log "stubs at $base, $calls calls"
-pycheck "$D" "$base" "$calls" <<'EOF'
-d, base, calls = ARGS[0], int(ARGS[1], 16), int(ARGS[2])
-t = Trace(d)
-anon = t.sites_where(map="anon")
-eq(len(anon), 600, "anonymous site rows")
-# Stub i is "mov $110,%eax; syscall; ret" at base + 8 i: its syscall
-# instruction is at base + 8 i + 5, called (i % 3) + 1 times.
-want = {base + 8 * i + 5: (i % 3) + 1 for i in range(600)}
-got = {int(s["addr"], 16): s["calls"] for s in anon}
-eq(got, want, "anonymous sites: address -> calls")
-eq(sum(got.values()), calls, "calls the program counted")
-eq(sorted({(s["nr"], s["errors"], s["path"]) for s in anon}), [(110, 0, None)], "anonymous sites' nr, errors, path")
-eq([s["addr"] for s in anon if s["offset"] != s["addr"]], [], "anonymous sites whose offset is not their address")
-ge(len(t.sites), 601, "site rows")
-EOF
+pycheck test_trace_dump_rcvbuf.py "$D" "$base" "$calls"
 
 # The same rows however small the buffers.
 for env in SYSTRACE_RCVBUF=1 SYSTRACE_MSGBUF=64 "SYSTRACE_RCVBUF=1 SYSTRACE_MSGBUF=16"; do
@@ -49,7 +35,9 @@ done
 
 nsites=$(sed -n '2s/^"session":{.*"sites":\([0-9]*\),.*/\1/p' "$D/dump.json")
 for rb in 0 1; do
-	out=$("$PROGS/nlraw" --dump $([ $rb = 1 ] && echo --rcvbuf 1) 6 8:u32:"$SID")
+	opts=()
+	[ $rb = 0 ] || opts=(--rcvbuf 1)
+	out=$("$PROGS/nlraw" --dump "${opts[@]}" 6 8:u32:"$SID")
 	log "SITE_GET dump (rcvbuf ${rb/1/tiny}): $out"
 	read -r word msgs rows <<<"$out"
 	expect_eq "$word" dump "raw SITE_GET dump"

@@ -13,14 +13,4 @@ mod_load
 
 trace -- "$PROGS/exitrace" 20 4
 assert_eq "$TRACE_RC" 0 "exit status (0: every child exited 5)"
-pycheck "$D" <<'EOF'
-t = Trace(ARGS[0])
-root = t.root()
-kids = t.children(root)
-eq(len(kids), 20, "children")
-eq(sorted({(p["end"], p["exit_code"], p["threads"]) for p in kids}), [("exited", 5, 5)],
-   "children's end, exit_code, threads")
-eq(t.session["exits"], 21, "session exits (one per process)")
-eq(t.calls(nr=60), 80, "exit calls (one per thread)")
-eq(t.calls(nr=231), 21, "exit_group calls (one per process)")
-EOF
+pycheck test_trace_exit_race.py "$D"

@@ -24,16 +24,4 @@ assert_eq "$rc" 9 "untraced: the exit status the shell's wait sees"
 
 trace -- "$P"
 assert_eq "$TRACE_RC" 9 "traced: exit status (systracectl start passes CMD's on)"
-pycheck "$D" "$P" "$off" <<'EOF'
-d, prog, off = ARGS
-t = Trace(d)
-eq(len(t.procs), 1, "process rows")
-p = t.root()
-eq((p["end"], p["exit_code"], p["exit_signal"]), ("exited", 9, None),
-   "end, exit_code (what wait reports), exit_signal")
-eq(p["threads"], 2, "threads")
-eq([(x["path"], x["offset"], x["calls"], x["errors"]) for x in t.sites_where(nr=60)],
-   [(prog, off, 2, 0)], "exit site rows: path, offset, calls, errors")
-eq(t.calls(nr=231), 0, "exit_group calls")
-eq((t.session["exits"], t.session["signal_exits"]), (1, 0), "session exits, signal_exits")
-EOF
+pycheck test_trace_leader_exit.py "$D" "$P" "$off"

@@ -14,12 +14,4 @@ assert_eq "$(mod_param max_mem)" 18446744073709551615 "max_mem after insmod"
 
 trace -- "$PROGS/sites" 10 20 3
 assert_eq "$TRACE_RC" 0 "exit status"
-pycheck "$D" "$PROGS/sites" <<'PY'
-d, prog = ARGS
-t = Trace(d)
-eq(len(t.procs), 1, "process rows")
-eq(sorted((s["calls"], s["errors"]) for s in t.sites if s["path"] == prog),
-   [(3, 3), (10, 0), (20, 0)], "sites in the program: (calls, errors)")
-eq((t.session["dropped_nomem"], t.session["dropped_sites"], t.session["dropped_procs"]),
-   (0, 0, 0), "dropped_nomem, dropped_sites, dropped_procs")
-PY
+pycheck test_trace_max_mem_huge.py "$D" "$PROGS/sites"

@@ -36,28 +36,11 @@ assert_eq "$rc2" 0 "session two: exit status"
 sid() { sed -n 's/^systracectl: session \([0-9][0-9]*\) .*: tracing .*/\1/p' "$1" | head -n 1; }
 s1=$(sid "$T/one.err")
 s2=$(sid "$T/two.err")
-[ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ] || fail "two session ids, got '$s1' and '$s2'"
+{ [ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ]; } || fail "two session ids, got '$s1' and '$s2'"
 D=$T/one && mkdir -p "$D" && trace_dump "$s1"
 D=$T/two && mkdir -p "$D" && trace_dump "$s2"
 off_a=$(elf_offset "$P" site_a_insn) || exit 1
 off_b=$(elf_offset "$P" site_b_insn) || exit 1
 off_c=$(elf_offset "$P" site_c_insn) || exit 1
 
-pycheck "$P" "$off_a" "$off_b" "$off_c" "$T/one" "3000 20 11" "$T/two" "500 700 3" <<'EOF'
-prog, offs = ARGS[0], ARGS[1:4]
-roots = []
-for d, nums in ((ARGS[4], ARGS[5]), (ARGS[6], ARGS[7])):
-    t = Trace(d)
-    n, m, k = map(int, nums.split())
-    w = "session %d (%s): " % (t.session["id"], nums)
-    eq(len(t.procs), 1, w + "process rows")
-    r = t.root()
-    roots.append(r["pid"])
-    eq(r["pid"], t.session["root_pid"], w + "the row's pid is the session's root")
-    eq(t.calls(path=prog, offset=offs[0]), n, w + "calls at site a")
-    eq(t.calls(path=prog, offset=offs[1]), m, w + "calls at site b")
-    eq(t.calls(path=prog, offset=offs[2]), k, w + "calls at site c")
-    eq(t.errors(path=prog, offset=offs[2]), k, w + "errors at site c")
-    eq(t.calls(nr=110), n + m, w + "getppid calls")
-expect(roots[0] != roots[1], "the sessions have different roots")
-EOF
+pycheck test_trace_two_sessions.py "$P" "$off_a" "$off_b" "$off_c" "$T/one" "3000 20 11" "$T/two" "500 700 3"

@@ -22,16 +22,4 @@ log "clocksource $cs: CLOCK_MONOTONIC and gettimeofday make $hres syscalls each"
 
 trace -- "$PROGS/vdso" $N $CPU
 assert_eq "$TRACE_RC" 0 "exit status"
-pycheck "$D" $N $CPU $hres <<'EOF'
-d, n, cpu, hres = ARGS[0], int(ARGS[1]), int(ARGS[2]), int(ARGS[3])
-t = Trace(d)
-eq(t.calls(nr=201), 0, "time calls")
-# 2 x N coarse clock_gettime calls are not among these.
-eq(t.calls(nr=228), hres + cpu, "clock_gettime calls")
-eq(t.calls(nr=96), hres, "gettimeofday calls")
-eq([s["map"] for s in t.sites if s["nr"] in (96, 228) and s["map"] != "vdso"], [],
-   "clock_gettime and gettimeofday rows outside the vDSO")
-for s in t.sites_where(map="vdso"):
-    eq(s["offset"], s["addr"], "offset of vDSO site %s (its address)" % s["addr"])
-    eq(s["path"], None, "path of vDSO site %s" % s["addr"])
-EOF
+pycheck test_trace_vdso.py "$D" $N $CPU $hres

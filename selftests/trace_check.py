@@ -2,14 +2,18 @@
 """Checks of the tracing tests, in one Python process per test (a Python
 start costs about a second in the TCG guest).
 
-From a test, after trace (trace_lib.sh) left its dumps in $D (pycheck
-first checks the invariants of every trace of the test):
+A test_X.sh, after trace (trace_lib.sh) left its dumps in $D, runs
+pycheck test_X.py "$D" more args, and test_X.py beside it reads:
 
-    pycheck "$D" more args <<'EOF'
+    from trace_check import begin, done, eq, Trace
+
+    ARGS = begin()
     t = Trace(ARGS[0])
     root = t.root()
     eq(t.calls(proc_id=root["id"], nr=110), 1000, "getppid calls")
-    EOF
+    done()
+
+begin() first checks the invariants of every trace since the last pycheck.
 
 Failures print "FAIL: what: expected X, got Y" (lib.sh's form); the script
 exits 1 at its end if any check failed, so a test reports every mismatch.
@@ -113,6 +117,13 @@ class Trace:
 
 def done():
     sys.exit(1 if failed else 0)
+
+
+def begin():
+    """The start of a test's checks (test_X.py, run by pycheck): the
+    invariants of every trace since the last pycheck, then the arguments."""
+    check_traces()
+    return sys.argv[1:]
 
 
 def check_traces():

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers of the tracing tests (test_trace_*.sh), on top of lib.sh:
 #
 #   . "$(dirname "$0")/lib.sh"
@@ -19,13 +20,14 @@
 #     session's event counters against the rows (forks, clones, execs,
 #     exits, signal_exits, procs == forks + execs), no drops, and the CSV
 #     tables hold the same rows and values as the JSON document.
-# pycheck ARGS... <<'EOF' ... EOF
-#     checks the invariants of every trace since the last pycheck
-#     (TRACE_DIRS), then runs
-#     the Python on stdin with trace_check's helpers (Trace, eq, ge, le,
-#     expect, log) and ARGS; fails the test if a check failed. A test
-#     ends with one pycheck after its last trace: a Python start costs
-#     one to three seconds in the TCG guest.
+# pycheck FILE.py ARGS...
+#     runs selftests/FILE.py with ARGS: the checks of test_X.sh live in
+#     test_X.py beside it (a further step in test_X.STEP.py), which starts
+#     with ARGS = begin() (the invariants of every trace since the last
+#     pycheck, TRACE_DIRS, then ARGS), uses trace_check's helpers (Trace,
+#     eq, ge, le, expect, log) and ends with done(); fails the test if a
+#     check failed. A test ends with one pycheck after its last trace: a
+#     Python start costs one to three seconds in the TCG guest.
 # q FILE QUERY...     csvq -f FILE QUERY...
 # elf_offset FILE SYMBOL
 #     file offset of SYMBOL (nm) through the PT_LOAD headers (readelf -lW).
@@ -46,6 +48,7 @@ trace() {
 	mkdir -p "$D"
 	"$SYSTRACECTL" start --counters none "${opts[@]}" -- "$@" >"$D/start.out" 2>"$D/start.err"
 	TRACE_RC=$?
+	# shellcheck disable=SC2034 # for the test, as TRACE_RC and TRACE_ERR
 	TRACE_OUT=$(cat "$D/start.out")
 	TRACE_ERR=$(cat "$D/start.err")
 	SID=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$D/start.err" | head -n 1)
@@ -55,7 +58,7 @@ trace() {
 
 # trace_dump ID: the dumps of session ID into $D, each must exit 0.
 trace_dump() {
-	local f args
+	local f
 	for f in procs:--processes sites:--sites syscalls:--syscalls; do
 		"$SYSTRACECTL" dump "$1" --csv "${f#*:}" --no-symbols -o "$D/${f%%:*}.csv" 2>"$D/${f%%:*}.err" ||
 			fail "systracectl dump $1 ${f#*:}: exit $?: $(cat "$D/${f%%:*}.err")"
@@ -76,10 +79,9 @@ check_invariants() {
 }
 
 pycheck() {
-	local prelude='import sys; sys.path.insert(0, sys.argv[1]); from trace_check import *; ARGS = sys.argv[2:]; check_traces()'
-	TRACE_DIRS=$TRACE_DIRS python3 -c "$prelude
-$(cat)
-done()" "$TOP/selftests" "$@" || _lib_report "the checks above failed"
+	local py=$1
+	shift
+	TRACE_DIRS=$TRACE_DIRS python3 "$TOP/selftests/$py" "$@" || _lib_report "the checks above failed"
 	TRACE_DIRS=	# each trace's invariants are checked once
 }
 

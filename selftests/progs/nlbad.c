@@ -24,195 +24,103 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <linux/systrace.h>
+#include "genl.h"
 
-#define BUF_SIZE 8192
-
-struct msg {
-	unsigned char buf[BUF_SIZE] __attribute__((aligned(NLMSG_ALIGNTO)));
-	size_t len;		/* bytes handed to send() */
-};
-
-static int sock = -1;
-static uint32_t seq = 1;
+static struct genl_sock sock = { .fd = -1 };
 static uint16_t family_id;
 
-static struct nlmsghdr *msg_start(struct msg *m, uint16_t type, uint16_t flags,
+/* A request's buffer: a case builds one message in it, or cuts one short. */
+static unsigned char req[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+static struct nlmsghdr *msg_start(struct genl_msg *m, uint16_t type, uint16_t flags,
 				  uint8_t cmd, uint8_t version)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh;
 
-	memset(m, 0, sizeof(*m));
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	nlh->nlmsg_seq = seq++;
-	g = NLMSG_DATA(nlh);
-	g->cmd = cmd;
-	g->version = version;
-	nlh->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	m->len = nlh->nlmsg_len;
+	genl_msg_init(m, req, sizeof(req));
+	nlh = genl_msg_begin(m, type, NLM_F_REQUEST | NLM_F_ACK | flags,
+			     genl_seq(&sock), cmd, version);
+	genl_msg_end(m);
 	return nlh;
 }
 
 /* Appends an attribute whose header says len_field and whose payload is len bytes. */
-static void put_raw(struct msg *m, uint16_t type, uint16_t len_field,
+static void put_raw(struct genl_msg *m, uint16_t type, uint16_t len_field,
 		    const void *data, size_t len)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
-	struct nlattr *a = (struct nlattr *)(m->buf + NLMSG_ALIGN(nlh->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = len_field;
-	memcpy(a + 1, data, len);
-	nlh->nlmsg_len = NLMSG_ALIGN(nlh->nlmsg_len) + NLA_ALIGN(NLA_HDRLEN + len);
-	m->len = nlh->nlmsg_len;
+	genl_put_raw(m, type, len_field, data, len);
+	genl_msg_end(m);
 }
 
-static void put_attr(struct msg *m, uint16_t type, const void *data, size_t len)
+static void put_attr(struct genl_msg *m, uint16_t type, const void *data, size_t len)
 {
 	put_raw(m, type, NLA_HDRLEN + len, data, len);
 }
 
-static void put_u32(struct msg *m, uint16_t type, uint32_t v)
+static void put_u32(struct genl_msg *m, uint16_t type, uint32_t v)
 {
 	put_attr(m, type, &v, sizeof(v));
 }
 
 struct answer {
 	int got;		/* an ack for our request arrived */
-	int error;		/* its error: 0 or -errno */
-	char msg[256];
-	long offs;		/* -1: none */
-	long miss;		/* -1: none */
-	uint16_t family;	/* CTRL_ATTR_FAMILY_ID of a GETFAMILY reply */
+	struct genl_ack ack;	/* its error, extack message, offset, missing type */
 };
-
-static void parse_ack_tlvs(const struct nlmsghdr *nlh, const struct nlmsgerr *e,
-			   struct answer *a)
-{
-	const unsigned char *p = (const unsigned char *)e + sizeof(*e);
-	const unsigned char *end = (const unsigned char *)nlh + nlh->nlmsg_len;
-
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	/* Without NLM_F_CAPPED the ack quotes our whole request first. */
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		p += NLMSG_ALIGN(e->msg.nlmsg_len) - sizeof(e->msg);
-	while (p + NLA_HDRLEN <= end) {
-		const struct nlattr *t = (const struct nlattr *)p;
-		size_t plen;
-
-		if (t->nla_len < NLA_HDRLEN || p + t->nla_len > end)
-			break;
-		plen = t->nla_len - NLA_HDRLEN;
-		switch (t->nla_type & NLA_TYPE_MASK) {
-		case NLMSGERR_ATTR_MSG:
-			snprintf(a->msg, sizeof(a->msg), "%.*s", (int)plen,
-				 (const char *)(t + 1));
-			a->msg[strcspn(a->msg, "\n")] = '\0';
-			break;
-		case NLMSGERR_ATTR_OFFS:
-			if (plen == 4)
-				a->offs = *(const uint32_t *)(t + 1);
-			break;
-		case NLMSGERR_ATTR_MISS_TYPE:
-			if (plen == 4)
-				a->miss = *(const uint32_t *)(t + 1);
-			break;
-		}
-		p += NLA_ALIGN(t->nla_len);
-	}
-}
-
-static void parse_family(const struct nlmsghdr *nlh, struct answer *a)
-{
-	const unsigned char *p = (const unsigned char *)NLMSG_DATA(nlh) + GENL_HDRLEN;
-	const unsigned char *end = (const unsigned char *)nlh + nlh->nlmsg_len;
-
-	while (p + NLA_HDRLEN <= end) {
-		const struct nlattr *t = (const struct nlattr *)p;
-
-		if (t->nla_len < NLA_HDRLEN || p + t->nla_len > end)
-			break;
-		if ((t->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID &&
-		    t->nla_len == NLA_HDRLEN + 2)
-			a->family = *(const uint16_t *)(t + 1);
-		p += NLA_ALIGN(t->nla_len);
-	}
-}
 
 /*
  * Sends m and reads until the ack (NLMSG_ERROR) or NLMSG_DONE of its
  * sequence number, or until the receive timeout: a request the kernel
  * drops gets no answer at all. Returns 0, or -1 on a local failure.
  */
-static int transact(const struct msg *m, struct answer *a)
+static int transact(const struct genl_msg *m, struct answer *a)
 {
-	const struct nlmsghdr *req = (const struct nlmsghdr *)m->buf;
+	const struct nlmsghdr *req_nlh = genl_msg_nlh(m);
 	static unsigned char rbuf[65536] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	int err;
 
 	memset(a, 0, sizeof(*a));
-	a->offs = a->miss = -1;
-	if (sendto(sock, m->buf, m->len, 0, (struct sockaddr *)&kernel,
-		   sizeof(kernel)) != (ssize_t)m->len) {
-		perror("nlbad: sendto");
+	a->ack.offs = a->ack.miss_type = a->ack.miss_nest = -1;
+	err = genl_send(&sock, m->buf, m->len);
+	if (err) {
+		fprintf(stderr, "nlbad: sendto: %s\n", strerror(-err));
 		return -1;
 	}
 	for (;;) {
-		ssize_t n = recv(sock, rbuf, sizeof(rbuf), 0);
+		ssize_t n = genl_recv(&sock, rbuf, sizeof(rbuf), -1);
 		struct nlmsghdr *nlh;
 		size_t rem;
 
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n == -EAGAIN)
 			return 0;
 		if (n < 0) {
-			perror("nlbad: recv");
+			fprintf(stderr, "nlbad: recv: %s\n", strerror((int)-n));
 			return -1;
 		}
 		rem = (size_t)n;
 		for (nlh = (struct nlmsghdr *)rbuf; NLMSG_OK(nlh, rem);
 		     nlh = NLMSG_NEXT(nlh, rem)) {
-			if (nlh->nlmsg_seq != req->nlmsg_seq)
+			if (nlh->nlmsg_seq != req_nlh->nlmsg_seq)
 				continue;
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nlh);
-
 				a->got = 1;
-				a->error = e->error;
-				parse_ack_tlvs(nlh, e, a);
+				genl_parse_ack(nlh, &a->ack);
 				return 0;
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
 				a->got = 1;
 				return 0;
 			}
-			if (nlh->nlmsg_type == GENL_ID_CTRL)
-				parse_family(nlh, a);
 		}
 	}
 }
 
 static int open_socket(void)
 {
-	struct timeval tv = { .tv_sec = 2 };
-	int one = 1;
+	int err = genl_open(&sock, 2000, 0);
 
-	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (sock < 0) {
-		perror("nlbad: socket");
-		return -1;
-	}
-	if (setsockopt(sock, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
-	    setsockopt(sock, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)) ||
-	    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		perror("nlbad: setsockopt");
+	if (err) {
+		fprintf(stderr, "nlbad: opening a NETLINK_GENERIC socket: %s\n", strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -221,53 +129,47 @@ static int open_socket(void)
 /* Returns 0, 2 when the family is not registered, 1 on a local failure. */
 static int resolve_family(void)
 {
-	struct answer a;
-	struct msg m;
+	int id = genl_resolve(&sock, SYSTRACE_GENL_NAME);
 
-	msg_start(&m, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
-	put_attr(&m, CTRL_ATTR_FAMILY_NAME, SYSTRACE_GENL_NAME,
-		 sizeof(SYSTRACE_GENL_NAME));
-	if (transact(&m, &a))
-		return 1;
-	if (a.error == -ENOENT) {
+	if (id == -ENOENT) {
 		fprintf(stderr, "nlbad: the generic netlink family \"%s\" is not registered (module not loaded?)\n",
 			SYSTRACE_GENL_NAME);
 		return 2;
 	}
-	if (!a.got || a.error || !a.family) {
+	if (id <= 0) {
 		fprintf(stderr, "nlbad: CTRL_CMD_GETFAMILY failed: %s\n",
-			a.got ? strerror(-a.error) : "no answer");
+			id == -EAGAIN ? "no answer" : strerror(id ? -id : ENODATA));
 		return 1;
 	}
-	family_id = a.family;
+	family_id = id;
 	return 0;
 }
 
 /* Each case builds one request in m. */
-static void c_status_ok(struct msg *m)
+static void c_status_ok(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_STATUS, SYSTRACE_GENL_VERSION);
 }
 
-static void c_status_unknown_attr(struct msg *m)
+static void c_status_unknown_attr(struct genl_msg *m)
 {
 	c_status_ok(m);
 	put_u32(m, SYSTRACE_A_MAX + 1, 1);
 }
 
-static void c_status_unexpected_attr(struct msg *m)
+static void c_status_unexpected_attr(struct genl_msg *m)
 {
 	c_status_ok(m);
 	put_u32(m, SYSTRACE_A_SESSION_ID, 1);
 }
 
-static void c_status_pad_attr(struct msg *m)
+static void c_status_pad_attr(struct genl_msg *m)
 {
 	c_status_ok(m);
 	put_u32(m, SYSTRACE_A_PAD, 0);
 }
 
-static void c_status_trunc_attr(struct msg *m)
+static void c_status_trunc_attr(struct genl_msg *m)
 {
 	uint32_t v = 1;
 
@@ -276,7 +178,7 @@ static void c_status_trunc_attr(struct msg *m)
 	put_raw(m, SYSTRACE_A_SESSION_ID, NLA_HDRLEN + 8, &v, sizeof(v));
 }
 
-static void c_status_short_attr(struct msg *m)
+static void c_status_short_attr(struct genl_msg *m)
 {
 	uint32_t v = 0;
 
@@ -285,60 +187,56 @@ static void c_status_short_attr(struct msg *m)
 	put_raw(m, SYSTRACE_A_SESSION_ID, 2, &v, sizeof(v));
 }
 
-static void c_status_trunc_genlhdr(struct msg *m)
+static void c_status_trunc_genlhdr(struct genl_msg *m)
 {
 	struct nlmsghdr *nlh;
 
 	c_status_ok(m);
-	nlh = (struct nlmsghdr *)m->buf;
+	nlh = genl_msg_nlh(m);
 	nlh->nlmsg_len = NLMSG_HDRLEN + 2;
 	m->len = nlh->nlmsg_len;
 }
 
-static void c_status_trunc_datagram(struct msg *m)
+static void c_status_trunc_datagram(struct genl_msg *m)
 {
-	struct nlmsghdr *nlh;
-
 	c_status_ok(m);
 	put_u32(m, SYSTRACE_A_SESSION_ID, 1);
 	/* Only the first 20 of the nlmsg_len bytes are sent. */
-	nlh = (struct nlmsghdr *)m->buf;
 	m->len = NLMSG_LENGTH(GENL_HDRLEN);
-	(void)nlh;
 }
 
-static void c_status_reserved(struct msg *m)
+static void c_status_reserved(struct genl_msg *m)
 {
 	struct genlmsghdr *g;
 
 	c_status_ok(m);
-	g = NLMSG_DATA((struct nlmsghdr *)m->buf);
+	g = NLMSG_DATA(genl_msg_nlh(m));
 	g->reserved = 1;
 }
 
-static void c_status_bad_flags(struct msg *m)
+static void c_status_bad_flags(struct genl_msg *m)
 {
 	msg_start(m, family_id, NLM_F_REPLACE, SYSTRACE_CMD_STATUS,
 		  SYSTRACE_GENL_VERSION);
 }
 
-static void c_status_dump(struct msg *m)
+static void c_status_dump(struct genl_msg *m)
 {
 	msg_start(m, family_id, NLM_F_DUMP, SYSTRACE_CMD_STATUS,
 		  SYSTRACE_GENL_VERSION);
 }
 
-static void c_unknown_cmd(struct msg *m)
+static void c_unknown_cmd(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, 200, SYSTRACE_GENL_VERSION);
 }
 
-static void c_unspec_cmd(struct msg *m)
+static void c_unspec_cmd(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_UNSPEC, SYSTRACE_GENL_VERSION);
 }
 
-static void c_del_u16_id(struct msg *m)
+static void c_del_u16_id(struct genl_msg *m)
 {
 	uint16_t v = 1;
 
@@ -346,7 +244,7 @@ static void c_del_u16_id(struct msg *m)
 	put_attr(m, SYSTRACE_A_SESSION_ID, &v, sizeof(v));
 }
 
-static void c_del_u64_id(struct msg *m)
+static void c_del_u64_id(struct genl_msg *m)
 {
 	uint64_t v = 1;
 
@@ -354,31 +252,31 @@ static void c_del_u64_id(struct msg *m)
 	put_attr(m, SYSTRACE_A_SESSION_ID, &v, sizeof(v));
 }
 
-static void c_del_missing_id(struct msg *m)
+static void c_del_missing_id(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_DEL, SYSTRACE_GENL_VERSION);
 }
 
-static void c_del_zero_id(struct msg *m)
+static void c_del_zero_id(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_DEL, SYSTRACE_GENL_VERSION);
 	put_u32(m, SYSTRACE_A_SESSION_ID, 0);
 }
 
-static void c_new_str_pid(struct msg *m)
+static void c_new_str_pid(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
 	put_attr(m, SYSTRACE_A_PID, "1", 2);
 }
 
-static void c_new_name_unterminated(struct msg *m)
+static void c_new_name_unterminated(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
 	put_u32(m, SYSTRACE_A_PID, 1);
 	put_attr(m, SYSTRACE_A_NAME, "abcd", 4);
 }
 
-static void c_new_name_too_long(struct msg *m)
+static void c_new_name_too_long(struct genl_msg *m)
 {
 	char name[SYSTRACE_NAME_MAX + 8];
 
@@ -389,14 +287,14 @@ static void c_new_name_too_long(struct msg *m)
 	put_attr(m, SYSTRACE_A_NAME, name, sizeof(name));
 }
 
-static void c_new_bad_flags(struct msg *m)
+static void c_new_bad_flags(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
 	put_u32(m, SYSTRACE_A_PID, 1);
 	put_u32(m, SYSTRACE_A_FLAGS, ~(uint32_t)SYSTRACE_SESSION_F_ALL);
 }
 
-static void c_new_pid_zero(struct msg *m)
+static void c_new_pid_zero(struct genl_msg *m)
 {
 	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
 	put_u32(m, SYSTRACE_A_PID, 0);
@@ -404,7 +302,7 @@ static void c_new_pid_zero(struct msg *m)
 
 static const struct tcase {
 	const char *name;
-	void (*build)(struct msg *m);
+	void (*build)(struct genl_msg *m);
 	const char *what;
 } cases[] = {
 	{ "status_ok", c_status_ok, "a valid STATUS request (control case)" },
@@ -464,13 +362,14 @@ static void print_answer(const char *name, const struct answer *a)
 		printf("%s noreply\n", name);
 		return;
 	}
-	printf("%s errno=%d %s msg=\"%s\"", name, a->error, errno_name(-a->error), a->msg);
-	if (a->offs >= 0)
-		printf(" offs=%ld", a->offs);
+	printf("%s errno=%d %s msg=\"%s\"", name, a->ack.error, errno_name(-a->ack.error),
+	       a->ack.msg);
+	if (a->ack.offs >= 0)
+		printf(" offs=%ld", a->ack.offs);
 	else
 		printf(" offs=-");
-	if (a->miss >= 0)
-		printf(" miss=%ld\n", a->miss);
+	if (a->ack.miss_type >= 0)
+		printf(" miss=%ld\n", a->ack.miss_type);
 	else
 		printf(" miss=-\n");
 }
@@ -487,7 +386,7 @@ static const struct tcase *find_case(const char *name)
 
 static int run_case(const struct tcase *c)
 {
-	static struct msg m;
+	struct genl_msg m;
 	struct answer a;
 
 	c->build(&m);
@@ -527,6 +426,6 @@ int main(int argc, char **argv)
 			if (run_case(find_case(argv[k])))
 				return 1;
 	}
-	close(sock);
+	genl_close(&sock);
 	return 0;
 }

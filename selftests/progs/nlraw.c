@@ -36,8 +36,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +45,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/systrace.h>
+#include "genl.h"
 
 #define BUFSZ (1 << 20)
 
-static char req[65536];
-static size_t req_len;
+static unsigned char req[65536] __attribute__((aligned(NLMSG_ALIGNTO)));
+static struct genl_msg msg;
 static char *buf;
 
 static void die(const char *what)
@@ -62,109 +61,69 @@ static void die(const char *what)
 
 static void put_attr(int type, const void *data, size_t len)
 {
-	struct nlattr *a = (struct nlattr *)(req + req_len);
-
-	if (req_len + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(req)) {
+	if (!genl_put(&msg, type, data, len)) {
 		fprintf(stderr, "nlraw: request too large\n");
 		exit(1);
 	}
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memcpy(req + req_len + NLA_HDRLEN, data, len);
-	memset(req + req_len + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	req_len += NLA_HDRLEN + NLA_ALIGN(len);
 }
 
-static void begin(int family, int flags, int cmd, int version)
+/*
+ * send(), not genl_send(): a datagram sent to an explicit address is marked
+ * NETLINK_SKB_DST, and netlink_capable() then skips the credentials of the
+ * socket's opener, which --opener-uid tests.
+ */
+static void send_req(const struct genl_sock *s)
 {
-	struct nlmsghdr *n = (struct nlmsghdr *)req;
-	struct genlmsghdr *g = (struct genlmsghdr *)(req + NLMSG_HDRLEN);
-
-	memset(req, 0, sizeof(req));
-	n->nlmsg_type = family;
-	n->nlmsg_flags = flags;
-	n->nlmsg_seq = 1;
-	g->cmd = cmd;
-	g->version = version;
-	req_len = NLMSG_HDRLEN + GENL_HDRLEN;
-}
-
-static void send_req(int fd)
-{
-	((struct nlmsghdr *)req)->nlmsg_len = req_len;
-	if (send(fd, req, req_len, 0) < 0)
+	genl_msg_end(&msg);
+	if (send(s->fd, req, msg.len, 0) < 0)
 		die("send");
 }
 
-/* The extack message after an NLMSG_ERROR (capped ack) or NLMSG_DONE. */
-static const char *ext_msg(struct nlmsghdr *n, size_t off)
+/* The extack message of an ack or a dump's end, "-" when it has none. */
+static void print_error(const struct genl_ack *ack)
 {
-	struct nlattr *a;
-	size_t pos = NLMSG_HDRLEN + off;
+	const char *name = strerrorname_np(-ack->error);
 
-	if (!(n->nlmsg_flags & NLM_F_ACK_TLVS))
-		return "-";
-	while (pos + NLA_HDRLEN <= n->nlmsg_len) {
-		a = (struct nlattr *)((char *)n + pos);
-		if (a->nla_len < NLA_HDRLEN)
-			break;
-		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
-			return (char *)a + NLA_HDRLEN;
-		pos += NLA_ALIGN(a->nla_len);
-	}
-	return "-";
-}
-
-static void print_error(int err, const char *msg)
-{
-	const char *name = strerrorname_np(err);
-
-	printf("error %d %s %s\n", err, name ? name : "?", msg);
+	printf("error %d %s %s\n", -ack->error, name ? name : "?",
+	       ack->msg[0] ? ack->msg : "-");
 }
 
 static int show;
 
 static void show_row(const struct nlattr *nest)
 {
-	const char *p = (const char *)nest + NLA_HDRLEN;
-	const char *end = (const char *)nest + nest->nla_len;
 	const struct nlattr *a;
-	size_t len;
+	const void *v;
+	size_t len, rem;
 
 	printf("row");
-	while (p + NLA_HDRLEN <= end) {
-		a = (const struct nlattr *)p;
-		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
-			break;
-		len = a->nla_len - NLA_HDRLEN;
-		p += NLA_ALIGN(a->nla_len);
+	genl_for_each_attr(a, genl_attr_data(nest), genl_attr_len(nest), rem) {
+		len = genl_attr_len(a);
+		v = genl_attr_data(a);
 		if ((a->nla_type & NLA_TYPE_MASK) == 1)	/* *_PAD */
 			continue;
 		printf(" %d=", a->nla_type & NLA_TYPE_MASK);
 		if (len == 1)
-			printf("%u", *(const uint8_t *)((const char *)a + NLA_HDRLEN));
+			printf("%u", *(const uint8_t *)v);
 		else if (len == 4)
-			printf("%u", *(const uint32_t *)((const char *)a + NLA_HDRLEN));
+			printf("%u", *(const uint32_t *)v);
 		else if (len == 8)
-			printf("%llu", (unsigned long long)*(const uint64_t *)((const char *)a + NLA_HDRLEN));
+			printf("%llu", (unsigned long long)*(const uint64_t *)v);
 		else
-			printf("%.*s", (int)strnlen((const char *)a + NLA_HDRLEN, len),
-			       (const char *)a + NLA_HDRLEN);
+			printf("%.*s", (int)strnlen(v, len), (const char *)v);
 	}
 	printf("\n");
 }
 
 /* Rows in a message: its SESSION, PROC and SITE nests. */
-static size_t count_rows(struct nlmsghdr *n)
+static size_t count_rows(const struct nlmsghdr *n)
 {
-	size_t pos = NLMSG_HDRLEN + GENL_HDRLEN, k = 0;
-	struct nlattr *a;
+	const struct nlattr *a;
+	size_t len, rem, k = 0;
+	const void *attrs = genl_msg_attrs(n, &len);
 	int type;
 
-	while (pos + NLA_HDRLEN <= n->nlmsg_len) {
-		a = (struct nlattr *)((char *)n + pos);
-		if (a->nla_len < NLA_HDRLEN)
-			break;
+	genl_for_each_attr(a, attrs, len, rem) {
 		type = a->nla_type & NLA_TYPE_MASK;
 		if (type == SYSTRACE_A_SESSION || type == SYSTRACE_A_PROC ||
 		    type == SYSTRACE_A_SITE) {
@@ -172,7 +131,6 @@ static size_t count_rows(struct nlmsghdr *n)
 			if (show)
 				show_row(a);
 		}
-		pos += NLA_ALIGN(a->nla_len);
 	}
 	return k;
 }
@@ -180,46 +138,35 @@ static size_t count_rows(struct nlmsghdr *n)
 static long peek;
 
 /* One message (or several), read as --peek asks. */
-static ssize_t rx(int fd)
+static ssize_t rx(const struct genl_sock *s)
 {
 	ssize_t n;
 
 	if (!peek)
-		return recv(fd, buf, BUFSZ, 0);
-	n = recv(fd, buf, peek, MSG_PEEK | MSG_TRUNC);
+		return recv(s->fd, buf, BUFSZ, 0);
+	n = recv(s->fd, buf, peek, MSG_PEEK | MSG_TRUNC);
 	if (n < 0)
 		return n;
-	return recv(fd, buf, n > peek ? n : peek, 0);
+	return recv(s->fd, buf, n > peek ? n : peek, 0);
 }
 
-static int family_id(int fd)
+static int family_id(struct genl_sock *s)
 {
-	struct nlmsghdr *n;
-	struct nlattr *a;
-	ssize_t len;
-	size_t pos;
+	int id = genl_resolve(s, SYSTRACE_GENL_NAME);
 
-	begin(GENL_ID_CTRL, NLM_F_REQUEST, CTRL_CMD_GETFAMILY, 1);
-	put_attr(CTRL_ATTR_FAMILY_NAME, "systrace", sizeof("systrace"));
-	send_req(fd);
-	len = rx(fd);
-	if (len < 0)
-		die("recv");
-	n = (struct nlmsghdr *)buf;
-	if (n->nlmsg_type == NLMSG_ERROR) {
+	if (id == -ENOENT) {
 		fprintf(stderr, "nlraw: no family systrace (module not loaded?)\n");
 		exit(1);
 	}
-	for (pos = NLMSG_HDRLEN + GENL_HDRLEN; pos + NLA_HDRLEN <= n->nlmsg_len;) {
-		a = (struct nlattr *)((char *)n + pos);
-		if (a->nla_len < NLA_HDRLEN)
-			break;
-		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
-			return *(uint16_t *)((char *)a + NLA_HDRLEN);
-		pos += NLA_ALIGN(a->nla_len);
+	if (id == -ENODATA) {
+		fprintf(stderr, "nlraw: no family id in the reply\n");
+		exit(1);
 	}
-	fprintf(stderr, "nlraw: no family id in the reply\n");
-	exit(1);
+	if (id < 0) {
+		errno = -id;
+		die("CTRL_CMD_GETFAMILY");
+	}
+	return id;
 }
 
 static void add_attr_spec(char *spec)
@@ -269,65 +216,61 @@ static void add_attr_spec(char *spec)
 	}
 }
 
-static int run_do(int fd)
+static int run_do(const struct genl_sock *s)
 {
+	struct genl_ack ack;
 	struct nlmsghdr *n;
-	struct nlmsgerr *e;
 	ssize_t len;
-	int replied = 0;
 
 	for (;;) {
-		len = rx(fd);
+		len = rx(s);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
 			if (n->nlmsg_type != NLMSG_ERROR) {
 				printf("reply %zu\n", count_rows(n));
-				replied = 1;
 				continue;
 			}
-			e = NLMSG_DATA(n);
-			if (e->error)
-				print_error(-e->error, ext_msg(n, sizeof(*e)));
+			genl_parse_ack(n, &ack);
+			if (ack.error)
+				print_error(&ack);
 			else
 				printf("ack\n");
 			return 0;
 		}
-		(void)replied;
 	}
 }
 
-static int run_dump(int fd, long close_after)
+static int run_dump(struct genl_sock *s, long close_after)
 {
 	long msgs = 0, rows = 0;
+	struct genl_ack ack;
 	struct nlmsghdr *n;
 	ssize_t len;
-	int err;
 
 	for (;;) {
-		len = rx(fd);
+		len = rx(s);
 		if (len < 0)
 			die("recv");
 		for (n = (struct nlmsghdr *)buf; NLMSG_OK(n, len); n = NLMSG_NEXT(n, len)) {
 			if (n->nlmsg_type == NLMSG_DONE) {
-				err = *(int *)NLMSG_DATA(n);
-				if (err)
-					print_error(-err, ext_msg(n, sizeof(int)));
+				genl_parse_ack(n, &ack);
+				if (ack.error)
+					print_error(&ack);
 				else
 					printf("dump %ld %ld\n", msgs, rows);
 				return 0;
 			}
 			if (n->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(n);
-
-				print_error(-e->error, ext_msg(n, sizeof(*e)));
+				genl_parse_ack(n, &ack);
+				print_error(&ack);
 				return 0;
 			}
 			msgs++;
 			rows += count_rows(n);
 		}
 		if (close_after && msgs >= close_after) {
-			close(fd);
+			genl_close(s);
 			printf("closed after %ld messages\n", msgs);
 			return 0;
 		}
@@ -341,23 +284,18 @@ static void become(long u)
 		die("becoming another user");
 }
 
-static int open_socket(void)
+static void open_socket(struct genl_sock *s)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	int fd, one = 1;
+	int err = genl_open(s, 0, 0);
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0)
+	if (err) {
+		errno = -err;
 		die("socket");
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
-		die("bind");
-	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-	return fd;
+	}
 }
 
 /* A socket opened by a child running as uid u, passed back over SCM_RIGHTS. */
-static int socket_opened_by(long u)
+static void socket_opened_by(struct genl_sock *s, long u)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
@@ -366,7 +304,7 @@ static int socket_opened_by(long u)
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 	};
 	struct cmsghdr *c;
-	int sv[2], fd, st;
+	int sv[2], st;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -376,12 +314,12 @@ static int socket_opened_by(long u)
 		die("fork");
 	if (pid == 0) {
 		become(u);
-		fd = open_socket();
+		open_socket(s);
 		c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
 		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		memcpy(CMSG_DATA(c), &s->fd, sizeof(int));
 		if (sendmsg(sv[1], &mh, 0) != 1)
 			die("sendmsg");
 		_exit(0);
@@ -393,17 +331,18 @@ static int socket_opened_by(long u)
 		fprintf(stderr, "nlraw: no socket from the opener\n");
 		exit(1);
 	}
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	memset(s, 0, sizeof(*s));
+	memcpy(&s->fd, CMSG_DATA(c), sizeof(int));
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		die("the opener failed");
 	close(sv[0]);
 	close(sv[1]);
-	return fd;
 }
 
 int main(int argc, char **argv)
 {
-	int fd, dump = 0, version = 1, cmd, i;
+	int dump = 0, version = 1, cmd, i;
+	struct genl_sock s;
 	long close_after = 0, opener = -1, sender = -1;
 	int rcvbuf = 0;
 
@@ -435,15 +374,20 @@ int main(int argc, char **argv)
 	buf = malloc(BUFSZ);
 	if (!buf)
 		die("malloc");
-	fd = opener >= 0 ? socket_opened_by(opener) : open_socket();
+	if (opener >= 0)
+		socket_opened_by(&s, opener);
+	else
+		open_socket(&s);
 	if (sender >= 0)
 		become(sender);
-	if (rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
+	if (rcvbuf && setsockopt(s.fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
 		die("SO_RCVBUF");
 	cmd = atoi(argv[i++]);
-	begin(family_id(fd), NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK), cmd, version);
+	genl_msg_init(&msg, req, sizeof(req));
+	genl_msg_begin(&msg, family_id(&s), NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK),
+		       genl_seq(&s), cmd, version);
 	for (; i < argc; i++)
 		add_attr_spec(argv[i]);
-	send_req(fd);
-	return dump ? run_dump(fd, close_after) : run_do(fd);
+	send_req(&s);
+	return dump ? run_dump(&s, close_after) : run_do(&s);
 }

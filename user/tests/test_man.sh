@@ -76,6 +76,7 @@ eq "systracectl takes each global option of systracectl(8) (${globals//$'\n'/ })
 same_set "systracectl(8) GLOBAL OPTIONS are -h, --help and --version" "$globals" $'-h\n--help\n--version'
 
 # systrace(4): the module's parameters, both ways.
+# shellcheck disable=SC2012 # build directories are kernel release names
 ko=$(ls "$TOP"/build/*/kmod/systrace.ko 2>/dev/null | sort | head -n 1)
 modinfo=$(PATH=$PATH:/usr/sbin:/sbin command -v modinfo)
 if [ -z "$ko" ] || [ -z "$modinfo" ]; then
