@@ -191,8 +191,8 @@ uninstall-dkms: uninstall-user
 # style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-LINT_SH = $(shell grep -lE '^\#!.*(bash|/sh)' scripts/* bench/* selftests/run .ci/run) \
-	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh)
+LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* selftests/run .ci/run) \
+	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
 LINT_PY = $(wildcard selftests/*.py) selftests/csvq bench/report
 
 lint:
