@@ -244,6 +244,66 @@ drop:
 	return false;
 }
 
+/*
+ * A thread attached while it runs (attach) may sleep in a syscall for as
+ * long as it likes, and its work runs only when it next returns to user
+ * mode. That work must not keep a deleted session alive (and its memory
+ * charged) meanwhile, so it holds no session reference and no charge: it
+ * finds the session through current's thread record when it runs, and
+ * does nothing when there is none. It holds the module reference.
+ */
+struct st_awork {
+	struct callback_head cb;
+};
+
+static void st_awork_fn(struct callback_head *cb)
+{
+	struct st_cwork w = {};
+	struct st_session *s = NULL;
+	struct st_thread *t;
+
+	kfree(container_of(cb, struct st_awork, cb));
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	/* A record found under RCU keeps its session from being freed. */
+	if (t && t->proc && !t->counter && kref_get_unless_zero(&t->s->ref))
+		s = t->s;
+	rcu_read_unlock();
+	if (s) {
+		w.d.s = s;
+		st_cwork_start(&w);
+		st_session_put(s);
+	}
+	module_put(THIS_MODULE);
+}
+
+/**
+ * st_counter_start_attached() - count @t's task, attached while it ran,
+ *	from its next return to user mode
+ * @t: the record, just attached (process context, under RCU)
+ */
+void st_counter_start_attached(struct st_thread *t)
+{
+	struct st_awork *w;
+
+	if (!st_counting(t->s))
+		return;
+	w = kzalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
+	if (!w)
+		goto drop;
+	if (!try_module_get(THIS_MODULE)) {
+		kfree(w);
+		goto drop;
+	}
+	init_task_work(&w->cb, st_awork_fn);
+	if (!task_work_add(t->task, &w->cb, TWA_RESUME))
+		return;
+	module_put(THIS_MODULE);
+	kfree(w);
+drop:
+	st_stat_inc(t->s, ST_DROPPED_COUNTERS);
+}
+
 /**
  * st_counter_start() - count @t's task from its next return to user mode
  * @t: a thread record, from a probe

@@ -239,7 +239,7 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
 		c->attached++;
 		/* Counted from its next return to user mode, as a fork child. */
 		if (p)
-			st_counter_start(nt);
+			st_counter_start_attached(nt);
 	}
 	rcu_read_unlock();
 	if (!list_empty(&gone)) {

@@ -289,6 +289,7 @@ int st_counters_init(void);
 void st_counters_exit(void);
 const char *st_counters_probe(u32 mode);
 void st_counter_start(struct st_thread *t);
+void st_counter_start_attached(struct st_thread *t);
 void st_counter_exec(struct st_thread *nt, struct st_thread *old);
 bool st_counter_exit(struct st_thread *t);
 void st_counter_release(struct st_thread *t);

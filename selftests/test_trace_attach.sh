@@ -163,10 +163,16 @@ expect_contains "$CTL_ERR" "kernel thread" "attach to kthreadd: message"
 sleep 60 &
 sl=$!
 on_exit "kill $sl 2>/dev/null"
-ctl_ok attach -q "$sl"
+ctl_ok attach -q --counters task-clock "$sl"
+ssl=$CTL_OUT
 ctl attach "$sl"
 expect_eq "$CTL_RC" 4 "attach to a traced process: exit status"
 expect_contains "$CTL_ERR" "already traced" "attach to a traced process: message"
+# sleep's counter would start at its next return to user mode, 60 s away:
+# deleting the session frees all of its memory now all the same.
+ctl_ok reset "$ssl"
+ctl_ok status --json
+expect_eq "$(csvq --json get mem_bytes <<<"$CTL_OUT")" 0 "status mem_bytes after resetting the session of a sleeping attached process"
 as_nobody "$SYSTRACECTL" attach "$sl"
 expect_eq "$CTL_RC" 3 "attach as nobody: exit status (permission)"
 ctl detach 4000000
