@@ -160,6 +160,8 @@ expect_contains "$CTL_ERR" "no process with that pid" "attach to a free pid: mes
 ctl attach 2
 expect_eq "$CTL_RC" 4 "attach to kthreadd: exit status"
 expect_contains "$CTL_ERR" "kernel thread" "attach to kthreadd: message"
+# The sessions above are dumped: from here on, mem_bytes is this part's.
+ctl_ok reset --all
 sleep 60 &
 sl=$!
 on_exit "kill $sl 2>/dev/null"
