@@ -70,6 +70,18 @@
 #define _UAPI_LINUX_SYSTRACE_H
 
 #define SYSTRACE_GENL_NAME	"systrace"
+/*
+ * Versions. The ABI grows by appending: new commands, attributes, flags and
+ * enum values go at the end of their enum, and a peer that does not know
+ * one rejects it (the module: EOPNOTSUPP for a command, an extack error
+ * for an attribute or a reserved flag bit, under strict validation) or
+ * ignores it (systracectl skips attributes it does not know). Appending
+ * changes no version. SYSTRACE_ABI_VERSION (reported by STATUS; systracectl
+ * warns when it differs from its own) changes only when an existing
+ * command, attribute or value changes meaning or goes away.
+ * SYSTRACE_GENL_VERSION is the genl header's version field, which genl does
+ * not dispatch on: it stays equal to SYSTRACE_ABI_VERSION.
+ */
 #define SYSTRACE_GENL_VERSION	1
 #define SYSTRACE_ABI_VERSION	1
 
