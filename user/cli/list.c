@@ -9,8 +9,8 @@
 const char list_usage[] =
 	"Usage: systracectl list [--json]\n\n"
 	"One line per session, oldest first: ID, NAME (- when unnamed), STATE\n"
-	"(waiting, running, finished), ROOT_PID, PROCS (process rows), SYSCALLS,\n"
-	"DROPPED (the sum of all its dropped_* counters; see status).\n\n"
+	"(waiting, running, finished, detached), ROOT_PID, PROCS (process rows),\n"
+	"SYSCALLS, DROPPED (the sum of all its dropped_* counters; see status).\n\n"
 	"  --json    {\"schema_version\":1,\"sessions\":[...]} with the session\n"
 	"            objects of dump --json\n"
 	"  -h, --help\n";
