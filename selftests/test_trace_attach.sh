@@ -46,6 +46,18 @@ wait_line() {
 	fail "attachee never wrote '$2' (its output: $(cat "$1"))"
 }
 
+# children_of PID: the pids whose parent is PID, from /proc/*/stat (the
+# debug kernel has no /proc/PID/task/TID/children: CONFIG_PROC_CHILDREN).
+children_of() {
+	local f st ppid
+	for f in /proc/[0-9]*/stat; do
+		st=$(cat "$f" 2>/dev/null) || continue
+		st=${st##*) }	# past the comm, which may hold blanks
+		read -r _ ppid _ <<<"$st"
+		[ "$ppid" = "$1" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+	done
+}
+
 # attachee ARGS...: starts attachee on a FIFO (written through fd 8) and
 # waits until it blocks in its first read: APID. With "tree", also its
 # first child (PRE), blocked in read as well.
@@ -63,8 +75,7 @@ attachee() {
 	in_read "$APID"
 	PRE=
 	if [ "$1" = tree ]; then
-		PRE=$(cat "/proc/$APID/task/$APID/children")
-		PRE=${PRE% }
+		PRE=$(children_of "$APID")
 		[[ $PRE =~ ^[0-9]+$ ]] || fail "attachee tree: not one child before the attach: '$PRE'"
 		in_read "$PRE"
 	fi
