@@ -13,7 +13,7 @@
 #   SYSTRACE_STRESS_ROUNDS  rounds (default 100)
 #   SYSTRACE_STRESS_SEED    seed of the round choices and of racetree
 #                           (default: random, printed), to replay a run
-# tags: stress debug debug-quick
+# tags: stress debug
 # timeout: 900
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
