@@ -66,19 +66,11 @@ struct st_acct {
 	u64 utime, stime, nvcsw, nivcsw, minflt, majflt;
 };
 
+/* One counter per SYSTRACE_SESSION_STATS entry, in its order. */
 enum st_stat {
-	ST_FORKS,
-	ST_CLONES,
-	ST_EXECS,
-	ST_EXITS,
-	ST_SIGNAL_EXITS,
-	ST_DROPPED_PROCS,
-	ST_DROPPED_SITES,
-	ST_DROPPED_SYSCALLS,
-	ST_DROPPED_NOMEM,
-	ST_DROPPED_RESOLVE,
-	ST_DROPPED_COUNTERS,
-	ST_LATE_RESOLVES,
+#define ST_STAT_ENUM(name, key, kind) ST_##name,
+	SYSTRACE_SESSION_STATS(ST_STAT_ENUM)
+#undef ST_STAT_ENUM
 	ST_NSTATS
 };
 

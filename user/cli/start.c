@@ -232,17 +232,16 @@ static void summary(const struct st_dump *d)
 {
 	const struct st_session_row *s = &d->session;
 	uint64_t dropped = st_session_dropped(s);
+	char buf[512];
 
 	fprintf(stderr, "systracectl: session %" PRIu32 ": %zu process%s, %" PRIu64
 		" syscalls, %" PRIu64 " errors, %zu sites, %" PRIu64 " dropped\n",
 		s->id, d->nprocs, d->nprocs == 1 ? "" : "es", s->syscalls, s->errors,
 		d->nsites, dropped);
-	if (dropped)
-		fprintf(stderr, "systracectl: dropped: procs %" PRIu64 ", sites %" PRIu64
-			", syscalls %" PRIu64 ", nomem %" PRIu64 ", resolve %" PRIu64
-			", counters %" PRIu64 "\n",
-			s->dropped_procs, s->dropped_sites, s->dropped_syscalls,
-			s->dropped_nomem, s->dropped_resolve, s->dropped_counters);
+	if (dropped) {
+		st_format_dropped(s, buf, sizeof(buf));
+		fprintf(stderr, "systracectl: dropped: %s\n", buf);
+	}
 	summary_syscalls(d);
 	summary_wall(d);
 	summary_counters(s);

@@ -19,6 +19,7 @@ static void print_session(const struct st_session_row *s)
 {
 	const char *state = st_state_name(s->state);
 	const char *counters = st_counters_name(s->counters);
+	char dropped[512];
 
 	printf("session %" PRIu32, s->id);
 	if (s->name[0])
@@ -33,10 +34,8 @@ static void print_session(const struct st_session_row *s)
 	printf("  counters: %s%s%s\n", counters ? counters : "?",
 	       s->has_counters_error ? ", unavailable: " : "",
 	       s->has_counters_error ? s->counters_error : "");
-	printf("  dropped:  procs %" PRIu64 ", sites %" PRIu64 ", syscalls %" PRIu64
-	       ", nomem %" PRIu64 ", resolve %" PRIu64 ", counters %" PRIu64 "\n",
-	       s->dropped_procs, s->dropped_sites, s->dropped_syscalls,
-	       s->dropped_nomem, s->dropped_resolve, s->dropped_counters);
+	st_format_dropped(s, dropped, sizeof(dropped));
+	printf("  dropped:  %s\n", dropped);
 	printf("  late:     %" PRIu64 " sites resolved after their first hit\n",
 	       s->late_resolves);
 }

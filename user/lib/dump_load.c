@@ -129,6 +129,7 @@ static void copy_name(char *dst, size_t len, const char *s)
 static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 {
 	const char *w = "session", *str;
+	size_t i;
 
 	s->id = (uint32_t)get_u64(c, o, w, "id");
 	copy_name(s->name, sizeof(s->name), get_opt_str(c, o, w, "name"));
@@ -147,18 +148,15 @@ static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 	s->syscalls = get_u64(c, o, w, "syscalls");
 	s->errors = get_u64(c, o, w, "errors");
 	s->syscall_ns = get_u64(c, o, w, "syscall_ns");
-	s->forks = get_u64(c, o, w, "forks");
-	s->clones = get_u64(c, o, w, "clones");
-	s->execs = get_u64(c, o, w, "execs");
-	s->exits = get_u64(c, o, w, "exits");
-	s->signal_exits = get_u64(c, o, w, "signal_exits");
-	s->dropped_procs = get_u64(c, o, w, "dropped_procs");
-	s->dropped_sites = get_u64(c, o, w, "dropped_sites");
-	s->dropped_syscalls = get_u64(c, o, w, "dropped_syscalls");
-	s->dropped_nomem = get_u64(c, o, w, "dropped_nomem");
-	s->dropped_resolve = get_u64(c, o, w, "dropped_resolve");
-	s->dropped_counters = get_u64(c, o, w, "dropped_counters");
-	get_opt_u64(c, o, w, "late_resolves", &s->late_resolves);
+	for (i = 0; i < st_session_nstats; i++) {
+		const struct st_stat_desc *d = &st_session_stats[i];
+
+		/* A counter added after the first schema may be missing. */
+		if (d->attr < SYSTRACE_SESSION_A_MEM_BYTES)
+			*st_stat_ptr(s, d) = get_u64(c, o, w, d->key);
+		else
+			get_opt_u64(c, o, w, d->key, st_stat_ptr(s, d));
+	}
 	s->mem_bytes = get_u64(c, o, w, "mem_bytes");
 	s->proc_row_bytes = (uint32_t)get_u64(c, o, w, "proc_row_bytes");
 	s->site_row_bytes = (uint32_t)get_u64(c, o, w, "site_row_bytes");

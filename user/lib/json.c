@@ -127,6 +127,7 @@ json_t *st_json_session(const struct st_session_row *s)
 {
 	json_t *o = json_object();
 	char when[48];
+	size_t i;
 
 	if (!o)
 		return NULL;
@@ -148,18 +149,9 @@ json_t *st_json_session(const struct st_session_row *s)
 	set(o, "syscalls", j_u64(s->syscalls));
 	set(o, "errors", j_u64(s->errors));
 	set(o, "syscall_ns", j_u64(s->syscall_ns));
-	set(o, "forks", j_u64(s->forks));
-	set(o, "clones", j_u64(s->clones));
-	set(o, "execs", j_u64(s->execs));
-	set(o, "exits", j_u64(s->exits));
-	set(o, "signal_exits", j_u64(s->signal_exits));
-	set(o, "dropped_procs", j_u64(s->dropped_procs));
-	set(o, "dropped_sites", j_u64(s->dropped_sites));
-	set(o, "dropped_syscalls", j_u64(s->dropped_syscalls));
-	set(o, "dropped_nomem", j_u64(s->dropped_nomem));
-	set(o, "dropped_resolve", j_u64(s->dropped_resolve));
-	set(o, "dropped_counters", j_u64(s->dropped_counters));
-	set(o, "late_resolves", j_u64(s->late_resolves));
+	for (i = 0; i < st_session_nstats; i++)
+		set(o, st_session_stats[i].key,
+		    j_u64(st_stat_get(s, &st_session_stats[i])));
 	set(o, "mem_bytes", j_u64(s->mem_bytes));
 	set(o, "proc_row_bytes", j_u64(s->proc_row_bytes));
 	set(o, "site_row_bytes", j_u64(s->site_row_bytes));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Helpers over the plain structs of model.h: freeing, ordering, lookups. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model.h"
 
 void st_sym_free(struct st_sym *sym)
@@ -76,10 +79,48 @@ const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id
 	return bsearch(&key, d->procs, d->nprocs, sizeof(*d->procs), proc_cmp);
 }
 
+const struct st_stat_desc st_session_stats[] = {
+#define ST_STAT_DESC(name, key, kind) \
+	{ SYSTRACE_SESSION_A_##name, #key, SYSTRACE_STAT_##kind, \
+	  offsetof(struct st_session_row, key) },
+	SYSTRACE_SESSION_STATS(ST_STAT_DESC)
+#undef ST_STAT_DESC
+};
+
+const size_t st_session_nstats =
+	sizeof(st_session_stats) / sizeof(st_session_stats[0]);
+
 uint64_t st_session_dropped(const struct st_session_row *s)
 {
-	return s->dropped_procs + s->dropped_sites + s->dropped_syscalls +
-	       s->dropped_nomem + s->dropped_resolve + s->dropped_counters;
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < st_session_nstats; i++)
+		if (st_session_stats[i].kind == SYSTRACE_STAT_DROP)
+			sum += st_stat_get(s, &st_session_stats[i]);
+	return sum;
+}
+
+void st_format_dropped(const struct st_session_row *s, char *buf, size_t len)
+{
+	const size_t skip = strlen("dropped_");
+	const char *sep = "";
+	size_t i, at = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < st_session_nstats && at < len; i++) {
+		const struct st_stat_desc *d = &st_session_stats[i];
+
+		if (d->kind != SYSTRACE_STAT_DROP)
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s %" PRIu64, sep,
+			     d->key + skip, st_stat_get(s, d));
+		if (n < 0)
+			break;
+		at += (size_t)n;
+		sep = ", ";
+	}
 }
 
 struct agg_key {

@@ -45,10 +45,10 @@ struct st_session_row {
 	uint32_t live_tasks;
 	uint64_t procs, sites;
 	uint64_t syscalls, errors, syscall_ns;
-	uint64_t forks, clones, execs, exits, signal_exits;
-	uint64_t dropped_procs, dropped_sites, dropped_syscalls;
-	uint64_t dropped_nomem, dropped_resolve, dropped_counters;
-	uint64_t late_resolves;
+	/* forks ... late_resolves: see st_session_stats */
+#define ST_STAT_FIELD(name, key, kind) uint64_t key;
+	SYSTRACE_SESSION_STATS(ST_STAT_FIELD)
+#undef ST_STAT_FIELD
 	uint64_t mem_bytes;
 	uint32_t proc_row_bytes, site_row_bytes;
 	bool has_counter_value;
@@ -128,6 +128,35 @@ struct st_dump {
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
 };
+
+/*
+ * The session's counters (SYSTRACE_SESSION_STATS), in their order: decoding,
+ * JSON, loading a saved dump, status and the drop totals walk this table.
+ */
+struct st_stat_desc {
+	int attr;			/* SYSTRACE_SESSION_A_* */
+	const char *key;		/* JSON key; field of st_session_row */
+	enum systrace_stat_kind kind;
+	size_t offset;			/* of the uint64_t in st_session_row */
+};
+
+extern const struct st_stat_desc st_session_stats[];
+extern const size_t st_session_nstats;
+
+static inline uint64_t *st_stat_ptr(struct st_session_row *s,
+				    const struct st_stat_desc *d)
+{
+	return (uint64_t *)((char *)s + d->offset);
+}
+
+static inline uint64_t st_stat_get(const struct st_session_row *s,
+				   const struct st_stat_desc *d)
+{
+	return *(const uint64_t *)((const char *)s + d->offset);
+}
+
+/* "procs 0, sites 2, ...": each dropped_* counter, key without "dropped_". */
+void st_format_dropped(const struct st_session_row *s, char *buf, size_t len);
 
 void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);

@@ -92,18 +92,9 @@ static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
 	[SYSTRACE_SESSION_A_SYSCALLS] = U64,
 	[SYSTRACE_SESSION_A_ERRORS] = U64,
 	[SYSTRACE_SESSION_A_SYSCALL_NS] = U64,
-	[SYSTRACE_SESSION_A_FORKS] = U64,
-	[SYSTRACE_SESSION_A_CLONES] = U64,
-	[SYSTRACE_SESSION_A_EXECS] = U64,
-	[SYSTRACE_SESSION_A_EXITS] = U64,
-	[SYSTRACE_SESSION_A_SIGNAL_EXITS] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_PROCS] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_SITES] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_SYSCALLS] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_NOMEM] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_RESOLVE] = U64,
-	[SYSTRACE_SESSION_A_DROPPED_COUNTERS] = U64,
-	[SYSTRACE_SESSION_A_LATE_RESOLVES] = U64,
+#define ST_STAT_POLICY(name, key, kind) [SYSTRACE_SESSION_A_##name] = U64,
+	SYSTRACE_SESSION_STATS(ST_STAT_POLICY)
+#undef ST_STAT_POLICY
 	[SYSTRACE_SESSION_A_MEM_BYTES] = U64,
 	[SYSTRACE_SESSION_A_PROC_ROW_BYTES] = U32,
 	[SYSTRACE_SESSION_A_SITE_ROW_BYTES] = U32,
@@ -222,6 +213,7 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 			  struct st_session_row *s)
 {
 	struct nlattr *tb[SYSTRACE_SESSION_A_MAX + 1];
+	size_t i;
 	int ret;
 
 	ret = parse_nest(rx, tb, SYSTRACE_SESSION_A_MAX, nest, session_policy,
@@ -249,18 +241,9 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	s->syscalls = u64_or_0(tb[SYSTRACE_SESSION_A_SYSCALLS]);
 	s->errors = u64_or_0(tb[SYSTRACE_SESSION_A_ERRORS]);
 	s->syscall_ns = u64_or_0(tb[SYSTRACE_SESSION_A_SYSCALL_NS]);
-	s->forks = u64_or_0(tb[SYSTRACE_SESSION_A_FORKS]);
-	s->clones = u64_or_0(tb[SYSTRACE_SESSION_A_CLONES]);
-	s->execs = u64_or_0(tb[SYSTRACE_SESSION_A_EXECS]);
-	s->exits = u64_or_0(tb[SYSTRACE_SESSION_A_EXITS]);
-	s->signal_exits = u64_or_0(tb[SYSTRACE_SESSION_A_SIGNAL_EXITS]);
-	s->dropped_procs = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_PROCS]);
-	s->dropped_sites = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_SITES]);
-	s->dropped_syscalls = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_SYSCALLS]);
-	s->dropped_nomem = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_NOMEM]);
-	s->dropped_resolve = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_RESOLVE]);
-	s->dropped_counters = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_COUNTERS]);
-	s->late_resolves = u64_or_0(tb[SYSTRACE_SESSION_A_LATE_RESOLVES]);
+	for (i = 0; i < st_session_nstats; i++)
+		*st_stat_ptr(s, &st_session_stats[i]) =
+			u64_or_0(tb[st_session_stats[i].attr]);
 	s->mem_bytes = u64_or_0(tb[SYSTRACE_SESSION_A_MEM_BYTES]);
 	s->proc_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_PROC_ROW_BYTES]);
 	s->site_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_SITE_ROW_BYTES]);

@@ -222,6 +222,35 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
 };
 
+/*
+ * The session's counters of events and of losses: each is a u64 attribute
+ * SYSTRACE_SESSION_A_<NAME> above, listed here as X(NAME, key, kind) in the
+ * order of their JSON keys, where key is the name systracectl shows and
+ * kind one of enum systrace_stat_kind. The module's counter array and its
+ * reply, and systracectl's decoding, model, JSON, saved-dump loading,
+ * status and drop totals all derive from this list: a new counter is its
+ * attribute appended to the enum above and its line appended here.
+ */
+enum systrace_stat_kind {
+	SYSTRACE_STAT_EVENT,	/* something the traced tree did */
+	SYSTRACE_STAT_DROP,	/* something not recorded: key dropped_* */
+	SYSTRACE_STAT_NOTE,	/* worth knowing; nothing was lost */
+};
+
+#define SYSTRACE_SESSION_STATS(X)				\
+	X(FORKS, forks, EVENT)					\
+	X(CLONES, clones, EVENT)				\
+	X(EXECS, execs, EVENT)					\
+	X(EXITS, exits, EVENT)					\
+	X(SIGNAL_EXITS, signal_exits, EVENT)			\
+	X(DROPPED_PROCS, dropped_procs, DROP)			\
+	X(DROPPED_SITES, dropped_sites, DROP)			\
+	X(DROPPED_SYSCALLS, dropped_syscalls, DROP)		\
+	X(DROPPED_NOMEM, dropped_nomem, DROP)			\
+	X(DROPPED_RESOLVE, dropped_resolve, DROP)		\
+	X(DROPPED_COUNTERS, dropped_counters, DROP)		\
+	X(LATE_RESOLVES, late_resolves, NOTE)
+
 /* How a process image ended. */
 enum systrace_end {
 	SYSTRACE_END_RUNNING,		/* still alive */
