@@ -161,24 +161,21 @@ void st_cache_free(struct st_session *s, struct kmem_cache *c, void *p)
 /* Task accounting: CPU time, context switches and faults. */
 void st_acct_read(struct task_struct *task, struct st_acct *a)
 {
-	a->utime = READ_ONCE(task->utime);
-	a->stime = READ_ONCE(task->stime);
-	a->nvcsw = READ_ONCE(task->nvcsw);
-	a->nivcsw = READ_ONCE(task->nivcsw);
-	a->minflt = READ_ONCE(task->min_flt);
-	a->majflt = READ_ONCE(task->maj_flt);
+	a->v[ST_ACCT_USER_NS] = READ_ONCE(task->utime);
+	a->v[ST_ACCT_SYS_NS] = READ_ONCE(task->stime);
+	a->v[ST_ACCT_NVCSW] = READ_ONCE(task->nvcsw);
+	a->v[ST_ACCT_NIVCSW] = READ_ONCE(task->nivcsw);
+	a->v[ST_ACCT_MINFLT] = READ_ONCE(task->min_flt);
+	a->v[ST_ACCT_MAJFLT] = READ_ONCE(task->maj_flt);
 }
 
 void st_acct_add_delta(struct st_acct *sum, struct task_struct *task,
 			      const struct st_acct *base)
 {
 	struct st_acct now;
+	int i;
 
 	st_acct_read(task, &now);
-	sum->utime += now.utime - base->utime;
-	sum->stime += now.stime - base->stime;
-	sum->nvcsw += now.nvcsw - base->nvcsw;
-	sum->nivcsw += now.nivcsw - base->nivcsw;
-	sum->minflt += now.minflt - base->minflt;
-	sum->majflt += now.majflt - base->majflt;
+	for (i = 0; i < ST_NACCT; i++)
+		sum->v[i] += now.v[i] - base->v[i];
 }

@@ -151,7 +151,7 @@ static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 {
 	static const int stat_attr[ST_NSTATS] = {
-#define ST_STAT_ATTR(name, key, kind) [ST_##name] = SYSTRACE_SESSION_A_##name,
+#define ST_STAT_ATTR(name, key, kind) SYSTRACE_SESSION_A_##name,
 		SYSTRACE_SESSION_STATS(ST_STAT_ATTR)
 #undef ST_STAT_ATTR
 	};
@@ -404,6 +404,22 @@ static int st_nl_table_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/* A process row's task accounting, in SYSTRACE_PROC_ACCT's order. */
+static int st_put_acct(struct sk_buff *skb, const struct st_acct *a, int pad)
+{
+	static const int attr[ST_NACCT] = {
+#define ST_ACCT_ATTR(name, field, column) SYSTRACE_PROC_A_##name,
+		SYSTRACE_PROC_ACCT(ST_ACCT_ATTR)
+#undef ST_ACCT_ATTR
+	};
+	int i;
+
+	for (i = 0; i < ST_NACCT; i++)
+		if (st_put_u64(skb, attr[i], a->v[i], pad))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 {
 	const int pad = SYSTRACE_PROC_A_PAD;
@@ -446,12 +462,7 @@ static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 	    st_put_u64(skb, SYSTRACE_PROC_A_ERRORS, snap.errors, pad) ||
 	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALL_NS, snap.syscall_ns, pad) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_SITES, nsites) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_USER_NS, snap.acct.utime, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_SYS_NS, snap.acct.stime, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_NVCSW, snap.acct.nvcsw, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_NIVCSW, snap.acct.nivcsw, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_MINFLT, snap.acct.minflt, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_MAJFLT, snap.acct.majflt, pad) ||
+	    st_put_acct(skb, &snap.acct, pad) ||
 	    (p->s->counters != SYSTRACE_COUNTERS_NONE && !p->s->counters_error &&
 	     (st_put_u64(skb, SYSTRACE_PROC_A_COUNTER_VALUE, snap.counter_value,
 			 pad) ||

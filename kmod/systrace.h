@@ -62,8 +62,16 @@ struct st_tsite {
 };
 
 /* Kernel task accounting of one task, as a sum or a baseline. */
+/* One value per SYSTRACE_PROC_ACCT entry, in its order. */
+enum st_acct_value {
+#define ST_ACCT_ENUM(name, field, column) ST_ACCT_##name,
+	SYSTRACE_PROC_ACCT(ST_ACCT_ENUM)
+#undef ST_ACCT_ENUM
+	ST_NACCT
+};
+
 struct st_acct {
-	u64 utime, stime, nvcsw, nivcsw, minflt, majflt;
+	u64 v[ST_NACCT];
 };
 
 /* One counter per SYSTRACE_SESSION_STATS entry, in its order. */

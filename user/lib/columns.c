@@ -220,12 +220,9 @@ PROC_U64(c_syscalls, syscalls)
 PROC_U64(c_errors, errors)
 PROC_U64(c_syscall_ns, syscall_ns)
 PROC_U64(c_sites, sites)
-PROC_U64(c_user_ns, user_ns)
-PROC_U64(c_sys_ns, sys_ns)
-PROC_U64(c_nvcsw, nvcsw)
-PROC_U64(c_nivcsw, nivcsw)
-PROC_U64(c_minflt, minflt)
-PROC_U64(c_majflt, majflt)
+#define ST_ACCT_COLUMN(name, field, column) PROC_U64(c_acct_##field, field)
+SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
+#undef ST_ACCT_COLUMN
 
 /* The counter value goes to the one column that names what was counted. */
 static void counter_column(const struct st_row *r, struct st_val *v,
@@ -294,12 +291,9 @@ static const struct st_column proc_columns[] = {
 	{ "errors", c_errors },
 	{ "syscall_ns", c_syscall_ns },
 	{ "sites", c_sites },
-	{ "user_time_ns", c_user_ns },
-	{ "sys_time_ns", c_sys_ns },
-	{ "voluntary_ctxt_switches", c_nvcsw },
-	{ "involuntary_ctxt_switches", c_nivcsw },
-	{ "minor_faults", c_minflt },
-	{ "major_faults", c_majflt },
+#define ST_ACCT_COLUMN(name, field, column) { #column, c_acct_##field },
+	SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
+#undef ST_ACCT_COLUMN
 	{ "instructions", c_instructions },
 	{ "cycles", c_cycles },
 	{ "task_clock_ns", c_task_clock_ns },

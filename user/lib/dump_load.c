@@ -200,12 +200,14 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 	p->errors = get_u64(c, o, w, "errors");
 	p->syscall_ns = get_u64(c, o, w, "syscall_ns");
 	p->sites = (uint32_t)get_u64(c, o, w, "sites");
-	p->user_ns = get_u64(c, o, w, "user_time_ns");
-	p->sys_ns = get_u64(c, o, w, "sys_time_ns");
-	p->nvcsw = get_u64(c, o, w, "voluntary_ctxt_switches");
-	p->nivcsw = get_u64(c, o, w, "involuntary_ctxt_switches");
-	p->minflt = get_u64(c, o, w, "minor_faults");
-	p->majflt = get_u64(c, o, w, "major_faults");
+	/* A column added after the first schema may be missing. */
+#define ST_ACCT_LOAD(name, field, column)				\
+	if (SYSTRACE_PROC_A_##name <= SYSTRACE_PROC_A_MAJFLT)		\
+		p->field = get_u64(c, o, w, #column);			\
+	else								\
+		get_opt_u64(c, o, w, #column, &p->field);
+	SYSTRACE_PROC_ACCT(ST_ACCT_LOAD)
+#undef ST_ACCT_LOAD
 	if (st_counters_column(counters))
 		p->has_counter_value = get_opt_u64(c, o, w, st_counters_column(counters),
 						   &p->counter_value);

@@ -72,7 +72,9 @@ struct st_proc_row {
 	uint32_t threads;
 	uint64_t syscalls, errors, syscall_ns;
 	uint32_t sites;
-	uint64_t user_ns, sys_ns, nvcsw, nivcsw, minflt, majflt;
+#define ST_ACCT_FIELD(name, field, column) uint64_t field;
+	SYSTRACE_PROC_ACCT(ST_ACCT_FIELD)	/* user_ns ... majflt */
+#undef ST_ACCT_FIELD
 	bool has_counter_value;
 	uint64_t counter_value;
 	uint32_t counter_tasks;

@@ -121,12 +121,9 @@ static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
 	[SYSTRACE_PROC_A_ERRORS] = U64,
 	[SYSTRACE_PROC_A_SYSCALL_NS] = U64,
 	[SYSTRACE_PROC_A_SITES] = U32,
-	[SYSTRACE_PROC_A_USER_NS] = U64,
-	[SYSTRACE_PROC_A_SYS_NS] = U64,
-	[SYSTRACE_PROC_A_NVCSW] = U64,
-	[SYSTRACE_PROC_A_NIVCSW] = U64,
-	[SYSTRACE_PROC_A_MINFLT] = U64,
-	[SYSTRACE_PROC_A_MAJFLT] = U64,
+#define ST_ACCT_POLICY(name, field, column) [SYSTRACE_PROC_A_##name] = U64,
+	SYSTRACE_PROC_ACCT(ST_ACCT_POLICY)
+#undef ST_ACCT_POLICY
 	[SYSTRACE_PROC_A_COUNTER_VALUE] = U64,
 	[SYSTRACE_PROC_A_COUNTER_TASKS] = U32,
 	[SYSTRACE_PROC_A_ATTACHED] = U8,
@@ -286,12 +283,10 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 	p->errors = u64_or_0(tb[SYSTRACE_PROC_A_ERRORS]);
 	p->syscall_ns = u64_or_0(tb[SYSTRACE_PROC_A_SYSCALL_NS]);
 	p->sites = u32_or_0(tb[SYSTRACE_PROC_A_SITES]);
-	p->user_ns = u64_or_0(tb[SYSTRACE_PROC_A_USER_NS]);
-	p->sys_ns = u64_or_0(tb[SYSTRACE_PROC_A_SYS_NS]);
-	p->nvcsw = u64_or_0(tb[SYSTRACE_PROC_A_NVCSW]);
-	p->nivcsw = u64_or_0(tb[SYSTRACE_PROC_A_NIVCSW]);
-	p->minflt = u64_or_0(tb[SYSTRACE_PROC_A_MINFLT]);
-	p->majflt = u64_or_0(tb[SYSTRACE_PROC_A_MAJFLT]);
+#define ST_ACCT_DECODE(name, field, column) \
+	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
+	SYSTRACE_PROC_ACCT(ST_ACCT_DECODE)
+#undef ST_ACCT_DECODE
 	p->has_counter_value = tb[SYSTRACE_PROC_A_COUNTER_VALUE];
 	p->counter_value = u64_or_0(tb[SYSTRACE_PROC_A_COUNTER_VALUE]);
 	p->counter_tasks = u32_or_0(tb[SYSTRACE_PROC_A_COUNTER_TASKS]);

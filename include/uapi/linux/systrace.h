@@ -214,9 +214,8 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_PROC_ROW_BYTES,	/* u32: bytes per process row */
 	SYSTRACE_SESSION_A_SITE_ROW_BYTES,	/* u32: bytes per site row */
 	SYSTRACE_SESSION_A_COUNTER_VALUE,	/* u64: sum over process rows */
-	SYSTRACE_SESSION_A_LATE_RESOLVES,	/* u64: sites resolved after
-						 * their first hit (mmap lock
-						 * busy then) */
+	/* u64: sites resolved after their first hit (mmap lock busy then) */
+	SYSTRACE_SESSION_A_LATE_RESOLVES,
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -297,6 +296,24 @@ enum systrace_proc_attr {
 	__SYSTRACE_PROC_A_MAX,
 	SYSTRACE_PROC_A_MAX = __SYSTRACE_PROC_A_MAX - 1
 };
+
+/*
+ * A process row's task accounting, summed over its threads while they were
+ * traced: X(NAME, field, column) with SYSTRACE_PROC_A_<NAME> its u64
+ * attribute, field its name in the module's and systracectl's structs, and
+ * column its CSV header and JSON key, in column order. The module reads
+ * each from the task (kmod/mem.c, st_acct_read); its sums, its reply, and
+ * systracectl's decoding, model, columns and dump loading derive from this
+ * list. A new one is its attribute appended above, its line here, and its
+ * read from the task.
+ */
+#define SYSTRACE_PROC_ACCT(X)					\
+	X(USER_NS, user_ns, user_time_ns)			\
+	X(SYS_NS, sys_ns, sys_time_ns)				\
+	X(NVCSW, nvcsw, voluntary_ctxt_switches)		\
+	X(NIVCSW, nivcsw, involuntary_ctxt_switches)		\
+	X(MINFLT, minflt, minor_faults)				\
+	X(MAJFLT, majflt, major_faults)
 
 enum systrace_abi {
 	SYSTRACE_ABI_X64,
