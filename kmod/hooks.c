@@ -25,6 +25,8 @@ static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		if (unlikely(t->cur.ts))
 			st_tsite_account(t, 0, st_clock());
 		t->cur.ts = st_tsite_get(t, regs, id);
+		if (unlikely(t->logging))
+			t->cur.mono_ns = ktime_get_ns();
 		t->cur.start_ns = st_clock();
 	}
 	rcu_read_unlock();

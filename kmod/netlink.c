@@ -27,19 +27,34 @@ static struct netlink_range_validation st_pid_range = {
 	.max = PID_MAX_LIMIT,
 };
 
+static struct netlink_range_validation st_log_range = {
+	.min = SYSTRACE_LOG_BUFFER_MIN,
+	.max = SYSTRACE_LOG_BUFFER_MAX,
+};
+
 static const struct nla_policy st_session_new_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &st_pid_range),
 	[SYSTRACE_A_NAME] = { .type = NLA_NUL_STRING,
 			      .len = SYSTRACE_NAME_MAX - 1 },
 	[SYSTRACE_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, SYSTRACE_SESSION_F_ALL),
 	[SYSTRACE_A_COUNTERS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_COUNTERS_MAX),
+	[SYSTRACE_A_LOG_BUFFER] = NLA_POLICY_FULL_RANGE(NLA_U32, &st_log_range),
 };
 
 /* Dump state, kept in cb->ctx between the messages of one dump. */
 struct st_dump_ctx {
 	struct st_session *s;
-	struct st_proc *proc;		/* last row emitted, or sites' owner */
-	struct st_site *site;		/* last site emitted of ->proc */
+	union {
+		struct {
+			struct st_proc *proc;	/* last row emitted, or
+						 * sites' owner */
+			struct st_site *site;	/* last site emitted of ->proc */
+		};
+		struct {
+			u64 budget;		/* events the dump may return */
+			int cpu;		/* the ring it goes on from */
+		} log;
+	};
 	const char *err_msg;		/* bad request, for the first dumpit */
 	int err;
 	u32 session_id;			/* session list: last id emitted */
@@ -190,6 +205,8 @@ static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 			st_proc_row_bytes()) ||
 	    nla_put_u32(skb, SYSTRACE_SESSION_A_SITE_ROW_BYTES,
 			st_site_row_bytes()) ||
+	    (s->log && nla_put_u32(skb, SYSTRACE_SESSION_A_LOG_BUFFER,
+				   st_log_bytes(s))) ||
 	    (s->counters != SYSTRACE_COUNTERS_NONE && !s->counters_error &&
 	     st_put_u64(skb, SYSTRACE_SESSION_A_COUNTER_VALUE,
 			tot.counter_value, pad)))
@@ -226,7 +243,7 @@ static int st_nl_reply_session(struct genl_info *info, struct st_session *s,
 static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
-	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE;
+	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE, log_bytes = 0;
 	const char *name = NULL;
 	struct st_session *s;
 	int ret;
@@ -244,9 +261,11 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		flags = nla_get_u32(attrs[SYSTRACE_A_FLAGS]);
 	if (attrs[SYSTRACE_A_COUNTERS])
 		counters = nla_get_u32(attrs[SYSTRACE_A_COUNTERS]);
+	if (attrs[SYSTRACE_A_LOG_BUFFER])
+		log_bytes = nla_get_u32(attrs[SYSTRACE_A_LOG_BUFFER]);
 
 	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
-			     counters, &s, info->extack);
+			     counters, log_bytes, &s, info->extack);
 	if (ret) {
 		NL_SET_BAD_ATTR(info->extack, attrs[SYSTRACE_A_PID]);
 		return ret;
@@ -624,6 +643,44 @@ full:
 	return st_table_end(skb, hdr, rows, site);
 }
 
+/*
+ * The log's events, taken out of its buffers: no NLM_F_DUMP_INTR, since
+ * each event is returned once whatever the rows do meanwhile.
+ */
+static int st_nl_log_read_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+	void *hdr;
+	int n;
+
+	if (ctx->err)
+		return st_nl_table_error(cb);
+	cond_resched();
+	hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_LOG_READ);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, SYSTRACE_A_SESSION_ID, ctx->s->id)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	n = st_log_read(ctx->s, skb, &ctx->log.cpu, &ctx->log.budget,
+			!ctx->started);
+	if (n == -ENOENT && !ctx->started) {
+		genlmsg_cancel(skb, hdr);
+		ctx->err = -ENOENT;
+		ctx->err_msg = KBUILD_MODNAME ": the session keeps no log (start it with a log buffer)";
+		return st_nl_table_error(cb);
+	}
+	ctx->started = true;
+	if (n <= 0) {
+		genlmsg_cancel(skb, hdr);
+		return 0;
+	}
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
 static const struct genl_ops st_nl_ops[] = {
 	{
 		.cmd = SYSTRACE_CMD_STATUS,
@@ -669,6 +726,14 @@ static const struct genl_ops st_nl_ops[] = {
 		.maxattr = SYSTRACE_A_MAX,
 		.start = st_nl_table_start,
 		.dumpit = st_nl_site_get_dumpit,
+		.done = st_nl_table_done,
+	},
+	{
+		.cmd = SYSTRACE_CMD_LOG_READ,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.start = st_nl_table_start,
+		.dumpit = st_nl_log_read_dumpit,
 		.done = st_nl_table_done,
 	},
 };

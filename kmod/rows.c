@@ -425,6 +425,8 @@ void st_tsite_account(struct st_thread *t, long ret, u64 now)
 	WRITE_ONCE(t->syscall_ns, t->syscall_ns + d);
 	WRITE_ONCE(t->errors, t->errors + err);
 	WRITE_ONCE(t->syscalls, t->syscalls + 1);
+	if (unlikely(t->logging))
+		st_log_syscall(t, ts->site, ret, d);
 }
 
 /* ---- snapshots for dumps ---- */

@@ -31,6 +31,7 @@ static void st_session_release(struct kref *ref)
 	struct st_session *s = container_of(ref, struct st_session, ref);
 
 	st_free_session_rows(s);
+	st_log_free(s);
 	WARN_ON_ONCE(atomic64_read(&s->mem) != 0);
 	put_pid_ns(s->pidns);
 	kfree(s);
@@ -563,13 +564,15 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
  * @name: optional session name
  * @flags: SYSTRACE_SESSION_F_*
  * @counters: enum systrace_counters
+ * @log_bytes: the temporal log's buffer per CPU; 0: no log
  * @out: the new session, with a reference for the caller
  * @extack: where a rejection is explained
  *
  * Return: 0 or -errno.
  */
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   struct st_session **out, struct netlink_ext_ack *extack)
+		   u32 log_bytes, struct st_session **out,
+		   struct netlink_ext_ack *extack)
 {
 	struct task_struct *task;
 	struct st_session *s, *it;
@@ -607,6 +610,11 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		goto out_task;
 	}
 	s->counters_error = st_counters_probe(counters);
+	if (log_bytes) {
+		ret = st_log_new(s, log_bytes, extack);
+		if (ret)
+			goto out_free;
+	}
 
 	mutex_lock(&st_mutex);
 	list_for_each_entry(it, &st_sessions, node)
@@ -640,10 +648,11 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	ret = 0;
 out_unlock:
 	mutex_unlock(&st_mutex);
-	if (s) {
+	if (s)
 		st_session_kill(s);
+out_free:
+	if (s)
 		st_session_put(s);
-	}
 out_task:
 	put_task_struct(task);
 	return ret;

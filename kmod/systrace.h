@@ -106,6 +106,7 @@ struct st_proc {
 	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
+	atomic64_t log_seq;		/* log: the image's next event ordinal */
 	bool pinned_exit;		/* its last thread exited while pinned, */
 	u32 pinned_code;		/* with this wait status */
 
@@ -119,6 +120,7 @@ struct st_proc {
 struct st_inflight {
 	struct st_tsite *ts;		/* NULL: none in flight */
 	u64 start_ns;
+	u64 mono_ns;			/* entry, CLOCK_MONOTONIC: log only */
 };
 
 struct st_thread {
@@ -136,6 +138,8 @@ struct st_thread {
 	struct st_tsite **buckets;	/* owner-only */
 	u32 nbuckets, ntsites;
 	u32 seed;			/* of the site hash, the session's */
+	pid_t tid;			/* in the session's pid namespace */
+	bool logging;			/* the session has a log */
 	struct st_tsite *tsites;	/* newest first, RCU readers */
 	struct st_tsite *last;
 
@@ -173,6 +177,7 @@ struct st_session {
 	atomic64_t mem;
 	atomic_t gen;			/* bumped by every new row */
 	atomic64_t stats[ST_NSTATS];
+	struct st_log *log;		/* NULL: no temporal log (log.c) */
 };
 
 /* Sums over a process image's merged data and its live threads. */
@@ -217,7 +222,19 @@ extern bool st_force_late_resolve;
 extern struct mutex st_mutex;
 extern struct list_head st_sessions;
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   struct st_session **out, struct netlink_ext_ack *extack);
+		   u32 log_bytes, struct st_session **out,
+		   struct netlink_ext_ack *extack);
+
+/* The temporal log (log.c). */
+struct st_log;
+struct sk_buff;
+int st_log_new(struct st_session *s, u32 bytes, struct netlink_ext_ack *extack);
+void st_log_free(struct st_session *s);
+u32 st_log_bytes(struct st_session *s);
+void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
+		    u64 dur);
+int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
+		u64 *budget, bool first);
 int st_session_del(u32 id, struct netlink_ext_ack *extack);
 int st_session_detach(u32 id, struct netlink_ext_ack *extack);
 struct st_session *st_session_get(u32 id);

@@ -15,6 +15,7 @@
 #include <linux/rculist.h>
 #include <linux/hash.h>
 #include <linux/sched/task.h>
+#include <linux/pid.h>
 #include "systrace.h"
 #include "tables.h"
 
@@ -138,6 +139,8 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	}
 	t->nbuckets = ST_BUCKETS_MIN;
 	t->seed = s->seed;
+	t->tid = task_pid_nr_ns(task, s->pidns);
+	t->logging = s->log;
 	t->task = task;
 	t->s = s;
 	t->proc = p;

@@ -14,14 +14,15 @@
 # The option lists are those of each subcommand's --help
 # (user/tests/test_completion.sh checks that they agree).
 
-_systracectl_subcommands="status start attach detach dump list reset report diff help"
+_systracectl_subcommands="status start attach detach log dump list reset report diff help"
 _systracectl_reports="amortize short phases syscalls"
 
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
 _systracectl_options() {
 	case $1 in
 	status | list) echo "--json -h --help" ;;
-	start) echo "-n --name -c --counters -q --quiet -h --help --" ;;
+	start) echo "-n --name -c --counters -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
+	log) echo "-o --output -f --log-format -e --early-object --no-symbols -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
@@ -122,6 +123,14 @@ _systracectl() {
 		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
 		return 0
 		;;
+	start:--log-format | log:-f | log:--log-format)
+		mapfile -t COMPREPLY < <(compgen -W "csv jsonl chrome" -- "$cur")
+		return 0
+		;;
+	start:--log-buffer)
+		mapfile -t COMPREPLY < <(compgen -W "64K 1M 4M 16M 64M" -- "$cur")
+		return 0
+		;;
 	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top | diff:--threshold | diff:--limit)
 		return 0
 		;;
@@ -137,7 +146,8 @@ _systracectl() {
 		mapfile -t COMPREPLY < <(compgen -P "$done_" -W "$keys" -- "${cur##*,}")
 		return 0
 		;;
-	dump:-o | dump:--output | report:-o | report:--output | report:--input | diff:-o | diff:--output | diff:--input)
+	start:--log | start:--early-object | log:-o | log:--output | log:-e | log:--early-object | \
+		dump:-o | dump:--output | report:-o | report:--output | report:--input | diff:-o | diff:--output | diff:--input)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
@@ -164,7 +174,7 @@ _systracectl() {
 			words=$(_systracectl_options "$sub")
 		fi
 		;;
-	dump | reset | detach)
+	dump | reset | detach | log)
 		if [[ $cur != -* ]] && ((npos == 0)); then
 			words=$(_systracectl_sessions "$cmd")
 		else

@@ -17,11 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
+#include "logcli.h"
 #include "subcommands.h"
 #include "systrace.h"
 
 const char start_usage[] =
-	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet] -- CMD [ARGS...]\n\n"
+	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet]\n"
+	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
+	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
 	"Prints the session id, and at the end a summary, to stderr. SIGINT,\n"
 	"SIGTERM and SIGHUP sent to systracectl are passed on to CMD. Exits with\n"
@@ -32,6 +35,16 @@ const char start_usage[] =
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
 	"  -q, --quiet           no summary at the end\n"
+	"  --log FILE            record every syscall in order (the temporal log)\n"
+	"                        while CMD runs, and write it to FILE at the end\n"
+	"  --log-format F        csv (default), jsonl, or chrome (trace-event JSON\n"
+	"                        for Perfetto and chrome://tracing)\n"
+	"  --log-buffer SIZE     the module's log buffer per CPU (default 4M, from\n"
+	"                        4K to 256M); without --log, keep a log that\n"
+	"                        systracectl log drains\n"
+	"  --early-object PATH   with --log: calls before the image's first call\n"
+	"                        from outside both its interpreter and PATH (e.g. an\n"
+	"                        LD_PRELOAD library) are early too\n"
 	"  -h, --help\n";
 
 static volatile sig_atomic_t child_pid;
@@ -103,6 +116,34 @@ static int wait_child(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 	return status;
+}
+
+/*
+ * wait_child() that drains the session's log every 20 ms meanwhile, so the
+ * module's buffer has room. A drain that fails is said once; the log then
+ * keeps what it had and the rest stays in the module's buffer.
+ */
+static int wait_draining(pid_t pid, struct st_backend *be, uint32_t id,
+			 struct st_log *log)
+{
+	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+	struct st_err err;
+	bool failed = false;
+	pid_t r;
+	int status;
+
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (!failed && st_log_drain(be, id, log, &err)) {
+			st_err_print(&err);
+			failed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
 }
 
 /* The errno of a failed exec, or 0 once CMD runs (the pipe closed on exec). */
@@ -344,6 +385,7 @@ int st_session_opt(int c, const char *arg, const char *usage,
 struct start_opts {
 	struct st_session_req req;	/* name and counters */
 	bool quiet;
+	struct st_log_opts log;
 	char **cmd;
 };
 
@@ -354,6 +396,10 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "log", required_argument, NULL, 'L' },
+		{ "log-format", required_argument, NULL, 'f' },
+		{ "log-buffer", required_argument, NULL, 'B' },
+		{ "early-object", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -361,8 +407,11 @@ static int parse(int argc, char **argv, struct start_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
+	o->log.fmt = ST_LOG_CSV;
 	while ((c = getopt_long(argc, argv, "+n:c:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
+		if (ret == ST_OPT_NOT_MINE)
+			ret = st_log_opt(c, optarg, start_usage, &o->log);
 		if (ret != ST_OPT_NOT_MINE) {
 			if (ret >= 0)
 				return ret;
@@ -380,6 +429,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	}
 	if (optind >= argc)
 		return st_usage_error(start_usage, "no command to run");
+	if (!o->log.path && (o->log.fmt_set || o->log.early_object))
+		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
 	o->cmd = argv + optind;
 	return -1;
 }
@@ -391,6 +442,7 @@ int start_main(int argc, char **argv)
 	struct st_session_row s;
 	struct st_err err;
 	struct st_backend *be;
+	struct st_log log = { 0 };
 	sigset_t block, oldmask;
 	int go[2], execst[2], ret, status, e;
 	pid_t pid;
@@ -426,6 +478,7 @@ int start_main(int argc, char **argv)
 	req.pid = (uint32_t)pid;
 	req.name = o.req.name;
 	req.counters = o.req.counters;
+	req.log_buffer = o.log.buffer;
 	if (st_backend_session_new(be, &req, &s, &err)) {
 		kill(pid, SIGKILL);
 		wait_child(pid);
@@ -439,7 +492,8 @@ int start_main(int argc, char **argv)
 	close(go[1]);
 	e = exec_result(execst[0]);
 	close(execst[0]);
-	status = wait_child(pid);
+	status = o.log.path && !e ? wait_draining(pid, be, s.id, &log) :
+				    wait_child(pid);
 	if (e) {
 		st_warn("cannot run %s: %s", o.cmd[0], strerror(e));
 		/* Nothing was traced: the session would only hold a slot. */
@@ -455,6 +509,16 @@ int start_main(int argc, char **argv)
 	if (!o.quiet) {
 		report_session(be, s.id);
 		print_outcome(o.cmd[0], status);
+	}
+	if (o.log.path) {
+		if (o.quiet)
+			settle(be, s.id);
+		ret = st_log_save(be, s.id, &log, &o.log);
+		st_log_free(&log);
+		if (ret) {
+			st_backend_close(be);
+			return ret;
+		}
 	}
 	st_backend_close(be);
 	return exit_like(status);

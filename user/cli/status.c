@@ -38,6 +38,9 @@ static void print_session(const struct st_session_row *s)
 	printf("  dropped:  %s\n", dropped);
 	printf("  late:     %" PRIu64 " sites resolved after their first hit\n",
 	       s->late_resolves);
+	if (s->log_buffer)
+		printf("  log:      %" PRIu32 " bytes per CPU, %" PRIu64
+		       " events dropped\n", s->log_buffer, s->dropped_events);
 }
 
 static void print_status(const struct st_status *st,

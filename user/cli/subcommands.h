@@ -13,6 +13,7 @@ int attach_main(int argc, char **argv);
 int detach_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
+int log_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -24,6 +25,7 @@ extern const char attach_usage[];
 extern const char detach_usage[];
 extern const char report_usage[];
 extern const char diff_usage[];
+extern const char log_usage[];
 
 extern const char st_exit_codes_help[];
 

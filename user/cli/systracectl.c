@@ -18,6 +18,7 @@ static const struct {
 	{ "start", start_main, "run a command and trace its process tree", start_usage },
 	{ "attach", attach_main, "trace a running process and what it creates", attach_usage },
 	{ "detach", detach_main, "stop following a session's tasks, keep its data", detach_usage },
+	{ "log", log_main, "drain a session's temporal log into a file", log_usage },
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
 	{ "reset", reset_main, "delete a session (or all) and free its memory", reset_usage },

@@ -80,3 +80,9 @@ int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
 {
 	return b->ops->dump(b->priv, id, d, err);
 }
+
+int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,
+			size_t *n, struct st_err *err)
+{
+	return b->ops->log_read(b->priv, id, log, n, err);
+}

@@ -20,7 +20,10 @@ struct st_session_req {
 	const char *name;	/* NULL: none */
 	uint32_t flags;		/* SYSTRACE_SESSION_F_* */
 	uint32_t counters;	/* enum systrace_counters */
+	uint32_t log_buffer;	/* temporal log bytes per CPU; 0: no log */
 };
+
+struct st_log;
 
 struct st_backend_ops {
 	int (*open)(void **priv, struct st_err *err);
@@ -37,6 +40,12 @@ struct st_backend_ops {
 	/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
 	int (*dump)(void *priv, uint32_t id, struct st_dump *d,
 		    struct st_err *err);
+	/*
+	 * Appends the syscall events buffered for a session with a log,
+	 * taking them out of the tracer (each is read once); *n: how many.
+	 */
+	int (*log_read)(void *priv, uint32_t id, struct st_log *log, size_t *n,
+			struct st_err *err);
 };
 
 extern const struct st_backend_ops st_backend_kmod;
@@ -61,5 +70,7 @@ int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
 			    size_t *n, bool *interrupted, struct st_err *err);
 int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
 		    struct st_err *err);
+int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,
+			size_t *n, struct st_err *err);
 
 #endif

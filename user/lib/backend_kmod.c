@@ -57,6 +57,12 @@ static int kmod_dump(void *priv, uint32_t id, struct st_dump *d,
 	return st_nl_dump(priv, id, d, err);
 }
 
+static int kmod_log_read(void *priv, uint32_t id, struct st_log *log,
+			 size_t *n, struct st_err *err)
+{
+	return st_nl_log_read(priv, id, log, n, err);
+}
+
 const struct st_backend_ops st_backend_kmod = {
 	.open = kmod_open,
 	.close = kmod_close,
@@ -67,4 +73,5 @@ const struct st_backend_ops st_backend_kmod = {
 	.session_get = kmod_session_get,
 	.session_list = kmod_session_list,
 	.dump = kmod_dump,
+	.log_read = kmod_log_read,
 };

@@ -18,6 +18,7 @@ enum st_val_type {
 	ST_V_STR,	/* s: may point into buf */
 	ST_V_BOOL,	/* u: 0 or 1 */
 	ST_V_MILLI,	/* u / 1000, printed with three decimals */
+	ST_V_INT,	/* (int64_t)u */
 };
 
 struct st_val {
@@ -33,6 +34,7 @@ struct st_row {
 	const struct st_proc_row *proc;	/* NULL if the site's image is unknown */
 	const struct st_site_row *site;
 	const struct st_sysagg *agg;
+	const struct st_event *ev;	/* the log's rows (log.c) */
 };
 
 struct st_column {

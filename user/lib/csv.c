@@ -36,6 +36,9 @@ void st_csv_value(FILE *f, const struct st_val *v)
 	case ST_V_MILLI:
 		fprintf(f, "%" PRIu64 ".%03" PRIu64, v->u / 1000, v->u % 1000);
 		break;
+	case ST_V_INT:
+		fprintf(f, "%" PRId64, (int64_t)v->u);
+		break;
 	}
 }
 

@@ -129,6 +129,7 @@ static void copy_name(char *dst, size_t len, const char *s)
 static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 {
 	const char *w = "session", *str;
+	uint64_t v;
 	size_t i;
 
 	s->id = (uint32_t)get_u64(c, o, w, "id");
@@ -160,6 +161,8 @@ static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 	s->mem_bytes = get_u64(c, o, w, "mem_bytes");
 	s->proc_row_bytes = (uint32_t)get_u64(c, o, w, "proc_row_bytes");
 	s->site_row_bytes = (uint32_t)get_u64(c, o, w, "site_row_bytes");
+	if (get_opt_u64(c, o, w, "log_buffer", &v))
+		s->log_buffer = (uint32_t)v;
 	if (st_counters_column(s->counters))
 		s->has_counter_value = get_opt_u64(c, o, w, st_counters_column(s->counters),
 						   &s->counter_value);

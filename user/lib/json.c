@@ -99,6 +99,8 @@ static json_t *j_value(const struct st_val *v)
 		return json_boolean(v->u);
 	case ST_V_MILLI:
 		return json_real((double)v->u / 1000.0);
+	case ST_V_INT:
+		return json_integer((json_int_t)(int64_t)v->u);
 	}
 	return json_null();
 }
@@ -155,6 +157,7 @@ json_t *st_json_session(const struct st_session_row *s)
 	set(o, "mem_bytes", j_u64(s->mem_bytes));
 	set(o, "proc_row_bytes", j_u64(s->proc_row_bytes));
 	set(o, "site_row_bytes", j_u64(s->site_row_bytes));
+	set(o, "log_buffer", s->log_buffer ? j_u64(s->log_buffer) : json_null());
 	set_counter_keys(o, s->counters, s->has_counter_value, s->counter_value);
 	return o;
 }

@@ -51,6 +51,7 @@ struct st_session_row {
 #undef ST_STAT_FIELD
 	uint64_t mem_bytes;
 	uint32_t proc_row_bytes, site_row_bytes;
+	uint32_t log_buffer;		/* log bytes per CPU; 0: no log */
 	bool has_counter_value;
 	uint64_t counter_value;
 };

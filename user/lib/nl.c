@@ -16,6 +16,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
+#include "log.h"
 #include "nl.h"
 
 #ifndef SOL_NETLINK
@@ -65,6 +66,8 @@ static struct nla_policy top_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_SESSION] = NEST,
 	[SYSTRACE_A_PROC] = NEST,
 	[SYSTRACE_A_SITE] = NEST,
+	[SYSTRACE_A_LOG_BUFFER] = U32,
+	[SYSTRACE_A_EVENT] = NEST,
 };
 
 static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1] = {
@@ -99,6 +102,7 @@ static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
 	[SYSTRACE_SESSION_A_PROC_ROW_BYTES] = U32,
 	[SYSTRACE_SESSION_A_SITE_ROW_BYTES] = U32,
 	[SYSTRACE_SESSION_A_COUNTER_VALUE] = U64,
+	[SYSTRACE_SESSION_A_LOG_BUFFER] = U32,
 };
 
 static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
@@ -244,6 +248,7 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	s->mem_bytes = u64_or_0(tb[SYSTRACE_SESSION_A_MEM_BYTES]);
 	s->proc_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_PROC_ROW_BYTES]);
 	s->site_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_SITE_ROW_BYTES]);
+	s->log_buffer = u32_or_0(tb[SYSTRACE_SESSION_A_LOG_BUFFER]);
 	s->has_counter_value = tb[SYSTRACE_SESSION_A_COUNTER_VALUE];
 	s->counter_value = u64_or_0(tb[SYSTRACE_SESSION_A_COUNTER_VALUE]);
 	return 0;
@@ -502,6 +507,61 @@ int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
 	return -rx.local_err;
 }
 
+static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
+	[SYSTRACE_EVENT_A_TS_NS] = U64,
+	[SYSTRACE_EVENT_A_DUR_NS] = U64,
+	[SYSTRACE_EVENT_A_PROC_ID] = U64,
+	[SYSTRACE_EVENT_A_SEQ] = U64,
+	[SYSTRACE_EVENT_A_ADDR] = U64,
+	[SYSTRACE_EVENT_A_RET] = U64,
+	[SYSTRACE_EVENT_A_PID] = U32,
+	[SYSTRACE_EVENT_A_TID] = U32,
+	[SYSTRACE_EVENT_A_NR] = U32,
+	[SYSTRACE_EVENT_A_ABI] = U32,
+};
+
+struct events {
+	struct st_log *log;
+	size_t n;
+};
+
+static int parse_events(struct rx *rx, struct nlattr *attrs, int len)
+{
+	struct nlattr *tb[SYSTRACE_EVENT_A_MAX + 1];
+	struct events *e = rx->arg;
+	struct nlattr *a;
+	int rem, ret;
+
+	if (nla_validate(attrs, len, SYSTRACE_A_MAX, top_policy) < 0)
+		return bad_reply(rx, "an attribute has the wrong type or length");
+	nla_for_each_attr(a, attrs, len, rem) {
+		struct st_event ev = { .kind = ST_EV_SYSCALL };
+
+		if (nla_type(a) != SYSTRACE_A_EVENT)
+			continue;
+		ret = parse_nest(rx, tb, SYSTRACE_EVENT_A_MAX, a, event_policy,
+				 "event");
+		if (ret)
+			return ret;
+		if (!tb[SYSTRACE_EVENT_A_PROC_ID] || !tb[SYSTRACE_EVENT_A_TS_NS])
+			return bad_reply(rx, "event without SYSTRACE_EVENT_A_PROC_ID or TS_NS");
+		ev.ts_ns = nla_get_u64(tb[SYSTRACE_EVENT_A_TS_NS]);
+		ev.dur_ns = u64_or_0(tb[SYSTRACE_EVENT_A_DUR_NS]);
+		ev.proc_id = nla_get_u64(tb[SYSTRACE_EVENT_A_PROC_ID]);
+		ev.seq = u64_or_0(tb[SYSTRACE_EVENT_A_SEQ]);
+		ev.addr = u64_or_0(tb[SYSTRACE_EVENT_A_ADDR]);
+		ev.ret = (int64_t)u64_or_0(tb[SYSTRACE_EVENT_A_RET]);
+		ev.pid = u32_or_0(tb[SYSTRACE_EVENT_A_PID]);
+		ev.tid = u32_or_0(tb[SYSTRACE_EVENT_A_TID]);
+		ev.nr = u32_or_0(tb[SYSTRACE_EVENT_A_NR]);
+		ev.abi = u32_or_0(tb[SYSTRACE_EVENT_A_ABI]);
+		if (st_log_push(e->log, &ev))
+			return no_memory(rx);
+		e->n++;
+	}
+	return 0;
+}
+
 static struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
 	[NLMSGERR_ATTR_MISS_TYPE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
@@ -620,6 +680,7 @@ static const char *const cmd_names[] = {
 	[SYSTRACE_CMD_PROC_GET] = "PROC_GET",
 	[SYSTRACE_CMD_SITE_GET] = "SITE_GET",
 	[SYSTRACE_CMD_SESSION_DETACH] = "SESSION_DETACH",
+	[SYSTRACE_CMD_LOG_READ] = "LOG_READ",
 };
 
 struct request {
@@ -643,7 +704,9 @@ static int put_attrs(struct nl_msg *msg, const struct request *req)
 	if (nla_put_u32(msg, SYSTRACE_A_PID, n->pid) < 0 ||
 	    (n->name && nla_put_string(msg, SYSTRACE_A_NAME, n->name) < 0) ||
 	    nla_put_u32(msg, SYSTRACE_A_FLAGS, n->flags) < 0 ||
-	    nla_put_u32(msg, SYSTRACE_A_COUNTERS, n->counters) < 0)
+	    nla_put_u32(msg, SYSTRACE_A_COUNTERS, n->counters) < 0 ||
+	    (n->log_buffer &&
+	     nla_put_u32(msg, SYSTRACE_A_LOG_BUFFER, n->log_buffer) < 0))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -914,5 +977,20 @@ int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	}
 	if (ret)
 		st_dump_free(d);
+	return ret;
+}
+
+int st_nl_log_read(struct st_nl *nl, uint32_t id, struct st_log *log,
+		   size_t *n, struct st_err *err)
+{
+	struct events e = { .log = log };
+	struct request req = {
+		.cmd = SYSTRACE_CMD_LOG_READ, .dump = true, .session_id = id,
+		.parse = parse_events, .arg = &e,
+	};
+	int ret;
+
+	ret = transact(nl, &req, NULL, err);
+	*n = e.n;
 	return ret;
 }

@@ -32,6 +32,10 @@ int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	       struct st_err *err);
 
+/* LOG_READ: appends the events buffered now to log; *n: how many. */
+int st_nl_log_read(struct st_nl *nl, uint32_t id, struct st_log *log,
+		   size_t *n, struct st_err *err);
+
 struct nlmsghdr;
 /*
  * Decodes one message of a PROC_GET or SITE_GET dump, appending its rows to

@@ -33,7 +33,11 @@
  *             SYSTRACE_A_NAME (optional, at most SYSTRACE_NAME_MAX - 1 bytes);
  *             SYSTRACE_A_FLAGS (optional, SYSTRACE_SESSION_F_*);
  *             SYSTRACE_A_COUNTERS (optional, enum systrace_counters,
- *             default SYSTRACE_COUNTERS_NONE).
+ *             default SYSTRACE_COUNTERS_NONE);
+ *             SYSTRACE_A_LOG_BUFFER (optional): keep a temporal log of
+ *             every counted syscall in a buffer of this many bytes per
+ *             CPU (SYSTRACE_LOG_BUFFER_MIN..MAX), read by LOG_READ; an
+ *             event that finds it full is counted in DROPPED_EVENTS.
  *   reply:    SYSTRACE_A_SESSION (nest of SYSTRACE_SESSION_A_*)
  *
  * SYSTRACE_CMD_SESSION_DEL (do)
@@ -59,6 +63,16 @@
  *   request:  SYSTRACE_A_SESSION_ID (required)
  *   reply:    one SYSTRACE_A_SITE nest per (process image, call site,
  *             syscall number, ABI), several per message.
+ *
+ * SYSTRACE_CMD_LOG_READ (dump)
+ *   request:  SYSTRACE_A_SESSION_ID (required), of a session made with
+ *             SYSTRACE_A_LOG_BUFFER
+ *   reply:    one SYSTRACE_A_EVENT nest per syscall event, several per
+ *             message, taken out of the session's per-CPU buffers: each
+ *             event is returned once, to one reader. The events of one CPU
+ *             come in order; a reader merges the CPUs by
+ *             SYSTRACE_EVENT_A_TS_NS. A dump returns at most the events
+ *             buffered when it starts, so it ends under any load.
  *
  * Dumps are resumable with any receive buffer size. Each dump message is
  * large enough for a row with a PATH_MAX path (about 5 KiB): read with a
@@ -97,6 +111,7 @@ enum systrace_cmd {
 	SYSTRACE_CMD_PROC_GET,
 	SYSTRACE_CMD_SITE_GET,
 	SYSTRACE_CMD_SESSION_DETACH,
+	SYSTRACE_CMD_LOG_READ,
 
 	__SYSTRACE_CMD_MAX,
 	SYSTRACE_CMD_MAX = __SYSTRACE_CMD_MAX - 1
@@ -119,6 +134,8 @@ enum systrace_attr {
 	SYSTRACE_A_SESSION,		/* nest: SYSTRACE_SESSION_A_* */
 	SYSTRACE_A_PROC,		/* nest: SYSTRACE_PROC_A_* */
 	SYSTRACE_A_SITE,		/* nest: SYSTRACE_SITE_A_* */
+	SYSTRACE_A_LOG_BUFFER,		/* u32: log bytes per CPU */
+	SYSTRACE_A_EVENT,		/* nest: SYSTRACE_EVENT_A_* */
 
 	__SYSTRACE_A_MAX,
 	SYSTRACE_A_MAX = __SYSTRACE_A_MAX - 1
@@ -216,6 +233,11 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_COUNTER_VALUE,	/* u64: sum over process rows */
 	/* u64: sites resolved after their first hit (mmap lock busy then) */
 	SYSTRACE_SESSION_A_LATE_RESOLVES,
+	SYSTRACE_SESSION_A_LOG_BUFFER,		/* u32: log bytes per CPU; absent:
+						 * no log */
+	SYSTRACE_SESSION_A_DROPPED_EVENTS,	/* u64: log events lost to a
+						 * full buffer (counted in the
+						 * rows all the same) */
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -234,6 +256,7 @@ enum systrace_stat_kind {
 	SYSTRACE_STAT_EVENT,	/* something the traced tree did */
 	SYSTRACE_STAT_DROP,	/* something not recorded: key dropped_* */
 	SYSTRACE_STAT_NOTE,	/* worth knowing; nothing was lost */
+	SYSTRACE_STAT_LOG_DROP,	/* not in the log, but in the rows */
 };
 
 #define SYSTRACE_SESSION_STATS(X)				\
@@ -248,7 +271,32 @@ enum systrace_stat_kind {
 	X(DROPPED_NOMEM, dropped_nomem, DROP)			\
 	X(DROPPED_RESOLVE, dropped_resolve, DROP)		\
 	X(DROPPED_COUNTERS, dropped_counters, DROP)		\
-	X(LATE_RESOLVES, late_resolves, NOTE)
+	X(LATE_RESOLVES, late_resolves, NOTE)			\
+	X(DROPPED_EVENTS, dropped_events, LOG_DROP)
+
+/* The temporal log's buffer per CPU, in bytes (SYSTRACE_A_LOG_BUFFER). */
+#define SYSTRACE_LOG_BUFFER_MIN	(4U << 10)
+#define SYSTRACE_LOG_BUFFER_MAX	(256U << 20)
+
+/* One syscall of the temporal log (SYSTRACE_A_EVENT). */
+enum systrace_event_attr {
+	SYSTRACE_EVENT_A_UNSPEC,
+	SYSTRACE_EVENT_A_PAD,
+	SYSTRACE_EVENT_A_TS_NS,		/* u64: entry, CLOCK_MONOTONIC */
+	SYSTRACE_EVENT_A_DUR_NS,	/* u64: entry to exit */
+	SYSTRACE_EVENT_A_PROC_ID,	/* u64: its process row */
+	SYSTRACE_EVENT_A_SEQ,		/* u64: syscalls its image completed
+					 * before this one (from 0) */
+	SYSTRACE_EVENT_A_ADDR,		/* u64: the site, as SITE_A_ADDR */
+	SYSTRACE_EVENT_A_RET,		/* u64: the return value, as s64 */
+	SYSTRACE_EVENT_A_PID,		/* u32: thread group id */
+	SYSTRACE_EVENT_A_TID,		/* u32: thread id */
+	SYSTRACE_EVENT_A_NR,		/* u32: syscall number */
+	SYSTRACE_EVENT_A_ABI,		/* u32: enum systrace_abi */
+
+	__SYSTRACE_EVENT_A_MAX,
+	SYSTRACE_EVENT_A_MAX = __SYSTRACE_EVENT_A_MAX - 1
+};
 
 /* How a process image ended. */
 enum systrace_end {

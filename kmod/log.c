@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The temporal log: every counted syscall of a session, in per-CPU rings
+ * that the probes fill and LOG_READ drains.
+ *
+ * Each CPU's ring has one writer at a time, the task running on that CPU
+ * with preemption off (a probe, or st_session_kill() completing a call in
+ * flight), and one reader at a time (log->read_lock). The writer owns
+ * head, the reader tail; each publishes its index with a release store
+ * and reads the other's with an acquire load, so a record is read only
+ * after it is written and rewritten only after it is read. A writer that
+ * finds its ring full counts the event in dropped_events and goes on: the
+ * traced program never waits for the reader, and the rows count the call
+ * all the same. Head and tail sit on their own cache lines, so the reader
+ * does not slow the writer down beyond the records it copies.
+ */
+#include <linux/slab.h>
+#include <linux/percpu.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/log2.h>
+#include <linux/timekeeping.h>
+#include <net/netlink.h>
+#include "systrace.h"
+
+struct st_log_rec {
+	u64 ts_ns, dur_ns, proc_id, seq, addr;
+	s64 ret;
+	u32 tgid, tid, nr;
+	u32 abi;
+};
+
+struct st_log_cpu {
+	u64 head ____cacheline_aligned;	/* the writer's */
+	u64 tail ____cacheline_aligned;	/* the reader's */
+	struct st_log_rec *recs ____cacheline_aligned;
+};
+
+struct st_log {
+	struct st_log_cpu __percpu *cpu;
+	u32 nrecs;			/* per CPU, a power of 2 */
+	u32 bytes;			/* per CPU, as asked */
+	size_t charged;			/* to the session, in all */
+	struct mutex read_lock;
+};
+
+/**
+ * st_log_new() - allocate a session's log
+ * @s: the session, not yet visible to any probe
+ * @bytes: buffer per CPU, SYSTRACE_LOG_BUFFER_MIN..MAX
+ * @extack: where a refusal is explained
+ *
+ * Rounds the record count down to a power of 2. The buffers of every
+ * possible CPU are charged to the session.
+ *
+ * Return: 0 or -errno.
+ */
+int st_log_new(struct st_session *s, u32 bytes, struct netlink_ext_ack *extack)
+{
+	struct st_log *log;
+	size_t per_cpu;
+	int cpu;
+
+	if (bytes < SYSTRACE_LOG_BUFFER_MIN || bytes > SYSTRACE_LOG_BUFFER_MAX) {
+		NL_SET_ERR_MSG_MOD(extack, "log buffer out of range (4 KiB to 256 MiB per CPU)");
+		return -ERANGE;
+	}
+	log = kzalloc(sizeof(*log), GFP_KERNEL);
+	if (!log)
+		goto nomem;
+	mutex_init(&log->read_lock);
+	log->bytes = bytes;
+	log->nrecs = rounddown_pow_of_two(bytes / sizeof(struct st_log_rec));
+	per_cpu = (size_t)log->nrecs * sizeof(struct st_log_rec);
+	log->charged = per_cpu * num_possible_cpus();
+	if (!st_charge(s, log->charged)) {
+		kfree(log);
+		NL_SET_ERR_MSG_MOD(extack, "log buffer over the memory limit (max_mem or max_mem_total)");
+		return -ENOMEM;
+	}
+	log->cpu = alloc_percpu(struct st_log_cpu);
+	if (!log->cpu)
+		goto nomem_log;
+	for_each_possible_cpu(cpu) {
+		struct st_log_cpu *c = per_cpu_ptr(log->cpu, cpu);
+
+		c->recs = kvmalloc_node(per_cpu, GFP_KERNEL_ACCOUNT,
+					cpu_to_node(cpu));
+		if (!c->recs)
+			goto nomem_log;
+	}
+	s->log = log;
+	return 0;
+
+nomem_log:
+	s->log = log;
+	st_log_free(s);
+nomem:
+	NL_SET_ERR_MSG_MOD(extack, "cannot allocate the log buffer");
+	return -ENOMEM;
+}
+
+/**
+ * st_log_free() - free a session's log, if it has one
+ * @s: a session no probe can reach any more
+ */
+void st_log_free(struct st_session *s)
+{
+	struct st_log *log = s->log;
+	int cpu;
+
+	if (!log)
+		return;
+	if (log->cpu) {
+		for_each_possible_cpu(cpu)
+			kvfree(per_cpu_ptr(log->cpu, cpu)->recs);
+		free_percpu(log->cpu);
+	}
+	st_uncharge(s, log->charged);
+	kfree(log);
+	s->log = NULL;
+}
+
+u32 st_log_bytes(struct st_session *s)
+{
+	return s->log ? s->log->bytes : 0;
+}
+
+/**
+ * st_log_syscall() - log the call the current thread just completed
+ * @t: the thread's record
+ * @site: the call's site
+ * @ret: its return value
+ * @dur: its duration
+ *
+ * Called by st_tsite_account() when the session has a log. Never sleeps.
+ */
+void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
+		    u64 dur)
+{
+	struct st_log *log = t->s->log;
+	struct st_log_cpu *c;
+	struct st_log_rec *r;
+	u64 head, seq;
+
+	/* The image's order holds whether the event fits or not. */
+	seq = atomic64_inc_return(&t->proc->log_seq) - 1;
+	c = get_cpu_ptr(log->cpu);
+	head = c->head;
+	if (head - smp_load_acquire(&c->tail) >= log->nrecs) {
+		put_cpu_ptr(log->cpu);
+		st_stat_inc(t->s, ST_DROPPED_EVENTS);
+		return;
+	}
+	r = &c->recs[head & (log->nrecs - 1)];
+	r->ts_ns = t->cur.mono_ns;
+	r->dur_ns = dur;
+	r->proc_id = t->proc->id;
+	r->seq = seq;
+	r->addr = site->addr;
+	r->ret = ret;
+	r->tgid = t->proc->tgid;
+	r->tid = t->tid;
+	r->nr = site->nr;
+	r->abi = site->abi;
+	smp_store_release(&c->head, head + 1);
+	put_cpu_ptr(log->cpu);
+}
+
+static int st_log_put(struct sk_buff *skb, const struct st_log_rec *r)
+{
+	const int pad = SYSTRACE_EVENT_A_PAD;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, SYSTRACE_A_EVENT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_TS_NS, r->ts_ns, pad) ||
+	    nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_DUR_NS, r->dur_ns, pad) ||
+	    nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_PROC_ID, r->proc_id, pad) ||
+	    nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_SEQ, r->seq, pad) ||
+	    nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_ADDR, r->addr, pad) ||
+	    nla_put_u64_64bit(skb, SYSTRACE_EVENT_A_RET, (u64)r->ret, pad) ||
+	    nla_put_u32(skb, SYSTRACE_EVENT_A_PID, r->tgid) ||
+	    nla_put_u32(skb, SYSTRACE_EVENT_A_TID, r->tid) ||
+	    nla_put_u32(skb, SYSTRACE_EVENT_A_NR, r->nr) ||
+	    nla_put_u32(skb, SYSTRACE_EVENT_A_ABI, r->abi)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * st_log_read() - move buffered events into a dump message
+ * @s: the session
+ * @skb: the message
+ * @cpu: in: the CPU to go on from; out: where this call stopped
+ * @budget: in/out: events this dump may still return
+ * @first: the dump's first call: set @budget to the events buffered now
+ *
+ * Return: the events put (0: the dump is over), or -ENOENT when the
+ * session has no log.
+ */
+int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
+		u64 *budget, bool first)
+{
+	struct st_log *log = s->log;
+	int n = 0, c;
+
+	if (!log)
+		return -ENOENT;
+	mutex_lock(&log->read_lock);
+	if (first) {
+		*budget = 0;
+		for_each_possible_cpu(c) {
+			struct st_log_cpu *lc = per_cpu_ptr(log->cpu, c);
+
+			*budget += smp_load_acquire(&lc->head) - lc->tail;
+		}
+	}
+	for (c = *cpu; c < nr_cpu_ids && *budget; c++) {
+		struct st_log_cpu *lc;
+		u64 head, tail;
+
+		if (!cpu_possible(c))
+			continue;
+		lc = per_cpu_ptr(log->cpu, c);
+		head = smp_load_acquire(&lc->head);
+		for (tail = lc->tail; tail != head && *budget; tail++) {
+			if (st_log_put(skb, &lc->recs[tail & (log->nrecs - 1)]))
+				break;
+			n++;
+			(*budget)--;
+		}
+		/* Read before the slots are handed back to the writer. */
+		smp_store_release(&lc->tail, tail);
+		if (tail != head && *budget)
+			break;		/* the message is full */
+	}
+	*cpu = c;
+	mutex_unlock(&log->read_lock);
+	return n;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The temporal log: `start --log` of sites (1000 + 250 getppid, 37 failing
+# close) gives exactly that sequence at the three sites' offsets, with dense
+# seq, time that never goes back per thread, and a count per (image, site,
+# nr) equal to the site rows; a shell running children adds fork, exec and
+# exit events with the right links; a 4K buffer under a storm drops, and
+# the log plus dropped_events is the rows' calls; `systracectl log` drains
+# a session started elsewhere; the Chrome trace has consistent slices; bad
+# requests fail with their exit codes.
+# tags: trace debug
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace_lib.sh"
+need_root
+need_prog sites
+on_exit mod_unload_quiet
+mod_load
+
+P=$PROGS/sites
+off_a=$(elf_offset "$P" site_a_insn) || exit 1
+off_b=$(elf_offset "$P" site_b_insn) || exit 1
+off_c=$(elf_offset "$P" site_c_insn) || exit 1
+
+trace --log "$T/sites.csv" -- "$P" 1000 250 37
+assert_eq "$TRACE_RC" 0 "start --log: exit status"
+d_sites=$D
+trace --log "$T/sites.jsonl" --log-format jsonl -- "$P" 7 3 2
+d_jsonl=$D
+trace --log "$T/shell.csv" -- /bin/sh -c '/bin/true; /bin/true; (exit 3); /bin/sh -c "kill -9 \$\$"; exit 0'
+d_shell=$D
+trace --log "$T/storm.csv" --log-buffer 4K -- "$P" 200000 0 0
+d_storm=$D
+trace --log "$T/sites.chrome.json" --log-format chrome -- /bin/sh -c "$P 20 10 5; /bin/true"
+d_chrome=$D
+
+# A session whose log nobody drains while it runs: `log` takes it all after.
+trace --log-buffer 1M -- "$P" 500 0 3
+d_late=$D
+"$SYSTRACECTL" log "$SID" -o "$T/late.csv" 2>"$T/late.err"
+assert_eq "$?" 0 "systracectl log of a finished session: exit status ($(cat "$T/late.err"))"
+
+# Refusals.
+trace -- "$P" 1 0 0
+"$SYSTRACECTL" log "$SID" -o "$T/none.csv" 2>"$T/none.err"
+expect_eq "$?" 4 "log of a session without a log: exit status"
+expect_contains "$(cat "$T/none.err")" "keeps no log" "log of a session without a log: message"
+"$SYSTRACECTL" start --log "$T/x.csv" --log-buffer 1K -- /bin/true 2>"$T/small.err"
+expect_eq "$?" 1 "--log-buffer 1K: exit status"
+expect_contains "$(cat "$T/small.err")" "4K to 256M" "--log-buffer 1K: message"
+"$SYSTRACECTL" start --log "$T/x.csv" --log-format xml -- /bin/true 2>"$T/fmt.err"
+expect_eq "$?" 1 "--log-format xml: exit status"
+"$SYSTRACECTL" start --log-format jsonl -- /bin/true 2>"$T/nolog.err"
+expect_eq "$?" 1 "--log-format without --log: exit status"
+"$SYSTRACECTL" log 999999 -o "$T/x.csv" 2>"$T/nosession.err"
+expect_eq "$?" 4 "log of an unknown session: exit status"
+
+pycheck test_trace_log.py "$T" "$P" "$off_a" "$off_b" "$off_c" \
+	"$d_sites" "$d_jsonl" "$d_shell" "$d_storm" "$d_chrome" "$d_late"
