@@ -13,6 +13,7 @@
 #include "columns.h"
 #include "err.h"
 #include "interp.h"
+#include "log.h"
 #include "model.h"
 #include "names.h"
 #include "output.h"
