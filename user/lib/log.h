@@ -91,6 +91,9 @@ int st_log_finish(struct st_log *log, const struct st_dump *d);
  */
 void st_log_phases(struct st_log *log, const struct st_dump *d,
 		   const char *early_object);
+/* The same, returning 0 or -ENOMEM (then the phases are not all set). */
+int st_log_set_phases(struct st_log *log, const struct st_dump *d,
+		      const char *early_object);
 
 int st_log_write(FILE *f, enum st_log_format fmt, const struct st_log *log,
 		 const struct st_dump *d);

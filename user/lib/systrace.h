@@ -12,6 +12,8 @@
 #include "backend.h"
 #include "columns.h"
 #include "err.h"
+#include "interp.h"
+#include "log.h"
 #include "model.h"
 #include "names.h"
 #include "output.h"

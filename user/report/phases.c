@@ -24,162 +24,29 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The interpreter an image runs under, as far as it can be told. */
-struct interp_ref {
-	const char *path;
-	const struct st_interp *id;	/* NULL when inferred */
-};
-
-static bool same_object(const struct st_site_row *s, const struct interp_ref *in)
+/* Pass 1 and 2: the interpreter of each image (lib/interp.c). */
+static int find_interps(const struct st_dump *d, struct ph_result *r)
 {
-	size_t n;
-
-	if (s->map != SYSTRACE_MAP_FILE || !s->path || !in->path)
-		return false;
-	n = strlen(in->path);
-	if (!strncmp(s->path, in->path, n) &&
-	    (!s->path[n] || !strcmp(s->path + n, " (deleted)")))
-		return true;
-	return in->id && in->id->has_id && s->has_file_id &&
-	       s->inode == in->id->ino && s->mtime_ns == in->id->mtime_ns;
-}
-
-/* The rows of image p: d->sites is sorted by proc_id. */
-static void rows_of(const struct st_dump *d, uint64_t id, size_t *lo,
-		    size_t *hi)
-{
-	size_t a = 0, b = d->nsites;
-
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (d->sites[m].proc_id < id)
-			a = m + 1;
-		else
-			b = m;
-	}
-	*lo = a;
-	for (b = a; b < d->nsites && d->sites[b].proc_id == id; b++)
-		;
-	*hi = b;
-}
-
-/* A row of the image that lies in its executable, to check the file. */
-static const struct st_site_row *exe_site(const struct st_dump *d, size_t lo,
-				      size_t hi, const char *exe)
-{
+	struct st_image_interp *ii;
 	size_t i;
+	int ret;
 
-	for (i = lo; i < hi; i++)
-		if (d->sites[i].map == SYSTRACE_MAP_FILE && d->sites[i].path &&
-		    !strcmp(d->sites[i].path, exe))
-			return &d->sites[i];
-	return NULL;
-}
-
-/*
- * An image begins with an exec (prev_id set, or the root of a session
- * that starts counting at the exec), or with a fork: then it runs code its
- * parent had loaded and has no loader phase.
- */
-static bool began_by_exec(const struct st_dump *d, const struct st_proc_row *p)
-{
-	return p->prev_id ||
-	       (!p->parent_id && (d->session.flags & SYSTRACE_SESSION_F_ON_EXEC));
-}
-
-/* Pass 1: read PT_INTERP from each image's executable. */
-static int read_interps(const struct st_dump *d, struct ph_result *r)
-{
-	size_t i, lo, hi;
-
-	for (i = 0; i < d->nprocs; i++) {
+	ii = calloc(d->nprocs ? d->nprocs : 1, sizeof(*ii));
+	if (!ii)
+		return -ENOMEM;
+	ret = st_interps_find(d, r->sz, ii);
+	for (i = 0; !ret && i < d->nprocs; i++) {
 		struct ph_proc *pp = &r->procs[i];
-		const struct st_interp *in;
-		int ret;
 
-		pp->proc = &d->procs[i];
-		pp->source = "unknown";
-		if (!began_by_exec(d, pp->proc)) {
-			pp->known = true;
-			pp->source = "fork";
-			continue;
-		}
-		if (!pp->proc->exe) {
-			pp->error = "the kernel could not tell the executable";
-			continue;
-		}
-		rows_of(d, pp->proc->id, &lo, &hi);
-		ret = st_symbolizer_interp(r->sz, pp->proc->exe,
-					   exe_site(d, lo, hi, pp->proc->exe),
-					   &in, &pp->error);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret)
-			continue;
-		pp->known = true;
-		pp->interp = in->path;
-		pp->source = in->path ? "exe" : "static";
+		pp->proc = ii[i].proc;
+		pp->interp = ii[i].interp;
+		pp->interp_id = ii[i].id;
+		pp->source = ii[i].source;
+		pp->error = ii[i].error;
+		pp->known = ii[i].known;
 	}
-	return 0;
-}
-
-/*
- * Pass 2: an image whose executable cannot be read (deleted, changed)
- * runs under an interpreter that others named if exactly one such object
- * holds some of its sites: ld.so is mapped by no one else.
- */
-static int infer_interps(const struct st_dump *d, struct ph_result *r)
-{
-	const char **known = NULL;
-	size_t i, j, k, lo, hi, nknown = 0;
-
-	for (i = 0; i < r->nprocs; i++) {
-		const char *path = r->procs[i].interp;
-
-		if (!path)
-			continue;
-		for (k = 0; k < nknown && strcmp(known[k], path); k++)
-			;
-		if (k < nknown)
-			continue;
-		if (!(nknown & (nknown + 1))) {
-			const char **n = realloc(known, (nknown * 2 + 2) * sizeof(*n));
-
-			if (!n) {
-				free(known);
-				return -ENOMEM;
-			}
-			known = n;
-		}
-		known[nknown++] = path;
-	}
-	for (i = 0; i < r->nprocs; i++) {
-		struct ph_proc *pp = &r->procs[i];
-		const char *found = NULL;
-		bool many = false;
-
-		if (pp->known)
-			continue;
-		rows_of(d, pp->proc->id, &lo, &hi);
-		for (j = lo; j < hi; j++) {
-			for (k = 0; k < nknown; k++) {
-				struct interp_ref ref = { .path = known[k] };
-
-				if (!same_object(&d->sites[j], &ref))
-					continue;
-				many |= found && found != known[k];
-				found = known[k];
-			}
-		}
-		if (found && !many) {
-			pp->known = true;
-			pp->interp = found;
-			pp->source = "inferred";
-		}
-	}
-	free(known);
-	return 0;
+	free(ii);
+	return ret;
 }
 
 static int sys_cmp(const void *a, const void *b)
@@ -259,22 +126,19 @@ static int count_sites(const struct st_dump *d, size_t lo, size_t hi,
 static int split(const struct st_dump *d, struct ph_proc *pp,
 		 struct ph_result *r, size_t *syscap)
 {
-	struct interp_ref ref = { .path = pp->interp };
-	const struct st_interp *id;
-	const char *error;
+	struct st_image_interp ref = {
+		.interp = pp->interp, .id = pp->interp_id,
+	};
 	uint64_t loader_rows_calls = 0, total = 0;
 	size_t i, lo, hi;
 	int ret;
 
-	if (pp->interp && !strcmp(pp->source, "exe") &&
-	    !st_symbolizer_interp(r->sz, pp->proc->exe, NULL, &id, &error))
-		ref.id = id;
-	rows_of(d, pp->proc->id, &lo, &hi);
+	st_dump_proc_sites(d, pp->proc->id, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		const struct st_site_row *s = &d->sites[i];
 
 		total += s->calls;
-		if (pp->interp && same_object(s, &ref))
+		if (st_interp_holds(&ref, s))
 			continue;
 		if (!pp->has_boundary || s->first_ordinal < pp->boundary)
 			pp->boundary = s->first_ordinal;
@@ -343,10 +207,7 @@ int st_phases(const struct st_dump *d, struct ph_result *r)
 		return -ENOMEM;
 	}
 	r->nprocs = d->nprocs;
-	ret = read_interps(d, r);
-	if (ret)
-		goto fail;
-	ret = infer_interps(d, r);
+	ret = find_interps(d, r);
 	if (ret)
 		goto fail;
 	for (i = 0; i < r->nprocs; i++) {

@@ -171,6 +171,7 @@ void st_short_free(struct sh_result *r);
 struct ph_proc {
 	const struct st_proc_row *proc;
 	const char *interp;		/* NULL: static, or unknown */
+	const struct st_interp *interp_id;	/* see lib/interp.h */
 	const char *source;		/* exe, inferred, static, fork, unknown */
 	const char *error;		/* why unknown */
 	bool known;

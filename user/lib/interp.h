@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_INTERP_H
+#define SYSTRACE_INTERP_H
+
+/*
+ * The ELF interpreter (PT_INTERP, ld.so) each image of a dump ran under,
+ * as far as it can be told, and whether a site lies in it: what the loader
+ * phase of an image is measured against (report phases, the log's phase
+ * column).
+ *
+ * An image begun by exec reads PT_INTERP from its executable (source
+ * "exe", or "static" without one). An image begun by fork runs code its
+ * parent loaded: no loader phase ("fork"). An image whose executable
+ * cannot be read (deleted, changed) runs under an interpreter others named
+ * if exactly one such object holds some of its sites ("inferred"): ld.so
+ * is mapped by no one else. Otherwise "unknown", with an error.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model.h"
+#include "symbolize.h"
+
+struct st_image_interp {
+	const struct st_proc_row *proc;
+	const char *interp;		/* NULL: static, fork, or unknown */
+	const struct st_interp *id;	/* identity; NULL unless source "exe" */
+	const char *source;		/* exe, inferred, static, fork, unknown */
+	const char *error;		/* why unknown; owned by the symbolizer */
+	bool known;
+};
+
+/*
+ * Fills out[i] for d->procs[i] (d sorted); strings are owned by sz.
+ * Returns 0 or -ENOMEM.
+ */
+int st_interps_find(const struct st_dump *d, struct st_symbolizer *sz,
+		    struct st_image_interp *out);
+
+/* Whether site s lies in the interpreter of ii (path, or file identity). */
+bool st_interp_holds(const struct st_image_interp *ii,
+		     const struct st_site_row *s);
+
+/* Whether site s lies in the file path (with " (deleted)" or not). */
+bool st_site_in_object(const struct st_site_row *s, const char *path);
+
+/* The rows of image id: [*lo, *hi) of d->sites, d sorted. */
+void st_dump_proc_sites(const struct st_dump *d, uint64_t id, size_t *lo,
+			size_t *hi);
+
+#endif
