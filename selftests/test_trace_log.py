@@ -5,7 +5,7 @@ import json
 import os
 from collections import Counter, defaultdict
 
-from trace_check import begin, done, eq, expect, ge, Trace
+from trace_check import begin, done, eq, expect, ge, le, Trace
 
 ARGS = begin()
 (tmp, prog, off_a, off_b, off_c,
@@ -50,20 +50,28 @@ def same_counts(log, t, what):
     eq({k: v for k, v in got.items()}, want, what + ": events per (proc_id, addr, nr) = site rows' calls")
 
 
-def order_checks(log, what):
-    """Per image, seq is 0..n-1; per thread, time never goes back."""
+def order_checks(log, what, dense=True):
+    """Per image, seq is 0..n-1 (dense) or increasing; per thread, time
+    never goes back. Returns the seqs missing, over all images."""
     by_img = defaultdict(list)
     by_tid = defaultdict(list)
     for e in syscalls(log):
         by_img[e["proc_id"]].append(e["seq"])
         by_tid[e["tid"]].append(e)
+    missing = 0
     for img, seqs in by_img.items():
-        eq(sorted(seqs), list(range(len(seqs))), "%s: image %d: seq dense from 0" % (what, img))
+        seqs.sort()
+        if dense:
+            eq(seqs, list(range(len(seqs))), "%s: image %d: seq dense from 0" % (what, img))
+        else:
+            eq(len(set(seqs)), len(seqs), "%s: image %d: seq unique" % (what, img))
+            missing += seqs[-1] + 1 - len(seqs)
     for tid, evs in by_tid.items():
         evs.sort(key=lambda e: (e["proc_id"], e["seq"]))
         back = [i for i in range(1, len(evs)) if evs[i]["ts_ns"] < evs[i - 1]["ts_ns"] + evs[i - 1]["dur_ns"]
                 and evs[i]["proc_id"] == evs[i - 1]["proc_id"]]
         eq(back, [], "%s: thread %d: each call starts after the previous one ended" % (what, tid))
+    return missing
 
 
 def phase_checks(log, what):
@@ -161,7 +169,12 @@ over = [k for k, v in Counter(key(e) for e in syscalls(log)).items() if v > rows
 eq(over, [], "storm: no site has more events than calls")
 eq(t.calls(path=prog, offset=off_a), 200000, "storm: the rows count every call all the same")
 eq(t.session["dropped_syscalls"], 0, "storm: no syscall dropped from the rows")
-order_checks(log, "storm")
+# Gaps in seq are dropped events (those after an image's last logged call
+# leave no gap).
+le(order_checks(log, "storm", dense=False), dropped, "storm: seqs missing <= dropped_events")
+for p in t.procs:
+    seqs = [e["seq"] for e in syscalls(log) if e["proc_id"] == p["id"]]
+    le(max(seqs, default=-1), p["syscalls"] - 1, "storm: image %d: seq below its syscalls" % p["id"])
 
 # --- the Chrome trace -----------------------------------------------------
 t = Trace(d_chrome)
