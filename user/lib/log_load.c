@@ -629,6 +629,7 @@ static int make_events(struct loader *l, struct st_log *log, struct st_dump *d)
 	return ret;
 }
 
+/* The session's totals, and each image's number of site rows. */
 static void session_of(struct loader *l, struct st_dump *d)
 {
 	struct st_session_row *s = &d->session;
@@ -638,6 +639,12 @@ static void session_of(struct loader *l, struct st_dump *d)
 	s->state = SYSTRACE_STATE_FINISHED;
 	s->procs = d->nprocs;
 	s->sites = d->nsites;
+	for (i = 0; i < d->nsites; i++) {
+		struct st_proc_row *p = find(d, d->sites[i].proc_id);
+
+		if (p)
+			p->sites++;
+	}
 	for (i = 0; i < d->nprocs; i++) {
 		s->syscalls += d->procs[i].syscalls;
 		s->errors += d->procs[i].errors;
