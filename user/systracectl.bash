@@ -15,7 +15,7 @@
 # (user/tests/test_completion.sh checks that they agree).
 
 _systracectl_subcommands="status start attach detach log dump list reset report diff help"
-_systracectl_reports="amortize short phases syscalls"
+_systracectl_reports="amortize short phases syscalls timeline"
 
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
 _systracectl_options() {
@@ -35,7 +35,8 @@ _systracectl_options() {
 		short) o+=" --threshold --max-ms --top" ;;
 		syscalls) o+=" --top" ;;
 		phases) ;;
-		*) o+=" --threshold --max-ms --top" ;;
+		timeline) o+=" --svg" ;;
+		*) o+=" --threshold --max-ms --top --svg" ;;
 		esac
 		echo "$o -h --help"
 		;;
@@ -49,6 +50,7 @@ _systracectl_tables() {
 	short) echo "totals cover functions unresolved" ;;
 	phases) echo "totals syscalls processes" ;;
 	syscalls) echo "totals syscalls top" ;;
+	timeline) echo "processes" ;;
 	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top" ;;
 	esac
 }
@@ -84,7 +86,7 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit)
+		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit | --svg)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -147,7 +149,7 @@ _systracectl() {
 		return 0
 		;;
 	start:--log | start:--early-object | log:-o | log:--output | log:-e | log:--early-object | \
-		dump:-o | dump:--output | report:-o | report:--output | report:--input | diff:-o | diff:--output | diff:--input)
+		dump:-o | dump:--output | report:-o | report:--output | report:--input | report:--svg | diff:-o | diff:--output | diff:--input)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0

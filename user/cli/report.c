@@ -27,9 +27,14 @@ const char report_usage[] =
 	"      made before the first syscall from any other object, and the rest\n"
 	"  syscalls [--top K]\n"
 	"      calls, errors and time per syscall over the tree (like strace -c),\n"
-	"      and each process's K most frequent syscalls\n\n"
-	"  --input FILE     read a saved `systracectl dump --json` document instead\n"
-	"                   of asking the kernel\n"
+	"      and each process's K most frequent syscalls\n"
+	"  timeline [--svg FILE]\n"
+	"      each process's lifetime, by start, and with a log the time to its\n"
+	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n\n"
+	"  --input FILE     read a saved `systracectl dump --json` document, or a\n"
+	"                   saved log (CSV or JSONL, from start --log), instead of\n"
+	"                   asking the kernel; phases and timeline use a log's\n"
+	"                   events, the others its rows\n"
 	"  --csv            one table as CSV: the first, or --table NAME\n"
 	"  --json           one JSON document with every table\n"
 	"  --table NAME     with --csv: the table to print\n"
@@ -39,6 +44,7 @@ const char report_usage[] =
 	"  --max-ms MS      short: the wall-time bound (default 100)\n"
 	"  --top K          short: functions to pick (default 10);\n"
 	"                   syscalls: rows per process (default 5)\n"
+	"  --svg FILE       timeline: also write the chart to FILE\n"
 	"  -h, --help\n\n"
 	"Text tables by default. The reports, their tables and columns are\n"
 	"documented in docs/cli.md (section \"report\").\n";
@@ -47,6 +53,7 @@ enum {
 	OPT_THRESHOLD = 1 << 0,
 	OPT_MAX_MS = 1 << 1,
 	OPT_TOP = 1 << 2,
+	OPT_SVG = 1 << 3,
 };
 
 static const struct {
@@ -59,6 +66,7 @@ static const struct {
 	{ "short", report_short, OPT_THRESHOLD | OPT_MAX_MS | OPT_TOP },
 	{ "phases", report_phases, 0 },
 	{ "syscalls", report_syscalls, OPT_TOP },
+	{ "timeline", report_timeline, OPT_SVG },
 };
 
 #define N_REPORTS (sizeof(reports) / sizeof(reports[0]))
@@ -86,6 +94,7 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "max-ms", required_argument, NULL, 'm' },
 		{ "top", required_argument, NULL, 'k' },
+		{ "svg", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -129,6 +138,10 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			if (st_parse_u64(optarg, &o->top, 1))
 				return st_usage_error(report_usage, "--top needs a number >= 1");
 			break;
+		case 's':
+			given |= OPT_SVG;
+			o->svg = optarg;
+			break;
 		case 'h':
 			return st_print_usage(report_usage);
 		default:
@@ -141,7 +154,8 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		return st_usage_error(report_usage, "report %s takes no %s option",
 				      reports[rep].name,
 				      given & ~reports[rep].opts & OPT_THRESHOLD ? "--threshold" :
-				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" : "--top");
+				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" :
+				      given & ~reports[rep].opts & OPT_TOP ? "--top" : "--svg");
 	if (o->table && o->format != RT_CSV)
 		return st_usage_error(report_usage, "--table goes with --csv");
 	if (optind < argc)
@@ -187,6 +201,7 @@ static bool has_table(const struct rt_report *r, const char *name)
 int report_main(int argc, char **argv)
 {
 	struct rt_report r = { 0 };
+	struct st_log log = { 0 };
 	struct report_opts o;
 	struct st_dump d;
 	struct st_err err;
@@ -196,7 +211,7 @@ int report_main(int argc, char **argv)
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			return st_print_usage(report_usage);
-		return st_usage_error(report_usage, "which report? amortize, short, phases or syscalls");
+		return st_usage_error(report_usage, "which report? amortize, short, phases, syscalls or timeline");
 	}
 	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)
 		;
@@ -207,9 +222,16 @@ int report_main(int argc, char **argv)
 		return ret;
 
 	memset(&d, 0, sizeof(d));
-	if (st_dump_read(o.session, o.input, &d, &err))
-		return st_fail(&err, NULL);
-	check = st_session_report_check(&d);
+	if (o.input && st_log_is_log(o.input)) {
+		if (st_log_load(o.input, &log, &d, &err))
+			return st_fail(&err, NULL);
+		o.log = &log;
+		check = 0;
+	} else {
+		if (st_dump_read(o.session, o.input, &d, &err))
+			return st_fail(&err, NULL);
+		check = st_session_report_check(&d);
+	}
 
 	ret = build(rep, &r, &d, &o);
 	if (ret) {
@@ -218,6 +240,7 @@ int report_main(int argc, char **argv)
 	}
 	if (o.table && !has_table(&r, o.table)) {
 		rt_report_free(&r);
+		st_log_free(&log);
 		st_dump_free(&d);
 		return st_usage_error(report_usage, "report %s has no table '%s'",
 				      reports[rep].name, o.table);
@@ -225,10 +248,12 @@ int report_main(int argc, char **argv)
 	if (rt_report_write(o.output, &r, o.format, o.table, &err))
 		goto fail;
 	rt_report_free(&r);
+	st_log_free(&log);
 	st_dump_free(&d);
 	return check;
 fail:
 	rt_report_free(&r);
+	st_log_free(&log);
 	st_dump_free(&d);
 	return st_fail(&err, NULL);
 }

@@ -22,7 +22,7 @@ static const struct {
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
 	{ "reset", reset_main, "delete a session (or all) and free its memory", reset_usage },
-	{ "report", report_main, "analyses: amortize, short, phases, syscalls", report_usage },
+	{ "report", report_main, "analyses: amortize, short, phases, syscalls, timeline", report_usage },
 	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },
 	{ "help", help_main, "show this help, or a subcommand's", NULL },
 };

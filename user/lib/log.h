@@ -109,5 +109,7 @@ int st_log_write_chrome(FILE *f, const struct st_log *log,
  */
 int st_log_load(const char *path, struct st_log *log, struct st_dump *d,
 		struct st_err *err);
+/* Whether path holds a saved log (CSV or JSONL) rather than a dump. */
+bool st_log_is_log(const char *path);
 
 #endif

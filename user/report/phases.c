@@ -58,8 +58,8 @@ static int sys_cmp(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-static struct ph_sys *sys_get(struct ph_result *r, size_t *cap, uint32_t abi,
-			      uint32_t nr)
+struct ph_sys *st_phases_sys(struct ph_result *r, size_t *cap, uint32_t abi,
+			     uint32_t nr)
 {
 	struct ph_sys key = { .abi = abi, .nr = nr }, *s;
 	size_t i;
@@ -163,7 +163,7 @@ static int split(const struct st_dump *d, struct ph_proc *pp,
 
 	for (i = lo; i < hi; i++) {
 		const struct st_site_row *s = &d->sites[i];
-		struct ph_sys *sys = sys_get(r, syscap, s->abi, s->nr);
+		struct ph_sys *sys = st_phases_sys(r, syscap, s->abi, s->nr);
 
 		if (!sys)
 			return -ENOMEM;
@@ -372,8 +372,7 @@ int report_phases(struct rt_report *r, struct st_dump *d,
 	struct ph_result p;
 	int ret;
 
-	(void)o;
-	ret = st_phases(d, &p);
+	ret = o->log ? st_phases_log(d, o->log, &p) : st_phases(d, &p);
 	if (ret)
 		return ret;
 	r->params = json_object();
@@ -381,6 +380,8 @@ int report_phases(struct rt_report *r, struct st_dump *d,
 	ret = rt_note(r, "loader phase: syscalls from the ELF interpreter (PT_INTERP) "
 		      "before the first syscall from any other object; later_calls: "
 		      "calls of loader-phase sites made after it (counted in program_calls)");
+	if (!ret && o->log)
+		ret = rt_note(r, "from the log: each call's phase is known, no call is undetermined");
 	if (!ret)
 		ret = rt_add(r, totals_table(&p));
 	if (!ret)

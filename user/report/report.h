@@ -201,6 +201,37 @@ struct ph_result {
 
 int st_phases(const struct st_dump *d, struct ph_result *r);
 void st_phases_free(struct ph_result *r);
+/* The same, exact, from a log's phases (phases_log.c). */
+struct st_log;
+int st_phases_log(const struct st_dump *d, const struct st_log *log,
+		  struct ph_result *r);
+/* The row of (abi, nr) in r->sys, added in order; NULL when out of memory. */
+struct ph_sys *st_phases_sys(struct ph_result *r, size_t *cap, uint32_t abi,
+			     uint32_t nr);
+
+/* timeline: lifetimes by start, split by phase when a log is given. */
+
+struct tl_row {
+	const struct st_proc_row *proc;
+	uint64_t start, end;		/* end: the data's last time if running */
+	bool running;
+	bool has_loader;		/* the log has loader-phase calls */
+	uint64_t loader_end;		/* first program-phase call, or end */
+	bool has_program;
+	uint64_t program_ns;
+};
+
+struct tl_result {
+	struct tl_row *rows;		/* by start, then proc_id */
+	size_t n;
+	uint64_t t0, t1;		/* first start, last end */
+	bool phases;			/* from a log */
+};
+
+int st_timeline(const struct st_dump *d, const struct st_log *log,
+		struct tl_result *r);
+void st_timeline_free(struct tl_result *r);
+int st_timeline_svg(FILE *f, const struct tl_result *r, const char *title);
 
 /* diff: two sessions, by key (see report/diff.c). */
 
@@ -253,6 +284,8 @@ struct report_opts {
 	uint64_t max_ms;
 	uint64_t top;
 	bool has_top;
+	const char *svg;		/* timeline: the SVG's path */
+	const struct st_log *log;	/* --input LOG: its events */
 };
 
 /* short symbolizes d when it is not yet. */
@@ -263,6 +296,8 @@ int report_short(struct rt_report *r, struct st_dump *d,
 int report_phases(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o);
 int report_syscalls(struct rt_report *r, struct st_dump *d,
+		    const struct report_opts *o);
+int report_timeline(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 
 #endif

@@ -46,7 +46,7 @@ case_ "status start" systracectl help st
 case_ "instructions cycles task-clock none" systracectl start --counters ""
 case_ "task-clock" systracectl start -n build -c t
 case_ "" systracectl start --name ""
-case_ "amortize short phases syscalls" systracectl report ""
+case_ "amortize short phases syscalls timeline" systracectl report ""
 case_ "short syscalls" systracectl report s
 case_ "totals histogram thresholds processes" systracectl report amortize --csv --table ""
 case_ "totals top" systracectl report syscalls 3 --csv --table t
@@ -90,11 +90,12 @@ for sub in $(help_subcommands); do
 	got=$(complete_words systracectl "$sub" - | grep -vx -- --)
 	if [ "$sub" = report ]; then
 		got=$(complete_words systracectl report amortize - && complete_words systracectl report short - &&
-			complete_words systracectl report phases - && complete_words systracectl report syscalls -)
+			complete_words systracectl report phases - && complete_words systracectl report syscalls - &&
+			complete_words systracectl report timeline -)
 	fi
 	same_set "the completion offers the options of 'systracectl $sub --help'" "$got" "$(help_options "$sub")"
 done
-report_only=$'--threshold\n--max-ms\n--top'
+report_only=$'--threshold\n--max-ms\n--top\n--svg'
 common=$(help_options report | grep -vxF -- "$report_only")
 while read -r report rest; do
 	same_set "the completion offers report $report's options: report --help's common ones and '$rest'" \

@@ -474,3 +474,419 @@ TEST(log_chrome_trace_has_exact_events_tracks_and_flows)
 	json_decref(j);
 	lv_teardown(&env);
 }
+
+/* A CSV field, quoted when it must be (RFC 4180). */
+static void lv_csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/*
+ * A test-only writer of the columns log.h lists: CSV, or JSONL with the
+ * same keys (numbers as JSON integers, addr and offset as hex strings).
+ */
+static char *lv_write(const struct st_log *log, bool jsonl)
+{
+	static const char *const kinds[] = { "syscall", "fork", "exec", "exit" };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!jsonl)
+		fputs("session_id,proc_id,pid,tid,comm,seq,ts_ns,dur_ns,event,abi,nr,syscall,"
+		      "ret,errno,addr,map,path,offset,symbol,phase,early,child_proc_id,"
+		      "child_pid,exit_code,exit_signal\n", f);
+	for (i = 0; i < log->n; i++) {
+		const struct st_event *e = &log->ev[i];
+		const struct st_site_row *s = e->site;
+		const struct st_proc_row *p = e->proc;
+		bool sc = e->kind == ST_EV_SYSCALL;
+		const char *path = sc && s ? s->path : e->kind == ST_EV_EXEC ? p->exe : NULL;
+		const char *ph = e->phase == ST_PHASE_LOADER ? "loader" :
+				 e->phase == ST_PHASE_PROGRAM ? "program" : NULL;
+
+		if (jsonl) {
+			json_t *o = json_pack("{s:i,s:I,s:i,s:i,s:s,s:I,s:I,s:s}",
+					      "session_id", 9, "proc_id", (json_int_t)e->proc_id,
+					      "pid", (int)e->pid, "tid", (int)e->tid,
+					      "comm", p->comm, "seq", (json_int_t)e->seq,
+					      "ts_ns", (json_int_t)e->ts_ns, "event", kinds[e->kind]);
+			char addr[32], off[32], *line;
+
+			if (sc) {
+				snprintf(addr, sizeof(addr), "0x%" PRIx64, e->addr);
+				json_object_set_new(o, "dur_ns", json_integer((json_int_t)e->dur_ns));
+				json_object_set_new(o, "abi", json_string("x64"));
+				json_object_set_new(o, "nr", json_integer(e->nr));
+				json_object_set_new(o, "syscall", json_string(st_syscall_name(e->abi, e->nr)));
+				json_object_set_new(o, "ret", json_integer(e->ret));
+				json_object_set_new(o, "errno", e->ret < 0 ? json_integer(-e->ret) : json_null());
+				json_object_set_new(o, "addr", json_string(addr));
+				json_object_set_new(o, "phase", ph ? json_string(ph) : json_null());
+				json_object_set_new(o, "early", json_integer(e->early));
+			}
+			if (sc && s) {
+				snprintf(off, sizeof(off), "0x%" PRIx64, s->offset);
+				json_object_set_new(o, "map", json_string("file"));
+				json_object_set_new(o, "offset", json_string(off));
+				json_object_set_new(o, "symbol", s->sym ? json_string(s->sym->symbol) : json_null());
+			}
+			if (path)
+				json_object_set_new(o, "path", json_string(path));
+			if (e->kind == ST_EV_FORK) {
+				json_object_set_new(o, "child_proc_id", json_integer((json_int_t)e->child_proc_id));
+				json_object_set_new(o, "child_pid", json_integer(e->child_pid));
+			}
+			if (e->kind == ST_EV_EXIT && p->has_exit_code)
+				json_object_set_new(o, "exit_code", json_integer(p->exit_code));
+			if (e->kind == ST_EV_EXIT && p->has_exit_signal)
+				json_object_set_new(o, "exit_signal", json_integer(p->exit_signal));
+			line = json_dumps(o, JSON_COMPACT);
+			fprintf(f, "%s\n", line);
+			free(line);
+			json_decref(o);
+			continue;
+		}
+		fprintf(f, "9,%" PRIu64 ",%u,%u,", e->proc_id, e->pid, e->tid);
+		lv_csv_str(f, p->comm);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", e->seq, e->ts_ns);
+		if (sc)
+			fprintf(f, "%" PRIu64, e->dur_ns);
+		fprintf(f, ",%s,", kinds[e->kind]);
+		if (sc) {
+			fprintf(f, "x64,%u,%s,%" PRId64 ",", e->nr,
+				st_syscall_name(e->abi, e->nr), e->ret);
+			if (e->ret < 0)
+				fprintf(f, "%" PRId64, -e->ret);
+			fprintf(f, ",0x%" PRIx64 ",", e->addr);
+		} else {
+			fputs(",,,,,,", f);
+		}
+		fputs(sc && s ? "file," : ",", f);
+		lv_csv_str(f, path);
+		fputc(',', f);
+		if (sc && s)
+			fprintf(f, "0x%" PRIx64, s->offset);
+		fputc(',', f);
+		lv_csv_str(f, sc && s && s->sym ? s->sym->symbol : NULL);
+		fprintf(f, ",%s,%s,", ph ? ph : "", sc ? (e->early ? "1" : "0") : "");
+		if (e->kind == ST_EV_FORK)
+			fprintf(f, "%" PRIu64 ",%u", e->child_proc_id, e->child_pid);
+		else
+			fputc(',', f);
+		fputc(',', f);
+		if (e->kind == ST_EV_EXIT && p->has_exit_code)
+			fprintf(f, "%u", p->exit_code);
+		fputc(',', f);
+		if (e->kind == ST_EV_EXIT && p->has_exit_signal)
+			fprintf(f, "%u", p->exit_signal);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *lv_tmpfile(const char *text)
+{
+	char *path = strdup("/tmp/systrace-test-log-XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* The loaded log has the original's events, rows and links. */
+static void lv_same(bool *failed, const struct st_log *a, const struct st_log *b,
+		    const struct st_dump *db)
+{
+	const struct st_proc_row *p;
+	char *text = NULL;
+	size_t i, len = 0;
+	FILE *why;
+
+	ASSERT_EQ(b->n, a->n);
+	for (i = 0; i < a->n; i++) {
+		const struct st_event *x = &a->ev[i], *y = &b->ev[i];
+
+		EXPECT_EQ(y->kind, x->kind);
+		EXPECT_EQ(y->proc_id, x->proc_id);
+		EXPECT_EQ(y->pid, x->pid);
+		EXPECT_EQ(y->tid, x->tid);
+		EXPECT_EQ(y->seq, x->seq);
+		EXPECT_EQ(y->ts_ns, x->ts_ns);
+		EXPECT_EQ(y->dur_ns, x->dur_ns);
+		EXPECT_EQ(y->child_proc_id, x->child_proc_id);
+		EXPECT_EQ(y->phase, x->phase);
+		EXPECT_EQ(y->early, x->early);
+		EXPECT_TRUE(y->proc && y->proc->id == x->proc_id);
+		if (x->kind != ST_EV_SYSCALL)
+			continue;
+		EXPECT_EQ(y->abi, x->abi);
+		EXPECT_EQ(y->nr, x->nr);
+		EXPECT_EQ((uint64_t)y->ret, (uint64_t)x->ret);
+		EXPECT_EQ(y->addr, x->addr);
+		EXPECT_EQ(!y->site, !x->site);
+		if (!x->site || !y->site)
+			continue;
+		EXPECT_STREQ(y->site->path, x->site->path);
+		EXPECT_EQ(y->site->offset, x->site->offset);
+		EXPECT_EQ(!y->site->sym, !x->site->sym);
+	}
+	EXPECT_EQ(db->nprocs, 3);
+	EXPECT_EQ(db->nsites, 12);
+	EXPECT_EQ(db->session.id, 9);
+	EXPECT_EQ(db->session.syscalls, 16);
+	/*
+	 * The rows add up as a dump's do (the totals check), but for image
+	 * 3's 2 calls without a site row: in its syscalls and syscall_ns,
+	 * in no site row.
+	 */
+	why = open_memstream(&text, &len);
+	ASSERT_TRUE(why);
+	EXPECT_EQ(st_check_totals(db, why), 2);
+	fclose(why);
+	EXPECT_TRUE(strstr(text, "process 3 (pid 101 cc) syscalls: 5 but the rows sum to 3"));
+	free(text);
+
+	p = st_dump_find_proc(db, 1);
+	ASSERT_TRUE(p);
+	EXPECT_STREQ(p->comm, "sh");
+	EXPECT_EQ(p->start_ns, 1000500);
+	EXPECT_EQ(p->end_ns, 1490000);
+	EXPECT_EQ(p->end, SYSTRACE_END_EXITED);
+	EXPECT_EQ(p->syscalls, 10);
+	EXPECT_EQ(p->sites, 8);
+	p = st_dump_find_proc(db, 2);
+	EXPECT_EQ(p->parent_id, 1);
+	EXPECT_EQ(p->start_ns, 1050000);
+	EXPECT_EQ(p->end_ns, 1100000);
+	EXPECT_EQ(p->end, SYSTRACE_END_EXEC);
+	p = st_dump_find_proc(db, 3);
+	EXPECT_STREQ(p->comm, "cc");
+	EXPECT_EQ(p->prev_id, 2);
+	EXPECT_EQ(p->parent_id, 1);
+	EXPECT_EQ(p->start_ns, 1100000);
+	EXPECT_EQ(p->end, SYSTRACE_END_SIGNALED);
+	EXPECT_EQ(p->exit_signal, 9);
+	EXPECT_TRUE(p->exe && strstr(p->exe, "test_unit"));
+}
+
+static void lv_round_trip(bool *failed, bool jsonl)
+{
+	struct st_log back;
+	struct st_dump db;
+	struct st_err err;
+	struct lv_env env;
+	char *text, *path;
+
+	lv_setup(failed, &env);
+	st_log_phases(&env.log, &env.d, EARLY);
+	text = lv_write(&env.log, jsonl);
+	path = lv_tmpfile(text);
+	EXPECT_TRUE(st_log_is_log(path));
+	ASSERT_EQ(st_log_load(path, &back, &db, &err), 0);
+	lv_same(failed, &env.log, &back, &db);
+	st_log_free(&back);
+	st_dump_free(&db);
+	unlink(path);
+	free(path);
+	free(text);
+	lv_teardown(&env);
+}
+
+TEST(log_load_csv_round_trip)
+{
+	lv_round_trip(failed, false);
+}
+
+TEST(log_load_jsonl_round_trip)
+{
+	lv_round_trip(failed, true);
+}
+
+static void lv_load_error(bool *failed, const char *text, const char *want)
+{
+	struct st_log log;
+	struct st_dump d;
+	struct st_err err;
+	char *path = lv_tmpfile(text), expect[256];
+
+	EXPECT_TRUE(st_log_load(path, &log, &d, &err) < 0);
+	snprintf(expect, sizeof(expect), "%s:%s", path, want);
+	EXPECT_STREQ(err.msg, expect);
+	unlink(path);
+	free(path);
+}
+
+#define LV_HDR "session_id,proc_id,pid,comm,seq,ts_ns,event,path\n"
+
+TEST(log_load_quoting_and_errors_with_file_and_line)
+{
+	struct st_log log;
+	struct st_dump d;
+	struct st_err err;
+	char *path;
+
+	/* A comm with a comma and a quote, a path with a newline. */
+	path = lv_tmpfile(LV_HDR "1,4,44,\"a,\"\"b\",0,10,exec,\"/x\ny\"\r\n"
+			  "1,4,44,\"a,\"\"b\",0,20,syscall,\n");
+	ASSERT_EQ(st_log_load(path, &log, &d, &err), 0);
+	EXPECT_EQ(log.n, 2);
+	EXPECT_EQ(d.nprocs, 1);
+	EXPECT_STREQ(d.procs[0].comm, "a,\"b");
+	EXPECT_STREQ(d.procs[0].exe, "/x\ny");
+	EXPECT_EQ(log.ev[1].ts_ns, 20);
+	EXPECT_NULL(log.ev[1].site);
+	st_log_free(&log);
+	st_dump_free(&d);
+	unlink(path);
+	free(path);
+
+	lv_load_error(failed, LV_HDR "1,4,44,a,0,10,exec,/x\n1,4,44,a,0,x1,syscall,\n",
+		      "3: ts_ns: not a number: \"x1\"");
+	lv_load_error(failed, LV_HDR "1,4,44,a,0,10,exec\n",
+		      "2: 7 fields, the header has 8");
+	lv_load_error(failed, LV_HDR "1,4,44,\"a,0,10,exec,\n",
+		      "2: a quoted field does not end");
+	lv_load_error(failed, LV_HDR "1,4,44,a,0,10,spawn,\n",
+		      "2: event: \"spawn\" is none of syscall, fork, exec, exit");
+	lv_load_error(failed, LV_HDR "1,,44,a,0,10,exit,\n", "2: proc_id is missing");
+	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5,\"event\":\"exit\"}\n{\"proc_id\":1,\n",
+		      "2: string or '}' expected near end of file");
+	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5,\"event\":\"exit\",\"phase\":\"late\"}\n",
+		      "1: phase: \"late\" is neither loader nor program");
+}
+
+TEST(report_phases_from_a_log_is_exact)
+{
+	const struct ph_proc *pp;
+	struct ph_result p;
+	struct lv_env env;
+	size_t i;
+
+	lv_setup(failed, &env);
+	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_phases_log(&env.d, &env.log, &p), 0);
+	pp = &p.procs[0];
+	EXPECT_STREQ(pp->source, "log");
+	EXPECT_STREQ(pp->interp, env.ld);
+	EXPECT_EQ(pp->boundary, 5);
+	EXPECT_EQ(pp->loader_calls, 5);
+	EXPECT_EQ(pp->program_calls, 5);
+	EXPECT_EQ(pp->later_calls, 1);
+	EXPECT_EQ(pp->loader_sites, 4);
+	EXPECT_EQ(pp->program_sites, 4);
+	pp = &p.procs[1];
+	EXPECT_STREQ(pp->source, "fork");
+	EXPECT_EQ(pp->loader_calls, 0);
+	EXPECT_EQ(pp->program_calls, 1);
+	pp = &p.procs[2];
+	EXPECT_STREQ(pp->source, "log");
+	EXPECT_EQ(pp->boundary, 3);
+	EXPECT_EQ(pp->loader_calls, 3);
+	EXPECT_EQ(pp->program_calls, 2);
+	EXPECT_EQ(pp->loader_sites, 3);
+	EXPECT_EQ(pp->program_sites, 2);
+	EXPECT_EQ(p.known_procs, 3);
+	EXPECT_EQ(p.loader_calls, 8);
+	EXPECT_EQ(p.program_calls, 8);
+	EXPECT_EQ(p.later_calls, 1);
+	EXPECT_EQ(p.undetermined, 0);
+	for (i = 0; i < p.nsys && p.sys[i].nr != 9; i++)
+		;
+	ASSERT_TRUE(i < p.nsys);
+	EXPECT_EQ(p.sys[i].loader_calls, 3);
+	EXPECT_EQ(p.sys[i].program_calls, 1);
+	EXPECT_EQ(p.sys[i].undetermined, 0);
+	EXPECT_EQ(p.sys[i].loader_sites, 2);
+	EXPECT_EQ(p.sys[i].program_sites, 0);
+	st_phases_free(&p);
+	lv_teardown(&env);
+}
+
+/* The value of attribute key in the n-th element that has marker. */
+static double lv_svg_attr(const char *svg, const char *marker, size_t n,
+			  const char *key)
+{
+	const char *s = svg, *end;
+	char pat[32];
+
+	snprintf(pat, sizeof(pat), " %s=\"", key);
+	while ((s = strstr(s, marker)) && n--)
+		s++;
+	if (!s)
+		return -1;
+	end = strchr(s, '>');
+	s = strstr(s, pat);
+	return s && s < end ? strtod(s + strlen(pat), NULL) : -1;
+}
+
+static size_t lv_svg_count(const char *svg, const char *marker)
+{
+	size_t n = 0;
+
+	for (; (svg = strstr(svg, marker)); svg++)
+		n++;
+	return n;
+}
+
+#define LV_NEAR(a, b) EXPECT_TRUE((a) > (b) - 0.006 && (a) < (b) + 0.006)
+
+TEST(report_timeline_bars_by_start_with_loader_segments)
+{
+	/* Plot: 1160 px from x = 20 for 490000 ns (1000000 to 1490000). */
+	const double k = 1160.0 / 490000;
+	struct tl_result tl;
+	struct lv_env env;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	lv_setup(failed, &env);
+	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_timeline(&env.d, &env.log, &tl), 0);
+	ASSERT_EQ(tl.n, 3);
+	EXPECT_EQ(tl.t0, 1000000);
+	EXPECT_EQ(tl.t1, 1490000);
+	EXPECT_EQ(tl.rows[0].proc->id, 1);
+	EXPECT_EQ(tl.rows[1].proc->id, 2);
+	EXPECT_EQ(tl.rows[2].proc->id, 3);
+	EXPECT_TRUE(tl.rows[0].has_loader);
+	EXPECT_EQ(tl.rows[0].loader_end, 1020000);
+	EXPECT_FALSE(tl.rows[1].has_loader);
+	EXPECT_EQ(tl.rows[2].loader_end, 1110000);
+
+	f = open_memstream(&svg, &len);
+	ASSERT_EQ(st_timeline_svg(f, &tl, "t"), 0);
+	fclose(f);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"bar\""), 3);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"loader\""), 2);
+	EXPECT_EQ(lv_svg_count(svg, "<script"), 0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "x"), 20.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "width"), 1160.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "x"), 20 + 50000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "width"), 50000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "x"), 20 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "width"), 300000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 0, "width"), 20000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "x"), 20 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "width"), 10000 * k);
+	EXPECT_TRUE(strstr(svg, ">cc 101</text>") != NULL);
+	free(svg);
+	st_timeline_free(&tl);
+	lv_teardown(&env);
+}
