@@ -9,10 +9,17 @@
  * head, the reader tail; each publishes its index with a release store
  * and reads the other's with an acquire load, so a record is read only
  * after it is written and rewritten only after it is read. A writer that
- * finds its ring full counts the event in dropped_events and goes on: the
- * traced program never waits for the reader, and the rows count the call
- * all the same. Head and tail sit on their own cache lines, so the reader
- * does not slow the writer down beyond the records it copies.
+ * finds its ring full counts the event in its CPU's dropped count (summed
+ * into dropped_events) and goes on: the traced program never waits for the
+ * reader, and the rows count the call all the same. Head and tail sit on
+ * their own cache lines, so the reader does not slow the writer down beyond
+ * the records it copies. The one line writers of several CPUs share is the
+ * image's seq counter (st_proc.log_seq), and only among threads of one
+ * image.
+ *
+ * A read is destructive and at most once: the events copied into a dump
+ * message leave the ring, and a reader that dies before reading the message
+ * loses them (they are not counted as dropped).
  */
 #include <linux/slab.h>
 #include <linux/percpu.h>
@@ -32,6 +39,7 @@ struct st_log_rec {
 
 struct st_log_cpu {
 	u64 head ____cacheline_aligned;	/* the writer's */
+	u64 dropped;			/* the writer's: ring full */
 	u64 tail ____cacheline_aligned;	/* the reader's */
 	struct st_log_rec *recs ____cacheline_aligned;
 };
@@ -61,19 +69,34 @@ int st_log_new(struct st_session *s, u32 bytes, struct netlink_ext_ack *extack)
 	size_t per_cpu;
 	int cpu;
 
+	u32 nrecs;
+
 	if (bytes < SYSTRACE_LOG_BUFFER_MIN || bytes > SYSTRACE_LOG_BUFFER_MAX) {
 		NL_SET_ERR_MSG_MOD(extack, "log buffer out of range (4 KiB to 256 MiB per CPU)");
 		return -ERANGE;
+	}
+	nrecs = rounddown_pow_of_two(bytes / sizeof(struct st_log_rec));
+	per_cpu = (size_t)nrecs * sizeof(struct st_log_rec);
+	/*
+	 * At most half of the session's max_mem, so the rows keep room, and
+	 * checked before charging: a refused charge would still count,
+	 * for a moment, against every other session's max_mem_total.
+	 */
+	if (array_size(per_cpu, num_possible_cpus()) > st_max_mem / 2 ||
+	    array_size(per_cpu, num_possible_cpus()) >
+	    st_max_mem_total - min_t(u64, st_mem_total(), st_max_mem_total)) {
+		NL_SET_ERR_MSG_MOD(extack, "log buffer times CPUs over half of max_mem, or over what max_mem_total has left");
+		return -ENOMEM;
 	}
 	log = kzalloc(sizeof(*log), GFP_KERNEL);
 	if (!log)
 		goto nomem;
 	mutex_init(&log->read_lock);
 	log->bytes = bytes;
-	log->nrecs = rounddown_pow_of_two(bytes / sizeof(struct st_log_rec));
-	per_cpu = (size_t)log->nrecs * sizeof(struct st_log_rec);
+	log->nrecs = nrecs;
 	log->charged = per_cpu * num_possible_cpus();
 	if (!st_charge(s, log->charged)) {
+		mutex_destroy(&log->read_lock);
 		kfree(log);
 		NL_SET_ERR_MSG_MOD(extack, "log buffer over the memory limit (max_mem or max_mem_total)");
 		return -ENOMEM;
@@ -84,7 +107,7 @@ int st_log_new(struct st_session *s, u32 bytes, struct netlink_ext_ack *extack)
 	for_each_possible_cpu(cpu) {
 		struct st_log_cpu *c = per_cpu_ptr(log->cpu, cpu);
 
-		c->recs = kvmalloc_node(per_cpu, GFP_KERNEL_ACCOUNT,
+		c->recs = kvmalloc_node(per_cpu, GFP_KERNEL_ACCOUNT | __GFP_NOWARN,
 					cpu_to_node(cpu));
 		if (!c->recs)
 			goto nomem_log;
@@ -117,13 +140,38 @@ void st_log_free(struct st_session *s)
 		free_percpu(log->cpu);
 	}
 	st_uncharge(s, log->charged);
+	mutex_destroy(&log->read_lock);
 	kfree(log);
 	s->log = NULL;
 }
 
+/**
+ * st_log_bytes() - a session's log buffer per CPU
+ * @s: the session
+ *
+ * Return: bytes, as asked at SESSION_NEW; 0 when it keeps no log.
+ */
 u32 st_log_bytes(struct st_session *s)
 {
 	return s->log ? s->log->bytes : 0;
+}
+
+/**
+ * st_log_dropped() - events the session's log could not hold
+ * @s: the session
+ *
+ * Return: the sum over the CPUs' rings, read without stopping the writers.
+ */
+u64 st_log_dropped(struct st_session *s)
+{
+	u64 n = 0;
+	int cpu;
+
+	if (!s->log)
+		return 0;
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(s->log->cpu, cpu)->dropped);
+	return n;
 }
 
 /**
@@ -148,8 +196,8 @@ void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
 	c = get_cpu_ptr(log->cpu);
 	head = c->head;
 	if (head - smp_load_acquire(&c->tail) >= log->nrecs) {
+		WRITE_ONCE(c->dropped, c->dropped + 1);
 		put_cpu_ptr(log->cpu);
-		st_stat_inc(t->s, ST_DROPPED_EVENTS);
 		return;
 	}
 	r = &c->recs[head & (log->nrecs - 1)];
@@ -235,7 +283,8 @@ int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
 			(*budget)--;
 		}
 		/* Read before the slots are handed back to the writer. */
-		smp_store_release(&lc->tail, tail);
+		if (tail != lc->tail)
+			smp_store_release(&lc->tail, tail);
 		if (tail != head && *budget)
 			break;		/* the message is full */
 	}

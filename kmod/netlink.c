@@ -212,8 +212,9 @@ static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 			tot.counter_value, pad)))
 		goto err;
 	for (i = 0; i < ST_NSTATS; i++)
-		if (st_put_u64(skb, stat_attr[i],
-			       atomic64_read(&s->stats[i]), pad))
+		if (st_put_u64(skb, stat_attr[i], atomic64_read(&s->stats[i]) +
+			       (i == ST_DROPPED_EVENTS ? st_log_dropped(s) : 0),
+			       pad))
 			goto err;
 	nla_nest_end(skb, nest);
 	return 0;

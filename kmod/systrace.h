@@ -231,6 +231,7 @@ struct sk_buff;
 int st_log_new(struct st_session *s, u32 bytes, struct netlink_ext_ack *extack);
 void st_log_free(struct st_session *s);
 u32 st_log_bytes(struct st_session *s);
+u64 st_log_dropped(struct st_session *s);
 void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
 		    u64 dur);
 int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,

@@ -69,10 +69,14 @@
  *             SYSTRACE_A_LOG_BUFFER
  *   reply:    one SYSTRACE_A_EVENT nest per syscall event, several per
  *             message, taken out of the session's per-CPU buffers: each
- *             event is returned once, to one reader. The events of one CPU
- *             come in order; a reader merges the CPUs by
- *             SYSTRACE_EVENT_A_TS_NS. A dump returns at most the events
- *             buffered when it starts, so it ends under any load.
+ *             event is returned at most once, to one reader (events in a
+ *             message the reader never reads are lost, uncounted). The
+ *             events of one CPU come in the order they completed, not in
+ *             SYSTRACE_EVENT_A_TS_NS order, and one dump may return newer
+ *             events of a CPU before older ones of another: a reader sorts
+ *             what it has read by TS_NS (and a streaming one holds events
+ *             back until no older one can come). A dump returns at most the
+ *             events buffered when it starts, so it ends under any load.
  *
  * Dumps are resumable with any receive buffer size. Each dump message is
  * large enough for a row with a PATH_MAX path (about 5 KiB): read with a
