@@ -22,7 +22,7 @@ _systracectl_options() {
 	case $1 in
 	status | list) echo "--json -h --help" ;;
 	start) echo "-n --name -c --counters -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
-	log) echo "-o --output -f --log-format -e --early-object --no-symbols -h --help" ;;
+	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
@@ -148,7 +148,7 @@ _systracectl() {
 		mapfile -t COMPREPLY < <(compgen -P "$done_" -W "$keys" -- "${cur##*,}")
 		return 0
 		;;
-	start:--log | start:--early-object | log:-o | log:--output | log:-e | log:--early-object | \
+	start:--log | start:--early-object | log:-o | log:--output | log:-e | log:--early-object | log:-i | log:--input | \
 		dump:-o | dump:--output | report:-o | report:--output | report:--input | report:--svg | diff:-o | diff:--output | diff:--input)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")

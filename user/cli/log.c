@@ -19,12 +19,14 @@
 
 const char log_usage[] =
 	"Usage: systracectl log [SESSION] -o FILE [--log-format FORMAT]\n"
-	"                       [--early-object PATH] [--no-symbols]\n\n"
+	"                       [--early-object PATH] [--no-symbols]\n"
+	"       systracectl log --input LOG -o FILE [--log-format FORMAT]\n\n"
 	"Drains the temporal log of SESSION (default: the newest), a session\n"
 	"started with --log or --log-buffer, until every traced task is gone\n"
 	"or SIGINT, then writes every syscall in order with its site and phase,\n"
 	"and the fork, exec and exit events, to FILE. Each event is read once:\n"
-	"run one reader per session.\n\n"
+	"run one reader per session. With --input, converts a saved CSV or JSONL\n"
+	"log to FORMAT (its phases as saved) instead.\n\n"
 	"  -o, --output FILE      the log file (required)\n"
 	"  -f, --log-format F     csv (default), jsonl, or chrome (trace-event\n"
 	"                         JSON for Perfetto and chrome://tracing)\n"
@@ -32,6 +34,7 @@ const char log_usage[] =
 	"                         outside both its interpreter and P (e.g. an\n"
 	"                         LD_PRELOAD library) are early too\n"
 	"  --no-symbols           leave the symbol column empty\n"
+	"  -i, --input LOG        a saved log to convert, not a session\n"
 	"  -h, --help\n";
 
 static const struct {
@@ -168,6 +171,36 @@ int st_log_save(struct st_backend *be, uint32_t id, struct st_log *log,
 	return 0;
 }
 
+/* log --input: a saved log in another format. */
+static int convert(const char *input, const struct st_log_opts *o)
+{
+	struct st_log log = { 0 };
+	struct st_dump d = { 0 };
+	struct st_err err;
+	FILE *f;
+	int ret;
+
+	if (st_log_load(input, &log, &d, &err))
+		return st_fail(&err, NULL);
+	f = fopen(o->path, "w");
+	if (!f) {
+		st_err_set(&err, ST_ERR_LOCAL, errno, o->path, NULL);
+		ret = st_fail(&err, NULL);
+		goto out;
+	}
+	ret = st_log_write(f, o->fmt, &log, &d);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	if (ret) {
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "writing the log", "%s", o->path);
+		ret = st_fail(&err, NULL);
+	}
+out:
+	st_log_free(&log);
+	st_dump_free(&d);
+	return ret;
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_stop(int sig)
@@ -183,9 +216,11 @@ int log_main(int argc, char **argv)
 		{ "log-format", required_argument, NULL, 'f' },
 		{ "early-object", required_argument, NULL, 'e' },
 		{ "no-symbols", no_argument, NULL, 'N' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	const char *input = NULL;
 	const struct timespec tick = { .tv_nsec = 50 * 1000 * 1000 };
 	struct st_log_opts o = { .fmt = ST_LOG_CSV };
 	struct st_log log = { 0 };
@@ -196,9 +231,13 @@ int log_main(int argc, char **argv)
 	uint32_t id;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "o:f:e:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:f:e:i:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			c = 'L';
+		if (c == 'i') {
+			input = optarg;
+			continue;
+		}
 		ret = st_log_opt(c, optarg, log_usage, &o);
 		if (ret >= 0)
 			return ret;
@@ -212,6 +251,11 @@ int log_main(int argc, char **argv)
 		return st_usage_error(log_usage, "no output file: -o FILE");
 	if (argc - optind > 1)
 		return st_usage_error(log_usage, "one session at most");
+	if (input) {
+		if (optind < argc || o.early_object)
+			return st_usage_error(log_usage, "--input takes no SESSION and no --early-object");
+		return convert(input, &o);
+	}
 	if (st_backend_open(&be, &err))
 		return st_fail(&err, NULL);
 	if (st_session_pick(be, optind < argc ? argv[optind] : NULL, &id, &err) ||
