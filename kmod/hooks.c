@@ -23,11 +23,9 @@ static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	t = st_thread_current();
 	if (t && t->proc && id >= 0) {
 		if (unlikely(t->cur.ts))
-			st_tsite_account(t, 0, st_clock());
+			st_tsite_account(t, 0, st_tclock(t));
 		t->cur.ts = st_tsite_get(t, regs, id);
-		if (unlikely(t->logging))
-			t->cur.mono_ns = ktime_get_ns();
-		t->cur.start_ns = st_clock();
+		t->cur.start_ns = st_tclock(t);
 	}
 	rcu_read_unlock();
 }
@@ -39,7 +37,7 @@ static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	rcu_read_lock();
 	t = st_thread_current();
 	if (t && t->cur.ts)
-		st_tsite_account(t, ret, st_clock());
+		st_tsite_account(t, ret, st_tclock(t));
 	rcu_read_unlock();
 }
 
@@ -100,7 +98,7 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	old = t->proc;
 	/* execve's own exit runs in the new image; it belongs to the old. */
 	if (old && t->cur.ts)
-		st_tsite_account(t, 0, st_clock());
+		st_tsite_account(t, 0, st_tclock(t));
 	p = st_proc_new(s, task, old ? old->parent_id : 0,
 			old ? old->ppid : st_real_ppid(task, s),
 			old ? old->id : 0, st_obj_get(s, bprm->file, GFP_NOWAIT),
@@ -156,7 +154,7 @@ static void st_probe_exit(void *data, struct task_struct *task)
 		goto out;
 	/* exit and exit_group never return: complete them here. */
 	if (t->proc && t->cur.ts)
-		st_tsite_account(t, 0, st_clock());
+		st_tsite_account(t, 0, st_tclock(t));
 	if (!st_thread_own(t))
 		goto out;
 	p = t->proc;

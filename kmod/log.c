@@ -201,7 +201,7 @@ void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
 		return;
 	}
 	r = &c->recs[head & (log->nrecs - 1)];
-	r->ts_ns = t->cur.mono_ns;
+	r->ts_ns = t->cur.start_ns;	/* CLOCK_MONOTONIC: st_tclock() */
 	r->dur_ns = dur;
 	r->proc_id = t->proc->id;
 	r->seq = seq;

@@ -402,7 +402,7 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
  * st_tsite_account() - complete the in-flight syscall of the current thread
  * @t: current's record
  * @ret: its return value
- * @now: st_clock() at the exit
+ * @now: st_tclock() at the exit
  */
 void st_tsite_account(struct st_thread *t, long ret, u64 now)
 {

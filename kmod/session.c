@@ -686,7 +686,7 @@ void st_session_kill(struct st_session *s)
 		 * holds the record after the grace period.
 		 */
 		if (t->proc && t->cur.ts)
-			st_tsite_account(t, 0, st_clock());
+			st_tsite_account(t, 0, st_tclock(t));
 		st_thread_detach(t, false);
 	}
 	for (p = s->procs; p; p = p->next)

@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <uapi/linux/systrace.h>
 
 struct pid_namespace;
@@ -120,7 +121,6 @@ struct st_proc {
 struct st_inflight {
 	struct st_tsite *ts;		/* NULL: none in flight */
 	u64 start_ns;
-	u64 mono_ns;			/* entry, CLOCK_MONOTONIC: log only */
 };
 
 struct st_thread {
@@ -209,6 +209,14 @@ struct st_site_snap {
  * duration clamps at 0. Timestamps of rows are CLOCK_MONOTONIC.
  */
 #define st_clock()		local_clock()
+
+/*
+ * The clock a thread's syscalls are timed with: local_clock(), or for a
+ * session with a log CLOCK_MONOTONIC, so that an event's time, its
+ * duration and the rows' sums of durations come from one clock that every
+ * CPU shares (local_clock() may drift from it, and between CPUs).
+ */
+#define st_tclock(t)	(unlikely((t)->logging) ? ktime_get_ns() : st_clock())
 
 /* Module parameters (main.c). */
 extern unsigned int st_max_sessions;
