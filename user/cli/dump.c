@@ -127,10 +127,14 @@ static int write_dump(FILE *f, const struct dump_opts *o, const struct st_dump *
 	    st_aggregate_syscalls(d, true, &aggs, &v.naggs))
 		return -ENOMEM;
 	v.aggs = aggs;
-	if (o->format == FMT_JSON)
+	if (o->format == FMT_JSON) {
 		ret = st_json_dump(f, &v, o->table == ST_TABLE_SYSCALLS, live);
-	else
-		st_csv_table(f, &v, o->table, d->symbolized);
+	} else {
+		struct st_dump_table dt;
+
+		st_dump_table(&dt, &v, o->table, d->symbolized);
+		ret = st_table_csv(f, &dt.t);
+	}
 	free(aggs);
 	return ret ? -ENOMEM : 0;
 }

@@ -5,8 +5,9 @@
 /*
  * systracectl report: analyses of one session (docs/cli.md, "report").
  * Each report computes plain structs from a struct st_dump (tested on
- * fixtures), then turns them into tables, which report/table.c prints as
- * aligned text, CSV or one JSON document.
+ * fixtures), then turns them into tables of typed cells (report/report.c),
+ * which the table writer (lib/table.h) prints as aligned text, CSV or
+ * JSON; report.c frames them into one document.
  */
 #include <jansson.h>
 #include <stdbool.h>
@@ -15,23 +16,7 @@
 #include <stdio.h>
 #include "systrace.h"
 
-/* Tables: typed cells, one writer per format. */
-
-enum rt_kind {
-	RT_NULL,	/* missing: empty in text and CSV, null in JSON */
-	RT_U64,
-	RT_STR,		/* owned copy */
-	RT_HEX,		/* u as "0x..." */
-	RT_FRAC,	/* u / 10000: a fraction with 4 decimals */
-	RT_PCT,		/* u / 100: a percentage with 2 decimals */
-	RT_S64,		/* (int64_t)u: a signed difference */
-};
-
-struct rt_cell {
-	enum rt_kind kind;
-	uint64_t u;
-	char *s;
-};
+/* Tables whose cells are kept: a row is built, then the next. */
 
 struct rt_table {
 	const char *name;	/* JSON key, --table NAME */
@@ -39,21 +24,22 @@ struct rt_table {
 	const char *const *cols;
 	size_t ncols;
 	bool single;		/* one row, a JSON object rather than an array */
-	struct rt_cell *cells;
+	struct st_cell *cells;		/* ST_STR: an owned copy */
 	size_t nrows, cap;
 };
 
 struct rt_table *rt_table_new(const char *name, const char *title,
 			      const char *const *cols, size_t ncols);
 void rt_table_free(struct rt_table *t);
-/* A new row of RT_NULL cells; NULL when out of memory. */
-struct rt_cell *rt_row(struct rt_table *t);
-void rt_u64(struct rt_cell *c, uint64_t v);
-int rt_str(struct rt_cell *c, const char *s);	/* NULL s: RT_NULL */
-void rt_hex(struct rt_cell *c, uint64_t v);
-void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b);	/* b - a */
-void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den);
-void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den);
+/* A new row of ST_NULL cells; NULL when out of memory. */
+struct st_cell *rt_row(struct rt_table *t);
+void rt_u64(struct st_cell *c, uint64_t v);
+int rt_str(struct st_cell *c, const char *s);	/* NULL s: ST_NULL */
+void rt_hex(struct st_cell *c, uint64_t v);
+void rt_delta(struct st_cell *c, uint64_t a, uint64_t b);	/* b - a */
+/* num / den with 4 decimals; as a percentage with 2. 0 den: ST_NULL. */
+void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
+void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
 
 enum rt_format { RT_TEXT, RT_CSV, RT_JSON };

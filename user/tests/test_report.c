@@ -126,7 +126,7 @@ static uint64_t cell(const struct rt_table *t, size_t row, const char *name)
 
 	if (!t || row >= t->nrows || c == t->ncols)
 		return UINT64_MAX - 1;
-	if (t->cells[row * t->ncols + c].kind == RT_NULL)
+	if (t->cells[row * t->ncols + c].kind == ST_NULL)
 		return UINT64_MAX;
 	return t->cells[row * t->ncols + c].u;
 }
@@ -638,7 +638,7 @@ TEST(report_output_text_csv_json)
 	struct rt_report r = { .name = "demo" };
 	struct rt_table *t = rt_table_new("rows", "a table", cols, 3);
 	struct st_dump d = { 0 };
-	struct rt_cell *c;
+	struct st_cell *c;
 	json_error_t jerr;
 	json_t *doc;
 	char *out;

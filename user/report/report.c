@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reports' tables and their three writers: aligned text (numbers to
- * the right, strings to the left), CSV (RFC 4180, one table) and one JSON
- * document holding every table. A table's column names are its CSV header
- * and the keys of its JSON rows.
+ * The reports' tables, kept cell by cell, and the report as a document:
+ * text (its notes, then every table), CSV (one table) or JSON (one
+ * document holding every table). The table writer (lib/table.h) prints
+ * the tables.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,18 +33,18 @@ void rt_table_free(struct rt_table *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].s);
+		free((char *)t->cells[i].s);
 	free(t->cells);
 	free(t);
 }
 
-struct rt_cell *rt_row(struct rt_table *t)
+struct st_cell *rt_row(struct rt_table *t)
 {
-	struct rt_cell *row;
+	struct st_cell *row;
 
 	if (t->nrows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct rt_cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+		struct st_cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
 
 		if (!c)
 			return NULL;
@@ -56,33 +56,33 @@ struct rt_cell *rt_row(struct rt_table *t)
 	return row;
 }
 
-void rt_u64(struct rt_cell *c, uint64_t v)
+void rt_u64(struct st_cell *c, uint64_t v)
 {
-	c->kind = RT_U64;
+	c->kind = ST_U64;
 	c->u = v;
 }
 
-int rt_str(struct rt_cell *c, const char *s)
+int rt_str(struct st_cell *c, const char *s)
 {
 	if (!s)
 		return 0;
 	c->s = strdup(s);
 	if (!c->s)
 		return -ENOMEM;
-	c->kind = RT_STR;
+	c->kind = ST_STR;
 	return 0;
 }
 
-void rt_hex(struct rt_cell *c, uint64_t v)
+void rt_hex(struct st_cell *c, uint64_t v)
 {
-	c->kind = RT_HEX;
+	c->kind = ST_HEX;
 	c->u = v;
 }
 
 /* Two's complement: exact while |b - a| < 2^63. */
-void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b)
+void rt_delta(struct st_cell *c, uint64_t a, uint64_t b)
 {
-	c->kind = RT_S64;
+	c->kind = ST_S64;
 	c->u = b - a;
 }
 
@@ -96,19 +96,21 @@ uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale)
 	return (uint64_t)((n + den / 2) / den);
 }
 
-void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den)
+void rt_frac(struct st_cell *c, uint64_t num, uint64_t den)
 {
 	if (!den)
 		return;
-	c->kind = RT_FRAC;
+	c->kind = ST_FIXED;
+	c->decimals = 4;
 	c->u = rt_ratio(num, den, 10000);
 }
 
-void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den)
+void rt_pct(struct st_cell *c, uint64_t num, uint64_t den)
 {
 	if (!den)
 		return;
-	c->kind = RT_PCT;
+	c->kind = ST_FIXED;
+	c->decimals = 2;
 	c->u = rt_ratio(num, den, 10000);
 }
 
@@ -177,157 +179,35 @@ void rt_report_free(struct rt_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The cell as text (CSV and the text table); "" for a missing value. */
-static const char *cell_text(const struct rt_cell *c, char *buf, size_t len)
+static const char *rt_col(const struct st_table *t, size_t c)
 {
-	switch (c->kind) {
-	case RT_NULL:
-		return "";
-	case RT_U64:
-		snprintf(buf, len, "%" PRIu64, c->u);
-		return buf;
-	case RT_STR:
-		return c->s;
-	case RT_HEX:
-		snprintf(buf, len, "0x%" PRIx64, c->u);
-		return buf;
-	case RT_FRAC:
-		snprintf(buf, len, "%" PRIu64 ".%04" PRIu64, c->u / 10000, c->u % 10000);
-		return buf;
-	case RT_PCT:
-		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, c->u / 100, c->u % 100);
-		return buf;
-	case RT_S64:
-		snprintf(buf, len, "%" PRId64, (int64_t)c->u);
-		return buf;
-	}
-	return "";
+	const struct rt_table *rt = t->ctx;
+
+	return rt->cols[c];
 }
 
-static json_t *cell_json(const struct rt_cell *c)
+static void rt_cells(const struct st_table *t, size_t r, struct st_val *v)
 {
-	char buf[48];
-
-	switch (c->kind) {
-	case RT_NULL:
-		break;
-	case RT_U64:
-		return json_integer((json_int_t)c->u);
-	case RT_STR:
-		return st_json_string(c->s);
-	case RT_HEX:
-		return json_string(cell_text(c, buf, sizeof(buf)));
-	case RT_FRAC:
-		return json_real((double)c->u / 10000.0);
-	case RT_PCT:
-		return json_real((double)c->u / 100.0);
-	case RT_S64:
-		return json_integer((json_int_t)(int64_t)c->u);
-	}
-	return json_null();
-}
-
-/* The last cell of a line is not padded: no trailing blanks. */
-static void put_cell(FILE *f, const char *s, size_t c, bool last,
-		     size_t width, bool left)
-{
-	if (c)
-		fputs("  ", f);
-	if (left && last)
-		fputs(s, f);
-	else
-		fprintf(f, left ? "%-*s" : "%*s", (int)width, s);
-}
-
-/* Cells after the last non-empty one are not printed. */
-static size_t used_cells(const struct rt_table *t, size_t i)
-{
-	size_t c = t->ncols;
-
-	while (c > 1 && t->cells[i * t->ncols + c - 1].kind == RT_NULL)
-		c--;
-	return c;
-}
-
-static void print_text_table(FILE *f, const struct rt_table *t)
-{
-	size_t *w = calloc(t->ncols, sizeof(*w));
-	bool *left = calloc(t->ncols, sizeof(*left));
-	char buf[48];
-	size_t i, c;
-
-	if (!w || !left) {
-		free(w);
-		free(left);
-		return;
-	}
-	for (c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c]);
-	for (i = 0; i < t->nrows; i++) {
-		for (c = 0; c < t->ncols; c++) {
-			const struct rt_cell *cell = &t->cells[i * t->ncols + c];
-			size_t len = strlen(cell_text(cell, buf, sizeof(buf)));
-
-			if (cell->kind == RT_STR)
-				left[c] = true;
-			if (len > w[c])
-				w[c] = len;
-		}
-	}
-	fprintf(f, "%s\n", t->title);
-	for (c = 0; c < t->ncols; c++)
-		put_cell(f, t->cols[c], c, c + 1 == t->ncols, w[c], left[c]);
-	fputc('\n', f);
-	for (i = 0; i < t->nrows; i++) {
-		size_t n = used_cells(t, i);
-
-		for (c = 0; c < n; c++)
-			put_cell(f, cell_text(&t->cells[i * t->ncols + c], buf,
-					      sizeof(buf)),
-				 c, c + 1 == n, w[c], left[c]);
-		fputc('\n', f);
-	}
-	if (!t->nrows)
-		fputs("(none)\n", f);
-	free(w);
-	free(left);
-}
-
-static void print_csv_table(FILE *f, const struct rt_table *t)
-{
-	char buf[48];
-	size_t i, c;
-
-	for (c = 0; c < t->ncols; c++) {
-		if (c)
-			fputc(',', f);
-		st_csv_field(f, t->cols[c]);
-	}
-	fputc('\n', f);
-	for (i = 0; i < t->nrows; i++) {
-		for (c = 0; c < t->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			st_csv_field(f, cell_text(&t->cells[i * t->ncols + c],
-						  buf, sizeof(buf)));
-		}
-		fputc('\n', f);
-	}
-}
-
-static json_t *json_row(const struct rt_table *t, size_t i)
-{
-	json_t *o = json_object();
+	const struct rt_table *rt = t->ctx;
 	size_t c;
 
-	if (!o)
-		return NULL;
-	for (c = 0; c < t->ncols; c++) {
-		json_t *v = cell_json(&t->cells[i * t->ncols + c]);
+	for (c = 0; c < rt->ncols; c++)
+		v[c].c = rt->cells[r * rt->ncols + c];
+}
 
-		json_object_set_new(o, t->cols[c], v ? v : json_null());
-	}
-	return o;
+/* rt as a table for the writer. */
+static struct st_table writable(const struct rt_table *rt)
+{
+	return (struct st_table){
+		.name = rt->name,
+		.title = rt->title,
+		.ncols = rt->ncols,
+		.nrows = rt->nrows,
+		.single = rt->single,
+		.col = rt_col,
+		.row = rt_cells,
+		.ctx = rt,
+	};
 }
 
 /*
@@ -356,7 +236,7 @@ static int print_sessions(FILE *f, const struct rt_report *r)
 
 static int print_json(FILE *f, const struct rt_report *r)
 {
-	json_t *notes = json_array(), *row;
+	json_t *notes = json_array();
 	size_t i, k;
 
 	if (!notes)
@@ -376,29 +256,13 @@ static int print_json(FILE *f, const struct rt_report *r)
 	}
 	json_decref(notes);
 	for (k = 0; k < r->ntables; k++) {
-		const struct rt_table *t = r->tables[k];
+		struct st_table t = writable(r->tables[k]);
+		int ret;
 
-		fprintf(f, ",\n\"%s\":", t->name);
-		if (t->single) {
-			row = t->nrows ? json_row(t, 0) : json_null();
-			if (!row || json_dumpf(row, f, JSON_COMPACT | JSON_ENCODE_ANY)) {
-				json_decref(row);
-				return -ENOMEM;
-			}
-			json_decref(row);
-			continue;
-		}
-		fputc('[', f);
-		for (i = 0; i < t->nrows; i++) {
-			row = json_row(t, i);
-			fputs(i ? ",\n" : "\n", f);
-			if (!row || json_dumpf(row, f, JSON_COMPACT)) {
-				json_decref(row);
-				return -ENOMEM;
-			}
-			json_decref(row);
-		}
-		fputs(t->nrows ? "\n]" : "]", f);
+		fprintf(f, ",\n\"%s\":", t.name);
+		ret = st_table_json(f, &t, JSON_COMPACT);
+		if (ret)
+			return ret;
 	}
 	fputs("}\n", f);
 	return 0;
@@ -417,8 +281,9 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 			table = r->csv_table ? r->csv_table : r->tables[0]->name;
 		for (i = 0; i < r->ntables; i++) {
 			if (!strcmp(table, r->tables[i]->name)) {
-				print_csv_table(f, r->tables[i]);
-				return 0;
+				struct st_table t = writable(r->tables[i]);
+
+				return st_table_csv(f, &t);
 			}
 		}
 		return -ENOENT;
@@ -426,8 +291,13 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 		for (i = 0; i < r->nnotes; i++)
 			fprintf(f, "%s\n", r->notes[i]);
 		for (i = 0; i < r->ntables; i++) {
+			struct st_table t = writable(r->tables[i]);
+			int ret;
+
 			fputc('\n', f);
-			print_text_table(f, r->tables[i]);
+			ret = st_table_text(f, &t, &st_text_fit);
+			if (ret)
+				return ret;
 		}
 		return 0;
 	}
