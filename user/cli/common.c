@@ -54,6 +54,37 @@ int st_fail(const struct st_err *err, struct st_backend *be)
 	return st_exit_code(err);
 }
 
+/*
+ * The output options that dump, report and diff share: --csv, --json (one
+ * of them) and -o/--output FILE. Returns -1 when @c is one of them,
+ * ST_OPT_NOT_MINE when @c is another option, or the exit code of a usage
+ * error.
+ */
+int st_output_opt(int c, const char *arg, const char *usage,
+		  struct st_output_opts *o)
+{
+	enum st_format f;
+
+	switch (c) {
+	case 'C':
+		f = ST_FMT_CSV;
+		break;
+	case 'J':
+		f = ST_FMT_JSON;
+		break;
+	case 'o':
+		o->path = arg;
+		return -1;
+	default:
+		return ST_OPT_NOT_MINE;
+	}
+	if (o->format_set && o->format != f)
+		return st_usage_error(usage, "give one of --csv, --json");
+	o->format = f;
+	o->format_set = true;
+	return -1;
+}
+
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
 int st_parse_u32(const char *s, uint32_t *out)
 {

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "err.h"
 #include "output.h"
 #include "table.h"
 
@@ -271,5 +272,30 @@ int st_table_json(FILE *f, const struct st_table *t, size_t flags)
 	if (!ret)
 		fputs(t->nrows ? "\n]" : "]", f);
 	free(v);
+	return ret;
+}
+
+int st_output_write(const char *path, const char *what,
+		    int (*write)(FILE *f, const void *ctx), const void *ctx,
+		    struct st_err *err)
+{
+	FILE *f = stdout;
+	int ret;
+
+	if (path) {
+		f = fopen(path, "w");
+		if (!f) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+			return ret;
+		}
+	}
+	ret = write(f, ctx);
+	if (fflush(f) || ferror(f))
+		ret = ret ? ret : -EIO;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -EIO;
+	if (ret)
+		st_err_set(err, ST_ERR_LOCAL, -ret, what, "%s", path ? path : "stdout");
 	return ret;
 }

@@ -61,6 +61,15 @@ struct st_text_layout {
 
 extern const struct st_text_layout st_text_fit;
 
+enum st_format { ST_FMT_TEXT, ST_FMT_CSV, ST_FMT_JSON };
+
+/* Where and how a command prints: --csv, --json, -o/--output FILE. */
+struct st_output_opts {
+	const char *path;		/* NULL: stdout */
+	enum st_format format;
+	bool format_set;
+};
+
 const char *st_cell_text(const struct st_cell *c, char *buf, size_t len);
 json_t *st_cell_json(const struct st_cell *c);
 
@@ -72,5 +81,14 @@ int st_table_csv(FILE *f, const struct st_table *t);
 json_t *st_table_json_row(const struct st_table *t, const struct st_val *v);
 /* The array of row objects, one per line, or the single row; flags: jansson's. */
 int st_table_json(FILE *f, const struct st_table *t, size_t flags);
+
+struct st_err;
+/*
+ * write(f, ctx) to path (NULL: stdout). Returns 0 or -errno, with err set:
+ * the path when it does not open, else "writing WHAT" and the path.
+ */
+int st_output_write(const char *path, const char *what,
+		    int (*write)(FILE *f, const void *ctx), const void *ctx,
+		    struct st_err *err);
 
 #endif

@@ -268,15 +268,15 @@ static int print_json(FILE *f, const struct rt_report *r)
 	return 0;
 }
 
-int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
+int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		    const char *table)
 {
 	size_t i;
 
 	switch (fmt) {
-	case RT_JSON:
+	case ST_FMT_JSON:
 		return print_json(f, r);
-	case RT_CSV:
+	case ST_FMT_CSV:
 		if (!table)
 			table = r->csv_table ? r->csv_table : r->tables[0]->name;
 		for (i = 0; i < r->ntables; i++) {
@@ -287,7 +287,7 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 			}
 		}
 		return -ENOENT;
-	case RT_TEXT:
+	case ST_FMT_TEXT:
 		for (i = 0; i < r->nnotes; i++)
 			fprintf(f, "%s\n", r->notes[i]);
 		for (i = 0; i < r->ntables; i++) {
@@ -304,28 +304,25 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
 	return -EINVAL;
 }
 
-/* Prints r to path (NULL: stdout); a failure to write is an error. */
-int rt_report_write(const char *path, const struct rt_report *r,
-		    enum rt_format fmt, const char *table, struct st_err *err)
-{
-	FILE *f = stdout;
-	int ret;
+struct print_args {
+	const struct rt_report *r;
+	enum st_format fmt;
+	const char *table;
+};
 
-	if (path) {
-		f = fopen(path, "w");
-		if (!f) {
-			ret = -errno;
-			st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
-			return ret;
-		}
-	}
-	ret = rt_report_print(f, r, fmt, table);
-	if (fflush(f) || ferror(f))
-		ret = ret ? ret : -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -EIO;
-	if (ret)
-		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the report", "%s",
-			   path ? path : "stdout");
-	return ret;
+static int print_report(FILE *f, const void *ctx)
+{
+	const struct print_args *a = ctx;
+
+	return rt_report_print(f, a->r, a->fmt, a->table);
+}
+
+/* Prints r where out says; a failure to write is an error. */
+int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
+		    const char *table, struct st_err *err)
+{
+	struct print_args a = { r, out->format, table };
+
+	return st_output_write(out->path, "writing the report", print_report,
+			       &a, err);
 }

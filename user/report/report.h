@@ -42,8 +42,6 @@ void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
 
-enum rt_format { RT_TEXT, RT_CSV, RT_JSON };
-
 #define RT_MAX_TABLES 8
 
 struct rt_report {
@@ -65,10 +63,10 @@ int rt_note_source(struct rt_report *r, const char *what,
 int rt_add(struct rt_report *r, struct rt_table *t);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
-int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
+int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		    const char *table);
-int rt_report_write(const char *path, const struct rt_report *r,
-		    enum rt_format fmt, const char *table, struct st_err *err);
+int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
+		    const char *table, struct st_err *err);
 
 /* Patch sites: the site rows of one (image, address) summed. */
 
@@ -214,8 +212,7 @@ const char *st_diff_by_name(enum df_by by);
 struct diff_opts {
 	const char *arg[2];		/* A and B: a session, or NULL */
 	const char *input[2];		/* A and B: a file, or NULL */
-	const char *output;
-	enum rt_format format;
+	struct st_output_opts out;
 	unsigned int by;		/* 1 << enum df_by */
 	uint64_t threshold;
 	uint64_t limit;
@@ -231,9 +228,8 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 struct report_opts {
 	const char *session;
 	const char *input;
-	const char *output;
+	struct st_output_opts out;
 	const char *table;
-	enum rt_format format;
 	uint64_t threshold;
 	uint64_t max_ms;
 	uint64_t top;

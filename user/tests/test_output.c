@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * status and list, text and JSON, on a fixture: byte for byte the files in
- * tests/expected/, which the code before the table writer printed for it.
+ * tests/expected/, which the code before the table writer printed for it;
+ * and the output options that dump, report and diff share.
  */
 #include <stdlib.h>
 #include <unistd.h>
+#include "common.h"
 #include "subcommands.h"
 #include "systrace.h"
 #include "test.h"
@@ -92,4 +94,20 @@ TEST(list_text_and_json_exact)
 	expect_output(failed, false, 3, true, "list.json");
 	expect_output(failed, false, 0, false, "list-empty.txt");
 	expect_output(failed, false, 0, true, "list-empty.json");
+}
+
+/* dump, report and diff share --csv, --json and -o. */
+TEST(output_options_csv_json_o)
+{
+	struct st_output_opts o = { 0 };
+
+	EXPECT_EQ(st_output_opt('C', NULL, "Usage: x\n\n", &o), -1);
+	EXPECT_EQ(o.format, ST_FMT_CSV);
+	EXPECT_EQ(st_output_opt('C', NULL, "Usage: x\n\n", &o), -1);
+	EXPECT_EQ(st_output_opt('o', "out.csv", "Usage: x\n\n", &o), -1);
+	ASSERT_TRUE(o.path);
+	EXPECT_STREQ(o.path, "out.csv");
+	EXPECT_EQ(st_output_opt('i', "in.json", "Usage: x\n\n", &o), ST_OPT_NOT_MINE);
+	EXPECT_EQ(st_output_opt('J', NULL, "Usage: x\n\n", &o), ST_EXIT_USAGE);
+	EXPECT_EQ(o.format, ST_FMT_CSV);
 }
