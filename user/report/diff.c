@@ -46,20 +46,27 @@ static void count(struct df_row *r, int side, uint64_t calls,
 	r->ns[side] = ns;
 }
 
+/* The sums per syscall of the syscalls report; rows: its site rows. */
 static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
 {
-	size_t i;
+	struct st_sysagg *aggs;
+	size_t i, n;
 
-	for (i = 0; i < d->nsites; i++) {
-		const struct st_site_row *s = &d->sites[i];
+	if (st_aggregate_syscalls(d, false, &aggs, &n))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
 		struct df_row *r = push(v);
 
-		if (!r)
+		if (!r) {
+			free(aggs);
 			return -ENOMEM;
-		r->num[0] = s->abi;
-		r->num[1] = s->nr;
-		count(r, side, s->calls, s->errors, s->total_ns);
+		}
+		r->num[0] = aggs[i].abi;
+		r->num[1] = aggs[i].nr;
+		count(r, side, aggs[i].calls, aggs[i].errors, aggs[i].total_ns);
+		r->rows[side] = aggs[i].sites;
 	}
+	free(aggs);
 	return 0;
 }
 
@@ -257,19 +264,11 @@ static void count_cells(struct st_cell *c, const struct df_row *row)
 	three(&c[6], row->ns);
 }
 
-static int syscall_cells(struct st_cell *c, uint32_t abi, uint32_t nr)
-{
-	rt_u64(&c[1], nr);
-	if (rt_str(&c[0], st_abi_name(abi)))
-		return -ENOMEM;
-	return rt_str(&c[2], st_syscall_name(abi, nr));
-}
-
 static int sys_row(struct st_cell *c, const struct df_row *row)
 {
 	count_cells(&c[1], row);
-	return syscall_cells(&c[1 + NCOUNT], (uint32_t)row->num[0],
-			     (uint32_t)row->num[1]);
+	return rt_syscall(&c[1 + NCOUNT], (uint32_t)row->num[0],
+			  (uint32_t)row->num[1]);
 }
 
 static int proc_row(struct st_cell *c, const struct df_row *row)
@@ -289,7 +288,7 @@ static int site_row(struct st_cell *c, const struct df_row *row)
 	rt_u64(&c[1], row->rows[0]);
 	rt_u64(&c[2], row->rows[1]);
 	count_cells(&c[3], row);
-	if (syscall_cells(k, (uint32_t)(row->num[2] >> 32), (uint32_t)row->num[2]) ||
+	if (rt_syscall(k, (uint32_t)(row->num[2] >> 32), (uint32_t)row->num[2]) ||
 	    rt_str(&k[3], st_map_name((uint32_t)row->num[0])))
 		return -ENOMEM;
 	if (row->num[0] != SYSTRACE_MAP_FILE)

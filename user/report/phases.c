@@ -456,12 +456,10 @@ static struct rt_table *sys_table(struct ph_result *p)
 		const struct ph_sys *s = &p->sys[i];
 		struct st_cell *c = rt_row(t);
 
-		if (!c || rt_str(&c[0], st_abi_name(s->abi)) ||
-		    rt_str(&c[2], st_syscall_name(s->abi, s->nr))) {
+		if (!c || rt_syscall(c, s->abi, s->nr)) {
 			rt_table_free(t);
 			return NULL;
 		}
-		rt_u64(&c[1], s->nr);
 		rt_u64(&c[3], s->loader_calls);
 		rt_u64(&c[4], s->undetermined);
 		rt_u64(&c[5], s->program_calls);

@@ -114,6 +114,14 @@ void rt_pct(struct st_cell *c, uint64_t num, uint64_t den)
 	c->u = rt_ratio(num, den, 10000);
 }
 
+int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr)
+{
+	rt_u64(&c[1], nr);
+	if (rt_str(&c[0], st_abi_name(abi)))
+		return -ENOMEM;
+	return rt_str(&c[2], st_syscall_name(abi, nr));
+}
+
 int rt_note(struct rt_report *r, const char *fmt, ...)
 {
 	va_list ap;

@@ -41,6 +41,8 @@ void rt_delta(struct st_cell *c, uint64_t a, uint64_t b);	/* b - a */
 void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
+/* c[0], c[1], c[2]: the columns abi, nr, syscall. */
+int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr);
 
 #define RT_MAX_TABLES 8
 

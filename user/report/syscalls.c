@@ -56,15 +56,6 @@ static const char *const top_cols[] = {
 	"total_ns", "abi", "nr", "syscall",
 };
 
-static int name_cells(struct st_cell *abi, struct st_cell *nr,
-		      struct st_cell *name, const struct st_sysagg *a)
-{
-	rt_u64(nr, a->nr);
-	if (rt_str(abi, st_abi_name(a->abi)))
-		return -ENOMEM;
-	return rt_str(name, st_syscall_name(a->abi, a->nr));
-}
-
 static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 				   uint64_t total_ns)
 {
@@ -79,7 +70,7 @@ static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 	for (i = 0; i < n; i++) {
 		struct st_cell *c = rt_row(t);
 
-		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i])) {
+		if (!c || rt_syscall(&c[8], a[i].abi, a[i].nr)) {
 			rt_table_free(t);
 			return NULL;
 		}
@@ -143,7 +134,7 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 		if (rank > top)
 			continue;
 		c = rt_row(t);
-		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i]) ||
+		if (!c || rt_syscall(&c[8], a[i].abi, a[i].nr) ||
 		    (p && rt_str(&c[2], p->comm))) {
 			rt_table_free(t);
 			return NULL;
