@@ -91,6 +91,12 @@ void st_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Room for one row of t's values. */
+static struct st_val *row_buffer(const struct st_table *t)
+{
+	return calloc(t->ncols ? t->ncols : 1, sizeof(struct st_val));
+}
+
 /* Row r of t into v, which holds t->ncols values. */
 static void read_row(const struct st_table *t, size_t r, struct st_val *v)
 {
@@ -154,9 +160,9 @@ static void text_widths(const struct st_table *t,
 int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout)
 {
-	struct st_val *v = calloc(t->ncols, sizeof(*v));
-	size_t *w = calloc(t->ncols, sizeof(*w));
-	bool *left = calloc(t->ncols, sizeof(*left));
+	struct st_val *v = row_buffer(t);
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	bool *left = calloc(t->ncols ? t->ncols : 1, sizeof(*left));
 	char buf[48];
 	size_t i, c, n;
 	int ret = -ENOMEM;
@@ -191,7 +197,7 @@ out:
 
 int st_table_csv(FILE *f, const struct st_table *t)
 {
-	struct st_val *v = calloc(t->ncols, sizeof(*v));
+	struct st_val *v = row_buffer(t);
 	char buf[48];
 	size_t i, c;
 
@@ -249,7 +255,7 @@ static int put_row(FILE *f, const struct st_table *t, size_t r,
 
 int st_table_json(FILE *f, const struct st_table *t, size_t flags)
 {
-	struct st_val *v = calloc(t->ncols ? t->ncols : 1, sizeof(*v));
+	struct st_val *v = row_buffer(t);
 	size_t i;
 	int ret = 0;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CSV: RFC 4180 quoting, missing values, and the exact tables. */
+/* CSV: RFC 4180 quoting, missing values, the exact tables; cells in JSON. */
 #include <stdlib.h>
 #include "output.h"
 #include "test.h"
@@ -174,4 +174,32 @@ TEST(csv_empty_session_is_a_header_only)
 		"session_id,proc_id,pid,comm,addr,abi,nr,syscall,map,path,offset,"
 		"calls,errors,total_ns,avg_ns,min_ns,max_ns,first_ns,first_ordinal,"
 		"inode,dev,mtime_ns\n");
+}
+
+/* The same cells in JSON: numbers stay numbers, hex is a string. */
+TEST(json_values_of_cells)
+{
+	static const struct {
+		struct st_cell c;
+		const char *json;
+	} cases[] = {
+		{ { .kind = ST_NULL }, "null" },
+		{ { .kind = ST_U64, .u = 42 }, "42" },
+		{ { .kind = ST_S64, .u = (uint64_t)-7 }, "-7" },
+		{ { .kind = ST_BOOL, .u = 1 }, "true" },
+		{ { .kind = ST_HEX, .u = 0x7f0a }, "\"0x7f0a\"" },
+		{ { .kind = ST_FIXED, .decimals = 3, .u = 12345 }, "12.345" },
+		{ { .kind = ST_FIXED, .decimals = 2, .u = 5000 }, "50.0" },
+		{ { .kind = ST_STR, .s = "x\"y" }, "\"x\\\"y\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j = st_cell_json(&cases[i].c);
+		char *text = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+
+		EXPECT_STREQ(text, cases[i].json);
+		free(text);
+		json_decref(j);
+	}
 }
