@@ -1,10 +1,89 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Choosing a session from the command line, and reading it whole. */
+/*
+ * What the subcommands share: usage and error exits, choosing a session
+ * from the command line, and reading it whole.
+ */
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "subcommands.h"
 #include "systrace.h"
+
+const char st_exit_codes_help[] =
+	"Exit codes:\n"
+	"  0  success\n"
+	"  1  usage error\n"
+	"  2  the systrace module is not loaded\n"
+	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
+	"  4  the kernel rejected the request (its message is printed), or no such session\n"
+	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
+	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"
+	"  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n";
+
+int st_print_usage(const char *text)
+{
+	fputs(text, stdout);
+	fprintf(stdout, "\n%s", st_exit_codes_help);
+	return ST_EXIT_OK;
+}
+
+int st_usage_error(const char *text, const char *fmt, ...)
+{
+	const char *end;
+	va_list ap;
+
+	fputs("systracectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* The synopsis: the usage text up to its first blank line. */
+	end = strstr(text, "\n\n");
+	fprintf(stderr, "\n%.*s\n(--help shows all options)\n",
+		(int)(end ? end - text : (ptrdiff_t)strlen(text)), text);
+	return ST_EXIT_USAGE;
+}
+
+/* Prints err, closes the backend be, returns the exit code for err. */
+int st_fail(const struct st_err *err, struct st_backend *be)
+{
+	st_err_print(err);
+	st_backend_close(be);
+	return st_exit_code(err);
+}
+
+/*
+ * The output options that dump, report and diff share: --csv, --json (one
+ * of them) and -o/--output FILE. Returns -1 when @c is one of them,
+ * ST_OPT_NOT_MINE when @c is another option, or the exit code of a usage
+ * error.
+ */
+int st_output_opt(int c, const char *arg, const char *usage,
+		  struct st_output_opts *o)
+{
+	enum st_format f;
+
+	switch (c) {
+	case 'C':
+		f = ST_FMT_CSV;
+		break;
+	case 'J':
+		f = ST_FMT_JSON;
+		break;
+	case 'o':
+		o->path = arg;
+		return -1;
+	default:
+		return ST_OPT_NOT_MINE;
+	}
+	if (o->format_set && o->format != f)
+		return st_usage_error(usage, "give one of --csv, --json");
+	o->format = f;
+	o->format_set = true;
+	return -1;
+}
 
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
 int st_parse_u32(const char *s, uint32_t *out)

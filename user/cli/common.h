@@ -13,6 +13,13 @@ int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err);
 int st_session_report_check(const struct st_dump *d);
+/* --csv, --json and -o/--output FILE, for getopt_long's option lists. */
+#define ST_OUTPUT_OPTIONS						\
+	{ "csv", no_argument, NULL, 'C' },				\
+	{ "json", no_argument, NULL, 'J' },				\
+	{ "output", required_argument, NULL, 'o' }
+int st_output_opt(int c, const char *arg, const char *usage,
+		  struct st_output_opts *o);
 int st_parse_u32(const char *s, uint32_t *out);
 int st_parse_u64(const char *s, uint64_t *out, uint64_t min);
 

@@ -77,21 +77,12 @@ static int add_side(struct diff_opts *o, size_t *n, const char *arg,
 	return 0;
 }
 
-static int set_format(struct diff_opts *o, bool *set, enum rt_format f)
-{
-	if (*set && o->format != f)
-		return st_usage_error(diff_usage, "give one of --csv, --json");
-	o->format = f;
-	*set = true;
-	return 0;
-}
-
 static int check_opts(const struct diff_opts *o, size_t n)
 {
 	if (n < 2)
 		return st_usage_error(diff_usage, "diff needs A and B, two sessions or --input files; got %zu",
 				      n);
-	if (o->format == RT_CSV && __builtin_popcount(o->by) > 1)
+	if (o->out.format == ST_FMT_CSV && __builtin_popcount(o->by) > 1)
 		return st_usage_error(diff_usage, "--csv prints one table: give one --by KEY");
 	return -1;
 }
@@ -102,22 +93,24 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "by", required_argument, NULL, 'b' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
+		ST_OUTPUT_OPTIONS,
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	bool format_set = false;
 	size_t n = 0;
-	int c, ret = 0;
+	int c, mine, ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->threshold = DEFAULT_THRESHOLD;
 	/* "-": operands come as 1, in order among the --input files. */
 	while ((c = getopt_long(argc, argv, "-o:h", opts, NULL)) != -1) {
+		mine = st_output_opt(c, optarg, diff_usage, &o->out);
+		if (mine >= 0)
+			return mine;
+		if (mine != ST_OPT_NOT_MINE)
+			continue;
 		switch (c) {
 		case 1:
 			ret = add_side(o, &n, optarg, NULL);
@@ -129,15 +122,6 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			if (parse_by(optarg, &o->by))
 				return st_usage_error(diff_usage, "--by: '%s': give syscall, process, site, amortize or all",
 						      optarg);
-			break;
-		case 'C':
-			ret = set_format(o, &format_set, RT_CSV);
-			break;
-		case 'J':
-			ret = set_format(o, &format_set, RT_JSON);
-			break;
-		case 'o':
-			o->output = optarg;
 			break;
 		case 'n':
 			if (st_parse_u64(optarg, &o->threshold, 1))
@@ -203,7 +187,7 @@ int diff_main(int argc, char **argv)
 	if (ret)
 		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the diff", NULL);
 	else
-		ret = rt_report_write(o.output, &r, o.format, NULL, &err);
+		ret = rt_report_write(&o.out, &r, NULL, &err);
 	rt_report_free(&r);
 	st_dump_free(&d[0]);
 	st_dump_free(&d[1]);

@@ -30,26 +30,13 @@ const char dump_usage[] =
 	"A finished session that fails the check exits 5; a live one only warns.\n"
 	"The columns are documented in docs/cli.md.\n";
 
-enum format { FMT_CSV, FMT_JSON };
-
 struct dump_opts {
 	const char *session;
-	const char *output;
-	enum format format;
-	bool format_set;
+	struct st_output_opts out;	/* CSV unless --json */
 	enum st_table_kind table;
 	bool table_set;
 	bool no_symbols;
 };
-
-static int set_format(struct dump_opts *o, enum format f)
-{
-	if (o->format_set && o->format != f)
-		return st_usage_error(dump_usage, "give one of --csv, --json");
-	o->format = f;
-	o->format_set = true;
-	return 0;
-}
 
 static int set_table(struct dump_opts *o, enum st_table_kind t)
 {
@@ -65,27 +52,25 @@ static int set_table(struct dump_opts *o, enum st_table_kind t)
 static int parse(int argc, char **argv, struct dump_opts *o)
 {
 	static const struct option opts[] = {
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
+		ST_OUTPUT_OPTIONS,
 		{ "processes", no_argument, NULL, 'P' },
 		{ "sites", no_argument, NULL, 'S' },
 		{ "syscalls", no_argument, NULL, 'Y' },
-		{ "output", required_argument, NULL, 'o' },
 		{ "no-symbols", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, ret = 0;
+	int c, mine, ret = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->out.format = ST_FMT_CSV;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		mine = st_output_opt(c, optarg, dump_usage, &o->out);
+		if (mine >= 0)
+			return mine;
+		if (mine != ST_OPT_NOT_MINE)
+			continue;
 		switch (c) {
-		case 'C':
-			ret = set_format(o, FMT_CSV);
-			break;
-		case 'J':
-			ret = set_format(o, FMT_JSON);
-			break;
 		case 'P':
 			ret = set_table(o, ST_TABLE_PROCESSES);
 			break;
@@ -94,9 +79,6 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'Y':
 			ret = set_table(o, ST_TABLE_SYSCALLS);
-			break;
-		case 'o':
-			o->output = optarg;
 			break;
 		case 'N':
 			o->no_symbols = true;
@@ -116,8 +98,15 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 	return -1;
 }
 
-static int write_dump(FILE *f, const struct dump_opts *o, const struct st_dump *d)
+struct dump_args {
+	const struct dump_opts *o;
+	const struct st_dump *d;
+};
+
+static int write_dump(FILE *f, const void *ctx)
 {
+	const struct dump_opts *o = ((const struct dump_args *)ctx)->o;
+	const struct st_dump *d = ((const struct dump_args *)ctx)->d;
 	struct st_view v = { .dump = d };
 	struct st_sysagg *aggs = NULL;
 	bool live = !st_state_final(d->session.state);
@@ -127,10 +116,14 @@ static int write_dump(FILE *f, const struct dump_opts *o, const struct st_dump *
 	    st_aggregate_syscalls(d, true, &aggs, &v.naggs))
 		return -ENOMEM;
 	v.aggs = aggs;
-	if (o->format == FMT_JSON)
+	if (o->out.format == ST_FMT_JSON) {
 		ret = st_json_dump(f, &v, o->table == ST_TABLE_SYSCALLS, live);
-	else
-		st_csv_table(f, &v, o->table, d->symbolized);
+	} else {
+		struct st_dump_table dt;
+
+		st_dump_table(&dt, &v, o->table, d->symbolized);
+		ret = st_table_csv(f, &dt.t);
+	}
 	free(aggs);
 	return ret ? -ENOMEM : 0;
 }
@@ -141,7 +134,6 @@ int dump_main(int argc, char **argv)
 	struct st_dump d;
 	struct st_err err;
 	struct st_backend *be;
-	FILE *f = stdout;
 	uint32_t id;
 	int ret, check;
 
@@ -159,31 +151,17 @@ int dump_main(int argc, char **argv)
 	check = st_session_report_check(&d);
 
 	/* Only the site table shows symbols: CSV of it, or the JSON document. */
-	if (!o.no_symbols && (o.table == ST_TABLE_SITES || o.format == FMT_JSON) &&
+	if (!o.no_symbols && (o.table == ST_TABLE_SITES || o.out.format == ST_FMT_JSON) &&
 	    st_symbolize_dump(&d)) {
 		st_err_set(&err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
 		st_dump_free(&d);
 		return st_fail(&err, NULL);
 	}
 
-	if (o.output) {
-		f = fopen(o.output, "w");
-		if (!f) {
-			st_err_set(&err, ST_ERR_LOCAL, errno, o.output, NULL);
-			st_dump_free(&d);
-			return st_fail(&err, NULL);
-		}
-	}
-	ret = write_dump(f, &o, &d);
+	ret = st_output_write(o.out.path, "writing the dump", write_dump,
+			      &(struct dump_args){ &o, &d }, &err);
 	st_dump_free(&d);
-	if (fflush(f) || ferror(f))
-		ret = ret ? ret : -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -EIO;
-	if (ret) {
-		st_err_set(&err, ST_ERR_LOCAL, -ret, "writing the dump",
-			   "%s", o.output ? o.output : "stdout");
+	if (ret)
 		return st_fail(&err, NULL);
-	}
 	return check;
 }

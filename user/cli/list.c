@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* systracectl list: one line per session. */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include "subcommands.h"
 #include "systrace.h"
@@ -15,7 +14,46 @@ const char list_usage[] =
 	"            objects of dump --json\n"
 	"  -h, --help\n";
 
-static int json_list(const struct st_session_row *ss, size_t n)
+static const char *const list_cols[] = {
+	"ID", "NAME", "STATE", "ROOT_PID", "PROCS", "SYSCALLS", "DROPPED",
+};
+static const int list_width[] = { -6, -16, -9, 9, 9, 12, 9 };
+static const struct st_text_layout list_layout = { " ", list_width };
+
+static const char *list_col(const struct st_table *t, size_t c)
+{
+	(void)t;
+	return list_cols[c];
+}
+
+static void u64_cell(struct st_val *v, uint64_t u)
+{
+	v->c.kind = ST_U64;
+	v->c.u = u;
+}
+
+static void str_cell(struct st_val *v, const char *s)
+{
+	v->c.kind = ST_STR;
+	v->c.s = s;
+}
+
+static void list_row(const struct st_table *t, size_t r, struct st_val *v)
+{
+	const struct st_session_row *s = (const struct st_session_row *)t->ctx + r;
+	const char *state = st_state_name(s->state);
+
+	u64_cell(&v[0], s->id);
+	str_cell(&v[1], s->name[0] ? s->name : "-");
+	str_cell(&v[2], state ? state : "?");
+	u64_cell(&v[3], s->root_pid);
+	u64_cell(&v[4], s->procs);
+	u64_cell(&v[5], s->syscalls);
+	u64_cell(&v[6], st_session_dropped(s));
+}
+
+/* {"schema_version":1,"sessions":[...]}: the session objects of dump --json. */
+static int json_list(FILE *f, const struct st_session_row *ss, size_t n)
 {
 	json_t *doc = json_object(), *arr = json_array();
 	size_t i;
@@ -29,7 +67,22 @@ static int json_list(const struct st_session_row *ss, size_t n)
 		json_array_append_new(arr, st_json_session(&ss[i]));
 	json_object_set_new(doc, "schema_version", json_integer(ST_SCHEMA_VERSION));
 	json_object_set_new(doc, "sessions", arr);
-	return st_json_print(stdout, doc);
+	return st_json_print(f, doc);
+}
+
+int st_list_print(FILE *f, const struct st_session_row *ss, size_t n, bool json)
+{
+	struct st_table t = {
+		.ncols = sizeof(list_cols) / sizeof(list_cols[0]),
+		.nrows = n,
+		.col = list_col,
+		.row = list_row,
+		.ctx = ss,
+	};
+
+	if (json)
+		return json_list(f, ss, n);
+	return st_table_text(f, &t, &list_layout);
 }
 
 static int by_id(const void *a, const void *b)
@@ -50,7 +103,7 @@ int list_main(int argc, char **argv)
 	struct st_err err;
 	struct st_backend *be;
 	bool json = false;
-	size_t i, n;
+	size_t n;
 	int c, ret = ST_EXIT_OK;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -75,22 +128,8 @@ int list_main(int argc, char **argv)
 	if (n)
 		qsort(ss, n, sizeof(*ss), by_id);
 
-	if (json) {
-		if (json_list(ss, n))
-			ret = ST_EXIT_LOCAL;
-	} else {
-		printf("%-6s %-16s %-9s %9s %9s %12s %9s\n", "ID", "NAME", "STATE",
-		       "ROOT_PID", "PROCS", "SYSCALLS", "DROPPED");
-		for (i = 0; i < n; i++) {
-			const char *state = st_state_name(ss[i].state);
-
-			printf("%-6" PRIu32 " %-16s %-9s %9" PRIu32 " %9" PRIu64
-			       " %12" PRIu64 " %9" PRIu64 "\n",
-			       ss[i].id, ss[i].name[0] ? ss[i].name : "-",
-			       state ? state : "?", ss[i].root_pid, ss[i].procs,
-			       ss[i].syscalls, st_session_dropped(&ss[i]));
-		}
-	}
+	if (st_list_print(stdout, ss, n, json))
+		ret = ST_EXIT_LOCAL;
 	free(ss);
 	if (fflush(stdout) || ferror(stdout))
 		ret = ST_EXIT_LOCAL;

@@ -73,24 +73,13 @@ static const struct {
 #define DEFAULT_THRESHOLD 16
 #define DEFAULT_MAX_MS 100
 
-static int set_format(struct report_opts *o, bool *set, enum rt_format f)
-{
-	if (*set && o->format != f)
-		return st_usage_error(report_usage, "give one of --csv, --json");
-	o->format = f;
-	*set = true;
-	return 0;
-}
-
 /* Returns -1 to go on, or an exit code. */
 static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
+		ST_OUTPUT_OPTIONS,
 		{ "table", required_argument, NULL, 'T' },
-		{ "output", required_argument, NULL, 'o' },
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "max-ms", required_argument, NULL, 'm' },
 		{ "top", required_argument, NULL, 'k' },
@@ -99,28 +88,23 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		{ 0 }
 	};
 	unsigned int given = 0;
-	bool format_set = false;
-	int c, ret = 0;
+	int c, mine;
 
 	memset(o, 0, sizeof(*o));
 	o->threshold = DEFAULT_THRESHOLD;
 	o->max_ms = DEFAULT_MAX_MS;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		mine = st_output_opt(c, optarg, report_usage, &o->out);
+		if (mine >= 0)
+			return mine;
+		if (mine != ST_OPT_NOT_MINE)
+			continue;
 		switch (c) {
 		case 'i':
 			o->input = optarg;
 			break;
-		case 'C':
-			ret = set_format(o, &format_set, RT_CSV);
-			break;
-		case 'J':
-			ret = set_format(o, &format_set, RT_JSON);
-			break;
 		case 'T':
 			o->table = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
 			break;
 		case 'n':
 			given |= OPT_THRESHOLD;
@@ -147,8 +131,6 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		default:
 			return st_usage_error(report_usage, "bad option");
 		}
-		if (ret)
-			return ret;
 	}
 	if (given & ~reports[rep].opts)
 		return st_usage_error(report_usage, "report %s takes no %s option",
@@ -156,7 +138,7 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 				      given & ~reports[rep].opts & OPT_THRESHOLD ? "--threshold" :
 				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" :
 				      given & ~reports[rep].opts & OPT_TOP ? "--top" : "--svg");
-	if (o->table && o->format != RT_CSV)
+	if (o->table && o->out.format != ST_FMT_CSV)
 		return st_usage_error(report_usage, "--table goes with --csv");
 	if (optind < argc)
 		o->session = argv[optind++];
@@ -245,7 +227,7 @@ int report_main(int argc, char **argv)
 		return st_usage_error(report_usage, "report %s has no table '%s'",
 				      reports[rep].name, o.table);
 	}
-	if (rt_report_write(o.output, &r, o.format, o.table, &err))
+	if (rt_report_write(&o.out, &r, o.table, &err))
 		goto fail;
 	rt_report_free(&r);
 	st_log_free(&log);

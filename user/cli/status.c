@@ -67,6 +67,16 @@ static void print_status(const struct st_status *st,
 	}
 }
 
+/* To stdout: text, or the document of st_json_status. */
+int st_status_print(const struct st_status *st, const struct st_session_row *ss,
+		    size_t n, bool json)
+{
+	if (json)
+		return st_json_print(stdout, st_json_status(st, ss, n));
+	print_status(st, ss, n);
+	return 0;
+}
+
 int status_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -107,14 +117,10 @@ int status_main(int argc, char **argv)
 		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
 			st.abi_version, SYSTRACE_ABI_VERSION);
 
-	if (json) {
-		if (st_json_print(stdout, st_json_status(&st, ss, n))) {
-			free(ss);
-			st_warn("out of memory");
-			return ST_EXIT_LOCAL;
-		}
-	} else {
-		print_status(&st, ss, n);
+	if (st_status_print(&st, ss, n, json)) {
+		free(ss);
+		st_warn("out of memory");
+		return ST_EXIT_LOCAL;
 	}
 	free(ss);
 	if (fflush(stdout) || ferror(stdout)) {

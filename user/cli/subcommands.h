@@ -2,6 +2,7 @@
 #ifndef SYSTRACE_SUBCOMMANDS_H
 #define SYSTRACE_SUBCOMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 int status_main(int argc, char **argv);
@@ -34,6 +35,13 @@ struct st_session_req;
 #define ST_OPT_NOT_MINE	(-2)
 int st_session_opt(int c, const char *arg, const char *usage,
 		   struct st_session_req *req);
+
+/* list.c, status.c: the output of list and status, text or JSON. */
+struct st_session_row;
+struct st_status;
+int st_list_print(FILE *f, const struct st_session_row *ss, size_t n, bool json);
+int st_status_print(const struct st_status *st, const struct st_session_row *ss,
+		    size_t n, bool json);
 
 int st_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* systracectl: control the systrace module and read its data. */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,17 +28,6 @@ static const struct {
 
 #define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
 
-const char st_exit_codes_help[] =
-	"Exit codes:\n"
-	"  0  success\n"
-	"  1  usage error\n"
-	"  2  the systrace module is not loaded\n"
-	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
-	"  4  the kernel rejected the request (its message is printed), or no such session\n"
-	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
-	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"
-	"  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n";
-
 static void usage(FILE *f)
 {
 	size_t i;
@@ -51,37 +39,6 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\n'systracectl help SUBCOMMAND' or 'systracectl SUBCOMMAND --help' shows its options.\n\n%s",
 		st_exit_codes_help);
-}
-
-int st_print_usage(const char *text)
-{
-	fputs(text, stdout);
-	fprintf(stdout, "\n%s", st_exit_codes_help);
-	return ST_EXIT_OK;
-}
-
-int st_usage_error(const char *text, const char *fmt, ...)
-{
-	const char *end;
-	va_list ap;
-
-	fputs("systracectl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	/* The synopsis: the usage text up to its first blank line. */
-	end = strstr(text, "\n\n");
-	fprintf(stderr, "\n%.*s\n(--help shows all options)\n",
-		(int)(end ? end - text : (ptrdiff_t)strlen(text)), text);
-	return ST_EXIT_USAGE;
-}
-
-/* Prints err, closes the backend be, returns the exit code for err. */
-int st_fail(const struct st_err *err, struct st_backend *be)
-{
-	st_err_print(err);
-	st_backend_close(be);
-	return st_exit_code(err);
 }
 
 int help_main(int argc, char **argv)

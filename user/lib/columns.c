@@ -11,13 +11,13 @@
 
 static void v_null(struct st_val *v)
 {
-	v->type = ST_V_NULL;
+	v->c.kind = ST_NULL;
 }
 
 static void v_uint(struct st_val *v, uint64_t u)
 {
-	v->type = ST_V_UINT;
-	v->u = u;
+	v->c.kind = ST_U64;
+	v->c.u = u;
 }
 
 static void v_str(struct st_val *v, const char *s)
@@ -26,20 +26,20 @@ static void v_str(struct st_val *v, const char *s)
 		v_null(v);
 		return;
 	}
-	v->type = ST_V_STR;
-	v->s = s;
+	v->c.kind = ST_STR;
+	v->c.s = s;
 }
 
 static void v_hex(struct st_val *v, uint64_t u)
 {
-	snprintf(v->buf, sizeof(v->buf), "0x%" PRIx64, u);
-	v_str(v, v->buf);
+	v->c.kind = ST_HEX;
+	v->c.u = u;
 }
 
 static void v_bool(struct st_val *v, bool b)
 {
-	v->type = ST_V_BOOL;
-	v->u = b;
+	v->c.kind = ST_BOOL;
+	v->c.u = b;
 }
 
 /* An enum's name, or its number for a value newer than this tool. */
@@ -256,8 +256,9 @@ static void c_per_kinsn(const struct st_row *r, struct st_val *v)
 	if (r->session->counters == SYSTRACE_COUNTERS_INSTRUCTIONS &&
 	    r->proc->has_counter_value &&
 	    st_per_kinsn(r->proc->syscalls, r->proc->counter_value, &milli)) {
-		v->type = ST_V_MILLI;
-		v->u = milli;
+		v->c.kind = ST_FIXED;
+		v->c.decimals = 3;
+		v->c.u = milli;
 	} else {
 		v_null(v);
 	}
@@ -486,7 +487,7 @@ static const struct st_column syscall_columns[] = {
 	{ "sites", c_agg_sites },
 };
 
-void st_table_get(enum st_table_kind kind, bool symbols, struct st_table *t)
+void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t)
 {
 	memset(t, 0, sizeof(*t));
 	switch (kind) {
@@ -512,12 +513,12 @@ void st_table_get(enum st_table_kind kind, bool symbols, struct st_table *t)
 	}
 }
 
-size_t st_table_ncolumns(const struct st_table *t)
+size_t st_colset_ncolumns(const struct st_colset *t)
 {
 	return t->ncols + t->next;
 }
 
-const struct st_column *st_table_column(const struct st_table *t, size_t i)
+const struct st_column *st_colset_column(const struct st_colset *t, size_t i)
 {
 	return i < t->ncols ? &t->cols[i] : &t->ext[i - t->ncols];
 }
@@ -555,4 +556,39 @@ void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 		row->proc = st_dump_find_proc(d, row->agg->proc_id);
 		break;
 	}
+}
+
+static const char *dump_col(const struct st_table *t, size_t c)
+{
+	const struct st_dump_table *dt = t->ctx;
+
+	return st_colset_column(&dt->cols, c)->name;
+}
+
+static void dump_row(const struct st_table *t, size_t r, struct st_val *v)
+{
+	const struct st_dump_table *dt = t->ctx;
+	struct st_row row;
+	size_t c;
+
+	st_view_row(dt->view, dt->kind, r, &row);
+	for (c = 0; c < t->ncols; c++)
+		st_colset_column(&dt->cols, c)->get(&row, &v[c]);
+}
+
+void st_dump_table(struct st_dump_table *dt, const struct st_view *v,
+		   enum st_table_kind kind, bool symbols)
+{
+	memset(dt, 0, sizeof(*dt));
+	st_colset_get(kind, symbols, &dt->cols);
+	dt->view = v;
+	dt->kind = kind;
+	dt->t = (struct st_table){
+		.name = dt->cols.name,
+		.ncols = st_colset_ncolumns(&dt->cols),
+		.nrows = st_view_rows(v, kind),
+		.col = dump_col,
+		.row = dump_row,
+		.ctx = dt,
+	};
 }

@@ -4,29 +4,14 @@
 
 /*
  * The dump's tables as lists of columns. Each column turns one decoded row
- * into a typed value; the CSV and the JSON writers both read these lists,
- * so a CSV header and the keys of a JSON row are always the same names.
+ * into a typed value; the table writer (table.h) prints them as CSV and as
+ * JSON, so a CSV header and the keys of a JSON row are the same names.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "model.h"
-
-enum st_val_type {
-	ST_V_NULL,	/* missing: empty in CSV, null in JSON */
-	ST_V_UINT,	/* u */
-	ST_V_STR,	/* s: may point into buf */
-	ST_V_BOOL,	/* u: 0 or 1 */
-	ST_V_MILLI,	/* u / 1000, printed with three decimals */
-	ST_V_INT,	/* (int64_t)u */
-};
-
-struct st_val {
-	enum st_val_type type;
-	uint64_t u;
-	const char *s;
-	char buf[48];
-};
+#include "table.h"
 
 /* A row: its session, its process, and for site tables the site or sum. */
 struct st_row {
@@ -34,7 +19,6 @@ struct st_row {
 	const struct st_proc_row *proc;	/* NULL if the site's image is unknown */
 	const struct st_site_row *site;
 	const struct st_sysagg *agg;
-	const struct st_event *ev;	/* the log's rows (log.c) */
 };
 
 struct st_column {
@@ -49,7 +33,7 @@ enum st_table_kind {
 };
 
 /* base columns, then ext columns (the symbolizer's) when ext != NULL */
-struct st_table {
+struct st_colset {
 	const char *name;		/* the JSON key of the table */
 	const struct st_column *cols;
 	size_t ncols;
@@ -64,13 +48,24 @@ struct st_view {
 	size_t naggs;
 };
 
-void st_table_get(enum st_table_kind kind, bool symbols, struct st_table *t);
+void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t);
 size_t st_view_rows(const struct st_view *v, enum st_table_kind kind);
 void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 		 struct st_row *row);
 
-size_t st_table_ncolumns(const struct st_table *t);
-const struct st_column *st_table_column(const struct st_table *t, size_t i);
+size_t st_colset_ncolumns(const struct st_colset *t);
+const struct st_column *st_colset_column(const struct st_colset *t, size_t i);
+
+/* One table of a view, for the writer: dt->t. */
+struct st_dump_table {
+	struct st_table t;
+	struct st_colset cols;
+	const struct st_view *view;
+	enum st_table_kind kind;
+};
+
+void st_dump_table(struct st_dump_table *dt, const struct st_view *v,
+		   enum st_table_kind kind, bool symbols);
 
 void st_format_time(uint64_t realtime_ns, char *buf, size_t len);
 bool st_per_kinsn(uint64_t syscalls, uint64_t instructions, uint64_t *milli);

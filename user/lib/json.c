@@ -86,25 +86,6 @@ static json_t *j_str_or_null(const char *s)
 	return s && *s ? j_string(s) : json_null();
 }
 
-static json_t *j_value(const struct st_val *v)
-{
-	switch (v->type) {
-	case ST_V_NULL:
-		break;
-	case ST_V_UINT:
-		return j_u64(v->u);
-	case ST_V_STR:
-		return j_string(v->s);
-	case ST_V_BOOL:
-		return json_boolean(v->u);
-	case ST_V_MILLI:
-		return json_real((double)v->u / 1000.0);
-	case ST_V_INT:
-		return json_integer((json_int_t)(int64_t)v->u);
-	}
-	return json_null();
-}
-
 static void set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_null());
@@ -194,24 +175,6 @@ json_t *st_json_status(const struct st_status *st, const struct st_session_row *
 	return o;
 }
 
-json_t *st_json_row(const struct st_table *t, const struct st_row *row)
-{
-	json_t *o = json_object();
-	struct st_val val;
-	size_t c, ncols = st_table_ncolumns(t);
-
-	if (!o)
-		return NULL;
-	for (c = 0; c < ncols; c++) {
-		const struct st_column *col = st_table_column(t, c);
-
-		memset(&val, 0, sizeof(val));
-		col->get(row, &val);
-		set(o, col->name, j_value(&val));
-	}
-	return o;
-}
-
 json_t *st_json_totals(const struct st_dump *d, bool live)
 {
 	json_t *o = json_object();
@@ -247,20 +210,11 @@ static int put(FILE *f, json_t *obj)
 
 static int put_table(FILE *f, const struct st_view *v, enum st_table_kind kind)
 {
-	struct st_table t;
-	struct st_row row;
-	size_t i, n = st_view_rows(v, kind);
+	struct st_dump_table dt;
 
-	st_table_get(kind, v->dump->symbolized, &t);
-	fprintf(f, ",\n\"%s\":[", t.name);
-	for (i = 0; i < n; i++) {
-		st_view_row(v, kind, i, &row);
-		fputs(i ? ",\n" : "\n", f);
-		if (put(f, st_json_row(&t, &row)))
-			return -1;
-	}
-	fputs(n ? "\n]" : "]", f);
-	return 0;
+	st_dump_table(&dt, v, kind, v->dump->symbolized);
+	fprintf(f, ",\n\"%s\":", dt.t.name);
+	return st_table_json(f, &dt.t, JSON_FLAGS);
 }
 
 /*

@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
-#include "columns.h"
 #include "names.h"
-#include "output.h"
+#include "table.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 int st_log_push(struct st_log *log, const struct st_event *ev)
 {
@@ -163,7 +161,7 @@ int st_log_finish(struct st_log *log, const struct st_dump *d)
 	return 0;
 }
 
-/* ---- the columns ---- */
+/* ---- the columns, through the table writer ---- */
 
 static const char *const kind_names[] = {
 	[ST_EV_SYSCALL] = "syscall",
@@ -172,283 +170,117 @@ static const char *const kind_names[] = {
 	[ST_EV_EXIT] = "exit",
 };
 
-static void v_null(struct st_val *v)
-{
-	v->type = ST_V_NULL;
-}
-
-static void v_uint(struct st_val *v, uint64_t u)
-{
-	v->type = ST_V_UINT;
-	v->u = u;
-}
-
-static void v_str(struct st_val *v, const char *s)
-{
-	v->type = s ? ST_V_STR : ST_V_NULL;
-	v->s = s;
-}
-
-static void v_hex(struct st_val *v, uint64_t u)
-{
-	snprintf(v->buf, sizeof(v->buf), "0x%" PRIx64, u);
-	v_str(v, v->buf);
-}
-
-static bool is_syscall(const struct st_row *r)
-{
-	return r->ev->kind == ST_EV_SYSCALL;
-}
-
-static void c_session_id(const struct st_row *r, struct st_val *v)
-{
-	v_uint(v, r->session->id);
-}
-
-static void c_proc_id(const struct st_row *r, struct st_val *v)
-{
-	v_uint(v, r->ev->proc_id);
-}
-
-static void c_pid(const struct st_row *r, struct st_val *v)
-{
-	v_uint(v, r->ev->pid);
-}
-
-static void c_tid(const struct st_row *r, struct st_val *v)
-{
-	v_uint(v, r->ev->tid);
-}
-
-static void c_comm(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, r->ev->proc ? r->ev->proc->comm : NULL);
-}
-
-static void c_seq(const struct st_row *r, struct st_val *v)
-{
-	if (is_syscall(r))
-		v_uint(v, r->ev->seq);
-	else
-		v_null(v);
-}
-
-static void c_ts_ns(const struct st_row *r, struct st_val *v)
-{
-	v_uint(v, r->ev->ts_ns);
-}
-
-static void c_dur_ns(const struct st_row *r, struct st_val *v)
-{
-	if (is_syscall(r))
-		v_uint(v, r->ev->dur_ns);
-	else
-		v_null(v);
-}
-
-static void c_event(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, kind_names[r->ev->kind]);
-}
-
-static void c_abi(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, is_syscall(r) ? st_abi_name(r->ev->abi) : NULL);
-}
-
-static void c_nr(const struct st_row *r, struct st_val *v)
-{
-	if (is_syscall(r))
-		v_uint(v, r->ev->nr);
-	else
-		v_null(v);
-}
-
-static void c_syscall(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, is_syscall(r) ? st_syscall_name(r->ev->abi, r->ev->nr) : NULL);
-}
-
-static void c_ret(const struct st_row *r, struct st_val *v)
-{
-	if (!is_syscall(r)) {
-		v_null(v);
-		return;
-	}
-	v->type = ST_V_INT;
-	v->u = (uint64_t)r->ev->ret;
-}
-
-/* The kernel's convention: -4095..-1 is an error. */
-static void c_errno(const struct st_row *r, struct st_val *v)
-{
-	if (is_syscall(r) && r->ev->ret < 0 && r->ev->ret >= -4095)
-		v_uint(v, (uint64_t)-r->ev->ret);
-	else
-		v_null(v);
-}
-
-static void c_addr(const struct st_row *r, struct st_val *v)
-{
-	if (is_syscall(r))
-		v_hex(v, r->ev->addr);
-	else
-		v_null(v);
-}
-
-static void c_map(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, r->ev->site ? st_map_name(r->ev->site->map) : NULL);
-}
-
-static void c_path(const struct st_row *r, struct st_val *v)
-{
-	v_str(v, r->ev->site ? r->ev->site->path : NULL);
-}
-
-static void c_offset(const struct st_row *r, struct st_val *v)
-{
-	const struct st_site_row *s = r->ev->site;
-
-	if (s && s->map != SYSTRACE_MAP_UNKNOWN)
-		v_hex(v, s->offset);
-	else
-		v_null(v);
-}
-
-static void c_symbol(const struct st_row *r, struct st_val *v)
-{
-	const struct st_site_row *s = r->ev->site;
-
-	v_str(v, s && s->sym ? s->sym->symbol : NULL);
-}
-
-static void c_phase(const struct st_row *r, struct st_val *v)
-{
-	switch (r->ev->phase) {
-	case ST_PHASE_LOADER:
-		v_str(v, "loader");
-		break;
-	case ST_PHASE_PROGRAM:
-		v_str(v, "program");
-		break;
-	default:
-		v_null(v);
-	}
-}
-
-static void c_early(const struct st_row *r, struct st_val *v)
-{
-	if (!is_syscall(r) || r->ev->phase == ST_PHASE_NONE) {
-		v_null(v);
-		return;
-	}
-	v->type = ST_V_BOOL;
-	v->u = r->ev->early;
-}
-
-static void c_child_proc_id(const struct st_row *r, struct st_val *v)
-{
-	if (r->ev->kind == ST_EV_FORK)
-		v_uint(v, r->ev->child_proc_id);
-	else
-		v_null(v);
-}
-
-static void c_child_pid(const struct st_row *r, struct st_val *v)
-{
-	if (r->ev->kind == ST_EV_FORK)
-		v_uint(v, r->ev->child_pid);
-	else
-		v_null(v);
-}
-
-static void c_exit_code(const struct st_row *r, struct st_val *v)
-{
-	const struct st_proc_row *p = r->ev->proc;
-
-	if (r->ev->kind == ST_EV_EXIT && p && p->has_exit_code)
-		v_uint(v, p->exit_code);
-	else
-		v_null(v);
-}
-
-static void c_exit_signal(const struct st_row *r, struct st_val *v)
-{
-	const struct st_proc_row *p = r->ev->proc;
-
-	if (r->ev->kind == ST_EV_EXIT && p && p->has_exit_signal)
-		v_uint(v, p->exit_signal);
-	else
-		v_null(v);
-}
-
-static const struct st_column log_cols[] = {
-	{ "session_id", c_session_id },
-	{ "proc_id", c_proc_id },
-	{ "pid", c_pid },
-	{ "tid", c_tid },
-	{ "comm", c_comm },
-	{ "seq", c_seq },
-	{ "ts_ns", c_ts_ns },
-	{ "dur_ns", c_dur_ns },
-	{ "event", c_event },
-	{ "abi", c_abi },
-	{ "nr", c_nr },
-	{ "syscall", c_syscall },
-	{ "ret", c_ret },
-	{ "errno", c_errno },
-	{ "addr", c_addr },
-	{ "map", c_map },
-	{ "path", c_path },
-	{ "offset", c_offset },
-	{ "symbol", c_symbol },
-	{ "phase", c_phase },
-	{ "early", c_early },
-	{ "child_proc_id", c_child_proc_id },
-	{ "child_pid", c_child_pid },
-	{ "exit_code", c_exit_code },
-	{ "exit_signal", c_exit_signal },
+static const char *const log_cols[] = {
+	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
+	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
+	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
+	"exit_code", "exit_signal",
 };
 
-static const struct st_table log_table = {
-	.name = "log", .cols = log_cols, .ncols = ARRAY_SIZE(log_cols),
+enum {
+	C_SESSION_ID, C_PROC_ID, C_PID, C_TID, C_COMM, C_SEQ, C_TS_NS, C_DUR_NS,
+	C_EVENT, C_ABI, C_NR, C_SYSCALL, C_RET, C_ERRNO, C_ADDR, C_MAP, C_PATH,
+	C_OFFSET, C_SYMBOL, C_PHASE, C_EARLY, C_CHILD_PROC_ID, C_CHILD_PID,
+	C_EXIT_CODE, C_EXIT_SIGNAL, C_N
 };
 
-static void write_csv(FILE *f, const struct st_log *log, const struct st_dump *d)
-{
-	struct st_row row = { .session = &d->session };
-	struct st_val val;
-	size_t i, c;
+struct log_view {
+	const struct st_log *log;
+	const struct st_dump *d;
+};
 
-	for (c = 0; c < ARRAY_SIZE(log_cols); c++)
-		fprintf(f, "%s%s", c ? "," : "", log_cols[c].name);
-	fputc('\n', f);
-	for (i = 0; i < log->n; i++) {
-		row.ev = &log->ev[i];
-		for (c = 0; c < ARRAY_SIZE(log_cols); c++) {
-			memset(&val, 0, sizeof(val));
-			log_cols[c].get(&row, &val);
-			if (c)
-				fputc(',', f);
-			st_csv_value(f, &val);
+static void c_u64(struct st_val *v, uint64_t u)
+{
+	v->c.kind = ST_U64;
+	v->c.u = u;
+}
+
+static void c_str(struct st_val *v, const char *s)
+{
+	v->c.kind = s ? ST_STR : ST_NULL;
+	v->c.s = s;
+}
+
+static void c_hex(struct st_val *v, uint64_t u)
+{
+	v->c.kind = ST_HEX;
+	v->c.u = u;
+}
+
+static const char *log_col(const struct st_table *t, size_t c)
+{
+	(void)t;
+	return log_cols[c];
+}
+
+/* Cells left zeroed are missing (ST_NULL): empty in CSV, null in JSON. */
+static void log_row(const struct st_table *t, size_t r, struct st_val *v)
+{
+	const struct log_view *lv = t->ctx;
+	const struct st_event *ev = &lv->log->ev[r];
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+
+	c_u64(&v[C_SESSION_ID], lv->d->session.id);
+	c_u64(&v[C_PROC_ID], ev->proc_id);
+	c_u64(&v[C_PID], ev->pid);
+	c_u64(&v[C_TID], ev->tid);
+	c_str(&v[C_COMM], p ? p->comm : NULL);
+	c_u64(&v[C_TS_NS], ev->ts_ns);
+	c_str(&v[C_EVENT], kind_names[ev->kind]);
+	switch (ev->kind) {
+	case ST_EV_SYSCALL:
+		c_u64(&v[C_SEQ], ev->seq);
+		c_u64(&v[C_DUR_NS], ev->dur_ns);
+		c_str(&v[C_ABI], st_abi_name(ev->abi));
+		c_u64(&v[C_NR], ev->nr);
+		c_str(&v[C_SYSCALL], st_syscall_name(ev->abi, ev->nr));
+		v[C_RET].c.kind = ST_S64;
+		v[C_RET].c.u = (uint64_t)ev->ret;
+		/* The kernel's convention: -4095..-1 is an error. */
+		if (ev->ret < 0 && ev->ret >= -4095)
+			c_u64(&v[C_ERRNO], (uint64_t)-ev->ret);
+		c_hex(&v[C_ADDR], ev->addr);
+		if (s) {
+			c_str(&v[C_MAP], st_map_name(s->map));
+			c_str(&v[C_PATH], s->path);
+			if (s->map != SYSTRACE_MAP_UNKNOWN)
+				c_hex(&v[C_OFFSET], s->offset);
+			c_str(&v[C_SYMBOL], s->sym ? s->sym->symbol : NULL);
 		}
-		fputc('\n', f);
+		if (ev->phase != ST_PHASE_NONE) {
+			c_str(&v[C_PHASE], ev->phase == ST_PHASE_LOADER ? "loader" : "program");
+			v[C_EARLY].c.kind = ST_BOOL;
+			v[C_EARLY].c.u = ev->early;
+		}
+		break;
+	case ST_EV_FORK:
+		c_u64(&v[C_CHILD_PROC_ID], ev->child_proc_id);
+		c_u64(&v[C_CHILD_PID], ev->child_pid);
+		break;
+	case ST_EV_EXIT:
+		if (p && p->has_exit_code)
+			c_u64(&v[C_EXIT_CODE], p->exit_code);
+		if (p && p->has_exit_signal)
+			c_u64(&v[C_EXIT_SIGNAL], p->exit_signal);
+		break;
+	case ST_EV_EXEC:
+		break;
 	}
 }
 
-static int write_jsonl(FILE *f, const struct st_log *log,
-		       const struct st_dump *d)
+static int write_jsonl(FILE *f, const struct st_table *t)
 {
-	struct st_row row = { .session = &d->session };
-	size_t i;
+	struct st_val v[C_N];
+	size_t r;
 
-	for (i = 0; i < log->n; i++) {
+	for (r = 0; r < t->nrows; r++) {
 		json_t *o;
 		char *s;
 
-		row.ev = &log->ev[i];
-		o = st_json_row(&log_table, &row);
+		memset(v, 0, sizeof(v));
+		t->row(t, r, v);
+		o = st_table_json_row(t, v);
 		s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 		json_decref(o);
 		if (!s)
@@ -463,14 +295,19 @@ static int write_jsonl(FILE *f, const struct st_log *log,
 int st_log_write(FILE *f, enum st_log_format fmt, const struct st_log *log,
 		 const struct st_dump *d)
 {
+	struct log_view lv = { .log = log, .d = d };
+	struct st_table t = {
+		.name = "log", .ncols = C_N, .nrows = log->n,
+		.col = log_col, .row = log_row, .ctx = &lv,
+	};
 	int ret = 0;
 
 	switch (fmt) {
 	case ST_LOG_CSV:
-		write_csv(f, log, d);
+		ret = st_table_csv(f, &t);
 		break;
 	case ST_LOG_JSONL:
-		ret = write_jsonl(f, log, d);
+		ret = write_jsonl(f, &t);
 		break;
 	case ST_LOG_CHROME:
 		ret = st_log_write_chrome(f, log, d);

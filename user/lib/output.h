@@ -20,18 +20,11 @@ struct st_totals {
 void st_totals_compute(const struct st_dump *d, struct st_totals *t);
 unsigned int st_check_totals(const struct st_dump *d, FILE *why);
 
-/* csv.c: RFC 4180, LF line endings. */
-void st_csv_field(FILE *f, const char *s);
-void st_csv_value(FILE *f, const struct st_val *v);
-void st_csv_table(FILE *f, const struct st_view *v, enum st_table_kind kind,
-		  bool symbols);
-
 /* json.c */
 json_t *st_json_string(const char *s);	/* invalid UTF-8 becomes U+FFFD */
 json_t *st_json_session(const struct st_session_row *s);
 json_t *st_json_status(const struct st_status *st, const struct st_session_row *ss,
 		       size_t n);
-json_t *st_json_row(const struct st_table *t, const struct st_row *row);
 json_t *st_json_totals(const struct st_dump *d, bool live);
 int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live);
 int st_json_print(FILE *f, json_t *doc);

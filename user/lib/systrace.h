@@ -5,8 +5,8 @@
 /*
  * libsystrace: what the CLI and the reports use of lib/. The backend fills
  * the model from the tracer; a saved `dump --json` document fills it from
- * a file; the columns, the CSV and JSON writers, the totals check, the
- * names and the symbolizer read it. lib/'s other headers are its own.
+ * a file; the columns, the table writer (text, CSV, JSON), the JSON
+ * documents, the totals check, the names and the symbolizer read it. lib/'s other headers are its own.
  */
 #include <jansson.h>
 #include "backend.h"
@@ -18,6 +18,7 @@
 #include "names.h"
 #include "output.h"
 #include "symbolize.h"
+#include "table.h"
 
 /* dump_load.c: a `dump --json` document back into a struct st_dump. */
 int st_dump_load(const char *path, struct st_dump *d, struct st_err *err);

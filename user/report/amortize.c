@@ -123,7 +123,7 @@ static struct rt_table *totals_table(const struct am_result *a,
 {
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
 					  ARRAY_SIZE(totals_cols));
-	struct rt_cell *c;
+	struct st_cell *c;
 
 	if (!t || !(c = rt_row(t))) {
 		rt_table_free(t);
@@ -158,7 +158,7 @@ static struct rt_table *histogram_table(const struct am_result *a)
 			last = k;
 	for (k = a->buckets[0].sites ? 0 : 1; k <= last; k++) {
 		const struct am_bucket *b = &a->buckets[k];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c) {
 			rt_table_free(t);
@@ -187,7 +187,7 @@ static struct rt_table *thresholds_table(const struct am_result *a)
 		return NULL;
 	for (k = 0; k < AM_NTHRESHOLDS; k++) {
 		const struct am_threshold *th = &a->thresholds[k];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c) {
 			rt_table_free(t);
@@ -214,7 +214,7 @@ static struct rt_table *procs_table(const struct am_result *a)
 		return NULL;
 	for (i = 0; i < a->nprocs; i++) {
 		const struct am_proc *ap = &a->procs[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 		uint64_t wall;
 
 		if (!c || rt_str(&c[2], ap->proc->comm)) {

@@ -46,20 +46,27 @@ static void count(struct df_row *r, int side, uint64_t calls,
 	r->ns[side] = ns;
 }
 
+/* The sums per syscall of the syscalls report; rows: its site rows. */
 static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
 {
-	size_t i;
+	struct st_sysagg *aggs;
+	size_t i, n;
 
-	for (i = 0; i < d->nsites; i++) {
-		const struct st_site_row *s = &d->sites[i];
+	if (st_aggregate_syscalls(d, false, &aggs, &n))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
 		struct df_row *r = push(v);
 
-		if (!r)
+		if (!r) {
+			free(aggs);
 			return -ENOMEM;
-		r->num[0] = s->abi;
-		r->num[1] = s->nr;
-		count(r, side, s->calls, s->errors, s->total_ns);
+		}
+		r->num[0] = aggs[i].abi;
+		r->num[1] = aggs[i].nr;
+		count(r, side, aggs[i].calls, aggs[i].errors, aggs[i].total_ns);
+		r->rows[side] = aggs[i].sites;
 	}
+	free(aggs);
 	return 0;
 }
 
@@ -243,36 +250,28 @@ static const char *const amortize_cols[] = {
 	"calls_below_delta", "processes_a", "processes_b", "processes_delta",
 };
 
-static void three(struct rt_cell *c, const uint64_t v[2])
+static void three(struct st_cell *c, const uint64_t v[2])
 {
 	rt_u64(&c[0], v[0]);
 	rt_u64(&c[1], v[1]);
 	rt_delta(&c[2], v[0], v[1]);
 }
 
-static void count_cells(struct rt_cell *c, const struct df_row *row)
+static void count_cells(struct st_cell *c, const struct df_row *row)
 {
 	three(&c[0], row->calls);
 	three(&c[3], row->errors);
 	three(&c[6], row->ns);
 }
 
-static int syscall_cells(struct rt_cell *c, uint32_t abi, uint32_t nr)
-{
-	rt_u64(&c[1], nr);
-	if (rt_str(&c[0], st_abi_name(abi)))
-		return -ENOMEM;
-	return rt_str(&c[2], st_syscall_name(abi, nr));
-}
-
-static int sys_row(struct rt_cell *c, const struct df_row *row)
+static int sys_row(struct st_cell *c, const struct df_row *row)
 {
 	count_cells(&c[1], row);
-	return syscall_cells(&c[1 + NCOUNT], (uint32_t)row->num[0],
-			     (uint32_t)row->num[1]);
+	return rt_syscall(&c[1 + NCOUNT], (uint32_t)row->num[0],
+			  (uint32_t)row->num[1]);
 }
 
-static int proc_row(struct rt_cell *c, const struct df_row *row)
+static int proc_row(struct st_cell *c, const struct df_row *row)
 {
 	three(&c[1], row->rows);
 	count_cells(&c[4], row);
@@ -281,15 +280,15 @@ static int proc_row(struct rt_cell *c, const struct df_row *row)
 	return rt_str(&c[5 + NCOUNT], row->str[1]);
 }
 
-static int site_row(struct rt_cell *c, const struct df_row *row)
+static int site_row(struct st_cell *c, const struct df_row *row)
 {
 	const struct st_sym *sym = row->sym;
-	struct rt_cell *k = &c[3 + NCOUNT];
+	struct st_cell *k = &c[3 + NCOUNT];
 
 	rt_u64(&c[1], row->rows[0]);
 	rt_u64(&c[2], row->rows[1]);
 	count_cells(&c[3], row);
-	if (syscall_cells(k, (uint32_t)(row->num[2] >> 32), (uint32_t)row->num[2]) ||
+	if (rt_syscall(k, (uint32_t)(row->num[2] >> 32), (uint32_t)row->num[2]) ||
 	    rt_str(&k[3], st_map_name((uint32_t)row->num[0])))
 		return -ENOMEM;
 	if (row->num[0] != SYSTRACE_MAP_FILE)
@@ -306,7 +305,7 @@ static const struct {
 	const char *name, *title;
 	const char *const *cols;
 	size_t ncols;
-	int (*fill)(struct rt_cell *c, const struct df_row *row);
+	int (*fill)(struct st_cell *c, const struct df_row *row);
 } views[] = {
 	[DF_SYSCALL] = { "syscalls", "per syscall: A -> B",
 			 sys_cols, ARRAY_SIZE(sys_cols), sys_row },
@@ -332,7 +331,7 @@ static struct rt_table *diff_table(const struct st_dump *a,
 		return NULL;
 	}
 	for (i = 0; i < res.n && (!o->has_limit || i < o->limit); i++) {
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[0], st_diff_status(&res.rows[i])) ||
 		    views[by].fill(c, &res.rows[i])) {
@@ -367,7 +366,7 @@ static void threshold_counts(const struct am_result *a, uint64_t n,
 static int amortize_row(struct rt_table *t, const struct am_result *am,
 			uint64_t n)
 {
-	struct rt_cell *c = rt_row(t);
+	struct st_cell *c = rt_row(t);
 	uint64_t v[2][3], pair[2];
 	size_t k;
 	bool same = true;

@@ -258,7 +258,7 @@ static struct rt_table *totals_table(const struct ph_result *p)
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
 					  ARRAY_SIZE(totals_cols));
 	uint64_t dyn = 0, stat = 0, forked = 0;
-	struct rt_cell *c;
+	struct st_cell *c;
 	size_t i;
 
 	if (!t || !(c = rt_row(t))) {
@@ -315,14 +315,12 @@ static struct rt_table *sys_table(struct ph_result *p)
 		qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
 	for (i = 0; i < p->nsys; i++) {
 		const struct ph_sys *s = &p->sys[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
-		if (!c || rt_str(&c[0], st_abi_name(s->abi)) ||
-		    rt_str(&c[2], st_syscall_name(s->abi, s->nr))) {
+		if (!c || rt_syscall(c, s->abi, s->nr)) {
 			rt_table_free(t);
 			return NULL;
 		}
-		rt_u64(&c[1], s->nr);
 		rt_u64(&c[3], s->loader_calls);
 		rt_u64(&c[4], s->undetermined);
 		rt_u64(&c[5], s->program_calls);
@@ -343,7 +341,7 @@ static struct rt_table *procs_table(const struct ph_result *p)
 		return NULL;
 	for (i = 0; i < p->nprocs; i++) {
 		const struct ph_proc *pp = &p->procs[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[2], pp->proc->comm) ||
 		    rt_str(&c[9], pp->source) || rt_str(&c[10], pp->interp) ||

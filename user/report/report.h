@@ -5,8 +5,9 @@
 /*
  * systracectl report: analyses of one session (docs/cli.md, "report").
  * Each report computes plain structs from a struct st_dump (tested on
- * fixtures), then turns them into tables, which report/table.c prints as
- * aligned text, CSV or one JSON document.
+ * fixtures), then turns them into tables of typed cells (report/report.c),
+ * which the table writer (lib/table.h) prints as aligned text, CSV or
+ * JSON; report.c frames them into one document.
  */
 #include <jansson.h>
 #include <stdbool.h>
@@ -15,23 +16,7 @@
 #include <stdio.h>
 #include "systrace.h"
 
-/* Tables: typed cells, one writer per format. */
-
-enum rt_kind {
-	RT_NULL,	/* missing: empty in text and CSV, null in JSON */
-	RT_U64,
-	RT_STR,		/* owned copy */
-	RT_HEX,		/* u as "0x..." */
-	RT_FRAC,	/* u / 10000: a fraction with 4 decimals */
-	RT_PCT,		/* u / 100: a percentage with 2 decimals */
-	RT_S64,		/* (int64_t)u: a signed difference */
-};
-
-struct rt_cell {
-	enum rt_kind kind;
-	uint64_t u;
-	char *s;
-};
+/* Tables whose cells are kept: a row is built, then the next. */
 
 struct rt_table {
 	const char *name;	/* JSON key, --table NAME */
@@ -39,24 +24,25 @@ struct rt_table {
 	const char *const *cols;
 	size_t ncols;
 	bool single;		/* one row, a JSON object rather than an array */
-	struct rt_cell *cells;
+	struct st_cell *cells;		/* ST_STR: an owned copy */
 	size_t nrows, cap;
 };
 
 struct rt_table *rt_table_new(const char *name, const char *title,
 			      const char *const *cols, size_t ncols);
 void rt_table_free(struct rt_table *t);
-/* A new row of RT_NULL cells; NULL when out of memory. */
-struct rt_cell *rt_row(struct rt_table *t);
-void rt_u64(struct rt_cell *c, uint64_t v);
-int rt_str(struct rt_cell *c, const char *s);	/* NULL s: RT_NULL */
-void rt_hex(struct rt_cell *c, uint64_t v);
-void rt_delta(struct rt_cell *c, uint64_t a, uint64_t b);	/* b - a */
-void rt_frac(struct rt_cell *c, uint64_t num, uint64_t den);
-void rt_pct(struct rt_cell *c, uint64_t num, uint64_t den);
+/* A new row of ST_NULL cells; NULL when out of memory. */
+struct st_cell *rt_row(struct rt_table *t);
+void rt_u64(struct st_cell *c, uint64_t v);
+int rt_str(struct st_cell *c, const char *s);	/* NULL s: ST_NULL */
+void rt_hex(struct st_cell *c, uint64_t v);
+void rt_delta(struct st_cell *c, uint64_t a, uint64_t b);	/* b - a */
+/* num / den with 4 decimals; as a percentage with 2. 0 den: ST_NULL. */
+void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
+void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
-
-enum rt_format { RT_TEXT, RT_CSV, RT_JSON };
+/* c[0], c[1], c[2]: the columns abi, nr, syscall. */
+int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr);
 
 #define RT_MAX_TABLES 8
 
@@ -79,10 +65,10 @@ int rt_note_source(struct rt_report *r, const char *what,
 int rt_add(struct rt_report *r, struct rt_table *t);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
-int rt_report_print(FILE *f, const struct rt_report *r, enum rt_format fmt,
+int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		    const char *table);
-int rt_report_write(const char *path, const struct rt_report *r,
-		    enum rt_format fmt, const char *table, struct st_err *err);
+int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
+		    const char *table, struct st_err *err);
 
 /* Patch sites: the site rows of one (image, address) summed. */
 
@@ -260,8 +246,7 @@ const char *st_diff_by_name(enum df_by by);
 struct diff_opts {
 	const char *arg[2];		/* A and B: a session, or NULL */
 	const char *input[2];		/* A and B: a file, or NULL */
-	const char *output;
-	enum rt_format format;
+	struct st_output_opts out;
 	unsigned int by;		/* 1 << enum df_by */
 	uint64_t threshold;
 	uint64_t limit;
@@ -277,9 +262,8 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 struct report_opts {
 	const char *session;
 	const char *input;
-	const char *output;
+	struct st_output_opts out;
 	const char *table;
-	enum rt_format format;
 	uint64_t threshold;
 	uint64_t max_ms;
 	uint64_t top;

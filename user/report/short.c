@@ -485,7 +485,7 @@ static struct rt_table *totals_table(const struct sh_result *s, uint64_t max_ms)
 {
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
 					  ARRAY_SIZE(totals_cols));
-	struct rt_cell *c;
+	struct st_cell *c;
 
 	if (!t || !(c = rt_row(t))) {
 		rt_table_free(t);
@@ -515,7 +515,7 @@ static struct rt_table *funcs_table(const struct sh_result *s)
 		return NULL;
 	for (i = 0; i < s->nfuncs; i++) {
 		const struct sh_func *f = &s->funcs[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[5], f->symbol) || rt_str(&c[6], f->object) ||
 		    rt_str(&c[7], f->syscalls)) {
@@ -542,7 +542,7 @@ static struct rt_table *cover_table(const struct sh_result *s)
 		return NULL;
 	for (i = 0; i < s->nsteps; i++) {
 		const struct sh_step *st = &s->steps[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[6], st->func->symbol) ||
 		    rt_str(&c[7], st->func->object)) {
@@ -569,7 +569,7 @@ static struct rt_table *unresolved_table(const struct sh_result *s)
 	if (!t)
 		return NULL;
 	for (k = 0; k < s->nunres; k++) {
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[2], s->unres[k].reason) ||
 		    rt_str(&c[3], s->unres[k].object)) {

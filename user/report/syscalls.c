@@ -56,15 +56,6 @@ static const char *const top_cols[] = {
 	"total_ns", "abi", "nr", "syscall",
 };
 
-static int name_cells(struct rt_cell *abi, struct rt_cell *nr,
-		      struct rt_cell *name, const struct st_sysagg *a)
-{
-	rt_u64(nr, a->nr);
-	if (rt_str(abi, st_abi_name(a->abi)))
-		return -ENOMEM;
-	return rt_str(name, st_syscall_name(a->abi, a->nr));
-}
-
 static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 				   uint64_t total_ns)
 {
@@ -77,9 +68,9 @@ static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 		return NULL;
 	qsort(a, n, sizeof(*a), by_time);
 	for (i = 0; i < n; i++) {
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
-		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i])) {
+		if (!c || rt_syscall(&c[8], a[i].abi, a[i].nr)) {
 			rt_table_free(t);
 			return NULL;
 		}
@@ -102,7 +93,7 @@ static struct rt_table *totals_table(const struct st_sysagg *a, size_t n,
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
 					  ARRAY_SIZE(totals_cols));
 	uint64_t ns = 0, calls = 0, errors = 0;
-	struct rt_cell *c;
+	struct st_cell *c;
 	size_t i;
 
 	if (!t || !(c = rt_row(t))) {
@@ -137,13 +128,13 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 	qsort(a, n, sizeof(*a), by_proc_calls);
 	for (i = 0; i < n; i++) {
 		const struct st_proc_row *p = st_dump_find_proc(d, a[i].proc_id);
-		struct rt_cell *c;
+		struct st_cell *c;
 
 		rank = i && a[i].proc_id == a[i - 1].proc_id ? rank + 1 : 1;
 		if (rank > top)
 			continue;
 		c = rt_row(t);
-		if (!c || name_cells(&c[8], &c[9], &c[10], &a[i]) ||
+		if (!c || rt_syscall(&c[8], a[i].abi, a[i].nr) ||
 		    (p && rt_str(&c[2], p->comm))) {
 			rt_table_free(t);
 			return NULL;

@@ -302,9 +302,10 @@ static const char *const cols[] = {
 };
 
 /* ns as ms with 4 decimals. */
-static void ms(struct rt_cell *c, uint64_t ns)
+static void ms(struct st_cell *c, uint64_t ns)
 {
-	c->kind = RT_FRAC;
+	c->kind = ST_FIXED;
+	c->decimals = 4;
 	c->u = ns / 100;
 }
 
@@ -319,7 +320,7 @@ static struct rt_table *rows_table(const struct tl_result *tl)
 		return NULL;
 	for (i = 0; i < tl->n; i++) {
 		const struct tl_row *row = &tl->rows[i];
-		struct rt_cell *c = rt_row(t);
+		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[2], row->proc->comm)) {
 			rt_table_free(t);

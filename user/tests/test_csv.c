@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CSV: RFC 4180 quoting, missing values, and the exact tables. */
+/* CSV: RFC 4180 quoting, missing values, the exact tables; cells in JSON. */
 #include <stdlib.h>
 #include "output.h"
 #include "test.h"
@@ -15,20 +15,18 @@ static char *field(const char *s)
 	return buf;
 }
 
-static char *value(struct st_val v)
+/* One cell as the CSV writer prints it. */
+static char *value(struct st_cell c)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char text[48];
 
-	st_csv_value(f, &v);
-	fclose(f);
-	return buf;
+	return field(st_cell_text(&c, text, sizeof(text)));
 }
 
 static char *table(const struct st_dump *d, enum st_table_kind kind)
 {
 	struct st_view v = { .dump = d };
+	struct st_dump_table dt;
 	struct st_sysagg *aggs = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -37,7 +35,8 @@ static char *table(const struct st_dump *d, enum st_table_kind kind)
 	if (kind == ST_TABLE_SYSCALLS)
 		st_aggregate_syscalls(d, true, &aggs, &v.naggs);
 	v.aggs = aggs;
-	st_csv_table(f, &v, kind, d->symbolized);
+	st_dump_table(&dt, &v, kind, d->symbolized);
+	st_table_csv(f, &dt.t);
 	fclose(f);
 	free(aggs);
 	return buf;
@@ -62,14 +61,20 @@ TEST(csv_special_characters_are_quoted)
 
 TEST(csv_values_by_type)
 {
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_NULL }), "");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_UINT, .u = 0 }), "0");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_UINT, .u = UINT64_MAX }),
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_NULL }), "");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_U64, .u = 0 }), "0");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_U64, .u = UINT64_MAX }),
 		     "18446744073709551615");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_BOOL, .u = 1 }), "1");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_MILLI, .u = 12345 }), "12.345");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_MILLI, .u = 5 }), "0.005");
-	EXPECT_STREQ(value((struct st_val){ .type = ST_V_STR, .s = "x,y" }), "\"x,y\"");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_S64, .u = (uint64_t)-7 }), "-7");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_BOOL, .u = 1 }), "1");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_HEX, .u = 0x7f0a }), "0x7f0a");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_FIXED, .decimals = 3, .u = 12345 }),
+		     "12.345");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_FIXED, .decimals = 3, .u = 5 }), "0.005");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_FIXED, .decimals = 4, .u = 5 }), "0.0005");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_FIXED, .decimals = 2, .u = 10000 }),
+		     "100.00");
+	EXPECT_STREQ(value((struct st_cell){ .kind = ST_STR, .s = "x,y" }), "\"x,y\"");
 }
 
 TEST(csv_processes_table_exact)
@@ -169,4 +174,32 @@ TEST(csv_empty_session_is_a_header_only)
 		"session_id,proc_id,pid,comm,addr,abi,nr,syscall,map,path,offset,"
 		"calls,errors,total_ns,avg_ns,min_ns,max_ns,first_ns,first_ordinal,"
 		"inode,dev,mtime_ns\n");
+}
+
+/* The same cells in JSON: numbers stay numbers, hex is a string. */
+TEST(json_values_of_cells)
+{
+	static const struct {
+		struct st_cell c;
+		const char *json;
+	} cases[] = {
+		{ { .kind = ST_NULL }, "null" },
+		{ { .kind = ST_U64, .u = 42 }, "42" },
+		{ { .kind = ST_S64, .u = (uint64_t)-7 }, "-7" },
+		{ { .kind = ST_BOOL, .u = 1 }, "true" },
+		{ { .kind = ST_HEX, .u = 0x7f0a }, "\"0x7f0a\"" },
+		{ { .kind = ST_FIXED, .decimals = 3, .u = 12345 }, "12.345" },
+		{ { .kind = ST_FIXED, .decimals = 2, .u = 5000 }, "50.0" },
+		{ { .kind = ST_STR, .s = "x\"y" }, "\"x\\\"y\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j = st_cell_json(&cases[i].c);
+		char *text = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+
+		EXPECT_STREQ(text, cases[i].json);
+		free(text);
+		json_decref(j);
+	}
 }

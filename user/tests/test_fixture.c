@@ -76,3 +76,52 @@ void st_fixture(struct st_dump *d)
 	};
 	st_dump_sort(d);
 }
+
+/*
+ * The status and list fixture: a module with three sessions. Session 3
+ * "build" is finished and dropped events; session 12 is unnamed, runs, and
+ * its counters failed; session 40's name is longer than list's column and
+ * its state is newer than this tool.
+ */
+void st_fixture_status(struct st_status *st, struct st_session_row ss[3])
+{
+	memset(st, 0, sizeof(*st));
+	strcpy(st->version, "0.3.0-g1234abc");
+	st->abi_version = 1;
+	st->params = (struct st_params){
+		.max_sessions = 16, .max_procs = 65536, .max_sites = 1048576,
+		.max_mem_bytes = 268435456, .max_mem_total_bytes = 1073741824,
+		.force_late_resolve = true,
+	};
+	st->sessions_live = 2;
+	st->mem_bytes = 1234567;
+	st->probes_active = true;
+
+	memset(ss, 0, 3 * sizeof(*ss));
+	ss[0] = (struct st_session_row){
+		.id = 3, .root_pid = 4242, .state = SYSTRACE_STATE_FINISHED,
+		.flags = 1, .created_ns = 1000, .realtime_base_ns = 1700000000000000000ULL,
+		.counters = SYSTRACE_COUNTERS_INSTRUCTIONS, .procs = 12, .sites = 340,
+		.syscalls = 98765, .errors = 321, .syscall_ns = 5555555,
+		.forks = 11, .execs = 12, .exits = 12, .signal_exits = 1,
+		.dropped_procs = 1, .dropped_sites = 2, .dropped_syscalls = 3,
+		.dropped_nomem = 4, .dropped_resolve = 5, .dropped_counters = 6,
+		.late_resolves = 7, .mem_bytes = 524288, .proc_row_bytes = 256,
+		.site_row_bytes = 128, .has_counter_value = true,
+		.counter_value = 123456789,
+	};
+	strcpy(ss[0].name, "build");
+	ss[1] = (struct st_session_row){
+		.id = 12, .root_pid = 77, .state = SYSTRACE_STATE_RUNNING,
+		.live_tasks = 3, .counters = SYSTRACE_COUNTERS_CYCLES,
+		.has_counters_error = true, .procs = 1, .sites = 2, .syscalls = 3,
+		.mem_bytes = 8192, .proc_row_bytes = 256, .site_row_bytes = 128,
+	};
+	strcpy(ss[1].counters_error, "no PMU, e.g. in a VM");
+	ss[2] = (struct st_session_row){
+		.id = 40, .root_pid = 1, .state = 99, .counters = 99,
+		.syscalls = 18446744073709551615ULL,
+		.dropped_syscalls = 10,
+	};
+	strcpy(ss[2].name, "a-name-longer-than-16");
+}

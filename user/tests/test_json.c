@@ -86,16 +86,16 @@ TEST(json_syscalls_table_is_added)
 static void expect_csv_keys(bool *failed, json_t *row, enum st_table_kind kind,
 			    bool symbols)
 {
-	struct st_table t;
+	struct st_colset t;
 	const char *key;
 	json_t *val;
 	size_t i = 0;
 
-	st_table_get(kind, symbols, &t);
-	EXPECT_EQ(json_object_size(row), st_table_ncolumns(&t));
+	st_colset_get(kind, symbols, &t);
+	EXPECT_EQ(json_object_size(row), st_colset_ncolumns(&t));
 	json_object_foreach(row, key, val) {
 		(void)val;
-		EXPECT_STREQ(key, st_table_column(&t, i)->name);
+		EXPECT_STREQ(key, st_colset_column(&t, i)->name);
 		i++;
 	}
 }

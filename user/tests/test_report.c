@@ -126,7 +126,7 @@ static uint64_t cell(const struct rt_table *t, size_t row, const char *name)
 
 	if (!t || row >= t->nrows || c == t->ncols)
 		return UINT64_MAX - 1;
-	if (t->cells[row * t->ncols + c].kind == RT_NULL)
+	if (t->cells[row * t->ncols + c].kind == ST_NULL)
 		return UINT64_MAX;
 	return t->cells[row * t->ncols + c].u;
 }
@@ -619,7 +619,7 @@ TEST(report_syscalls_like_strace_c)
 	st_dump_free(&d);
 }
 
-static char *print(const struct rt_report *r, enum rt_format fmt,
+static char *print(const struct rt_report *r, enum st_format fmt,
 		   const char *name)
 {
 	char *out = NULL;
@@ -638,7 +638,7 @@ TEST(report_output_text_csv_json)
 	struct rt_report r = { .name = "demo" };
 	struct rt_table *t = rt_table_new("rows", "a table", cols, 3);
 	struct st_dump d = { 0 };
-	struct rt_cell *c;
+	struct st_cell *c;
 	json_error_t jerr;
 	json_t *doc;
 	char *out;
@@ -654,19 +654,19 @@ TEST(report_output_text_csv_json)
 	ASSERT_EQ(rt_add(&r, t), 0);
 	ASSERT_EQ(rt_note(&r, "note %d", 1), 0);
 
-	out = print(&r, RT_TEXT, NULL);
+	out = print(&r, ST_FMT_TEXT, NULL);
 	EXPECT_STREQ(out, "note 1\n\na table\n"
 		     "    n  name    frac\n"
 		     "    7  a,b   0.3333\n"
 		     "12345  x\n");
 	free(out);
-	out = print(&r, RT_CSV, NULL);
+	out = print(&r, ST_FMT_CSV, NULL);
 	EXPECT_STREQ(out, "n,name,frac\n7,\"a,b\",0.3333\n12345,x,\n");
 	free(out);
-	out = print(&r, RT_CSV, "nosuch");
+	out = print(&r, ST_FMT_CSV, "nosuch");
 	EXPECT_STREQ(out, "(error)");
 	free(out);
-	out = print(&r, RT_JSON, NULL);
+	out = print(&r, ST_FMT_JSON, NULL);
 	doc = json_loads(out, 0, &jerr);
 	ASSERT_TRUE(doc);
 	EXPECT_STREQ(json_string_value(json_object_get(doc, "report")), "demo");
@@ -886,7 +886,7 @@ TEST(diff_output_csv_json_amortize)
 	diff_fixture(&b, true);
 	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
 	ASSERT_EQ(r.ntables, 3);
-	out = print(&r, RT_CSV, "syscalls");
+	out = print(&r, ST_FMT_CSV, "syscalls");
 	EXPECT_STREQ(out,
 		     "status,calls_a,calls_b,calls_delta,errors_a,errors_b,errors_delta,"
 		     "time_a_ns,time_b_ns,time_delta_ns,abi,nr,syscall\n"
@@ -922,7 +922,7 @@ TEST(diff_output_csv_json_amortize)
 	EXPECT_STREQ(cell_s(t, 0, "status"), "same");
 	EXPECT_STREQ(cell_s(t, 1, "status"), "changed");
 
-	out = print(&r, RT_JSON, NULL);
+	out = print(&r, ST_FMT_JSON, NULL);
 	doc = json_loads(out, 0, &jerr);
 	ASSERT_TRUE(doc);
 	EXPECT_STREQ(json_string_value(json_object_get(doc, "report")), "diff");
@@ -950,7 +950,7 @@ TEST(diff_output_csv_json_amortize)
 
 	o = (struct diff_opts){ .by = 1U << DF_PROCESS, .limit = 2, .has_limit = true };
 	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
-	out = print(&r, RT_CSV, NULL);
+	out = print(&r, ST_FMT_CSV, NULL);
 	EXPECT_STREQ(out,
 		     "status,processes_a,processes_b,processes_delta,calls_a,calls_b,calls_delta,"
 		     "errors_a,errors_b,errors_delta,time_a_ns,time_b_ns,time_delta_ns,comm,exe\n"
