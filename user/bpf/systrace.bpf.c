@@ -59,6 +59,14 @@ struct {
 	__type(value, struct stb_meta);
 } meta SEC(".maps");
 
+/* Written by systracectl only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stb_info);
+} info SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);

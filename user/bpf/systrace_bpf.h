@@ -44,6 +44,17 @@ struct stb_meta {
 	__u64 dropped_nomem, dropped_resolve;
 };
 
+/* What the session is: written once by systracectl start, read by the others. */
+struct stb_info {
+	char name[32];		/* SYSTRACE_NAME_MAX */
+	__u32 root_pid;
+	__u32 flags;
+	__u32 counters;
+	__u32 max_procs, max_sites;
+	__u32 pad;
+	__u64 created_ns, realtime_base_ns;
+};
+
 struct stb_file_key {
 	__u64 ino;
 	__u32 dev;

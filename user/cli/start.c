@@ -21,7 +21,7 @@
 #include "systrace.h"
 
 const char start_usage[] =
-	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet] -- CMD [ARGS...]\n\n"
+	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
 	"Prints the session id, and at the end a summary, to stderr. SIGINT,\n"
 	"SIGTERM and SIGHUP sent to systracectl are passed on to CMD. Exits with\n"
@@ -31,6 +31,9 @@ const char start_usage[] =
 	"  -c, --counters MODE   what each process's perf counter counts, in user\n"
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
+	"  -b, --backend B       who traces: kmod (the module), bpf (BPF programs,\n"
+	"                        pinned under /sys/fs/bpf/systrace/), auto (default:\n"
+	"                        the module when it is loaded, else bpf)\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help\n";
 
@@ -344,6 +347,7 @@ int st_session_opt(int c, const char *arg, const char *usage,
 
 struct start_opts {
 	struct st_session_req req;	/* name and counters */
+	int backend;			/* enum st_backend_kind */
 	bool quiet;
 	char **cmd;
 };
@@ -354,6 +358,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -362,7 +367,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
-	while ((c = getopt_long(argc, argv, "+n:c:qh", opts, NULL)) != -1) {
+	o->backend = ST_BACKEND_AUTO;
+	while ((c = getopt_long(argc, argv, "+n:c:b:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
 		if (ret != ST_OPT_NOT_MINE) {
 			if (ret >= 0)
@@ -370,6 +376,13 @@ static int parse(int argc, char **argv, struct start_opts *o)
 			continue;
 		}
 		switch (c) {
+		case 'b':
+			o->backend = st_backend_parse(optarg);
+			if (o->backend < 0)
+				return st_usage_error(start_usage,
+						      "--backend: unknown backend '%s' (auto, kmod, bpf)",
+						      optarg);
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -399,8 +412,8 @@ int start_main(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	/* Fail before forking when the module is not there. */
-	if (st_backend_open(&be, &err))
+	/* Fail before forking when the tracer is not there. */
+	if (st_backend_open_kind(&be, (enum st_backend_kind)o.backend, &err))
 		return st_fail(&err, NULL);
 	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);

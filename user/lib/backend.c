@@ -2,6 +2,7 @@
 /* The backend the CLI talks to, and the calls it makes through its ops. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "backend.h"
 
 struct st_backend {
@@ -9,7 +10,19 @@ struct st_backend {
 	void *priv;
 };
 
-int st_backend_open(struct st_backend **bp, struct st_err *err)
+static int backend_try(struct st_backend *b, const struct st_backend_ops *ops,
+		       struct st_err *err)
+{
+	b->ops = ops;
+	return ops->open(&b->priv, err);
+}
+
+/*
+ * AUTO for a reader (@for_new false): the module, or BPF when the module
+ * is not loaded and BPF sessions may exist; the module's error otherwise.
+ */
+static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
+			bool for_new, struct st_err *err)
 {
 	struct st_backend *b;
 	int ret;
@@ -20,14 +33,58 @@ int st_backend_open(struct st_backend **bp, struct st_err *err)
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "backend", NULL);
 		return -ENOMEM;
 	}
-	b->ops = &st_backend_kmod;
-	ret = b->ops->open(&b->priv, err);
+	switch (kind) {
+	case ST_BACKEND_KMOD:
+		ret = backend_try(b, &st_backend_kmod, err);
+		break;
+	case ST_BACKEND_BPF:
+		ret = backend_try(b, &st_backend_bpf, err);
+		break;
+	default:
+		ret = backend_try(b, &st_backend_kmod, err);
+		if (ret && err->kind == ST_ERR_NOMODULE &&
+		    (for_new || st_backend_bpf_sessions()))
+			ret = backend_try(b, &st_backend_bpf, err);
+		break;
+	}
 	if (ret) {
 		free(b);
 		return ret;
 	}
 	*bp = b;
 	return 0;
+}
+
+int st_backend_open(struct st_backend **bp, struct st_err *err)
+{
+	return backend_open(bp, ST_BACKEND_AUTO, false, err);
+}
+
+int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,
+			 struct st_err *err)
+{
+	return backend_open(bp, kind, true, err);
+}
+
+static const char *const backend_names[] = {
+	[ST_BACKEND_KMOD] = "kmod",
+	[ST_BACKEND_BPF] = "bpf",
+	[ST_BACKEND_AUTO] = "auto",
+};
+
+int st_backend_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
+		if (!strcmp(s, backend_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *st_backend_name(uint32_t kind)
+{
+	return kind < ST_BACKEND_AUTO ? backend_names[kind] : NULL;
 }
 
 void st_backend_close(struct st_backend *b)
