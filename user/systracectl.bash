@@ -21,7 +21,7 @@ _systracectl_reports="amortize short phases syscalls"
 _systracectl_options() {
 	case $1 in
 	status | list) echo "--json -h --help" ;;
-	start) echo "-n --name -c --counters -q --quiet -h --help --" ;;
+	start) echo "-n --name -c --counters -b --backend -q --quiet -h --help --" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
@@ -83,7 +83,7 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit)
+		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -120,6 +120,10 @@ _systracectl() {
 	case $sub:$prev in
 	start:-c | start:--counters | attach:-c | attach:--counters)
 		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
+		return 0
+		;;
+	start:-b | start:--backend)
+		mapfile -t COMPREPLY < <(compgen -W "auto kmod bpf" -- "$cur")
 		return 0
 		;;
 	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top | diff:--threshold | diff:--limit)
