@@ -18,8 +18,9 @@ static int backend_try(struct st_backend *b, const struct st_backend_ops *ops,
 }
 
 /*
- * AUTO for a reader (@for_new false): the module, or BPF when the module
- * is not loaded and BPF sessions may exist; the module's error otherwise.
+ * AUTO for a reader (@for_new false): what SYSTRACE_BACKEND names, else
+ * the module, or BPF when the module is not loaded and BPF sessions may
+ * exist; the module's error otherwise.
  */
 static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
 			bool for_new, struct st_err *err)
@@ -28,6 +29,9 @@ static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
 	int ret;
 
 	*bp = NULL;
+	if (!for_new && kind == ST_BACKEND_AUTO && getenv("SYSTRACE_BACKEND") &&
+	    st_backend_parse(getenv("SYSTRACE_BACKEND")) >= 0)
+		kind = (enum st_backend_kind)st_backend_parse(getenv("SYSTRACE_BACKEND"));
 	b = calloc(1, sizeof(*b));
 	if (!b) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "backend", NULL);

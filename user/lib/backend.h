@@ -46,7 +46,10 @@ bool st_backend_bpf_sessions(void);
 
 struct st_backend;
 
-/* The module when it is loaded, else BPF when a BPF session may exist. */
+/*
+ * SYSTRACE_BACKEND (kmod or bpf) when set, else the module when it is
+ * loaded, else BPF when a BPF session may exist.
+ */
 int st_backend_open(struct st_backend **bp, struct st_err *err);
 /* For a new session: AUTO is the module when loaded, else BPF. */
 int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,

@@ -387,7 +387,7 @@ static int open_map(uint32_t id, const char *name, struct st_err *err)
 	e = errno;
 	if (e == ENOENT)
 		st_err_set(err, ST_ERR_NOSESSION, e, "session",
-			   "no session with id %" PRIu32 " (see: systracectl list)", id);
+			   "no session with that id (%" PRIu32 "; see: systracectl list)", id);
 	else if (e == EPERM || e == EACCES)
 		perm_error(err, e, "open pinned map");
 	else
@@ -581,6 +581,36 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 	return 0;
 }
 
+/* The id of a BPF session that traces @pid already, or 0. */
+static uint32_t traced_by(uint32_t pid)
+{
+	struct stb_task t;
+	struct st_err ignored;
+	uint32_t *ids, found = 0;
+	size_t i, n;
+	int pidfd, fd;
+
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return 0;
+	if (session_ids(&ids, &n)) {
+		close(pidfd);
+		return 0;
+	}
+	for (i = 0; i < n && !found; i++) {
+		fd = open_map(ids[i], "tasks", &ignored);
+		if (fd < 0)
+			continue;
+		if (!bpf_map_lookup_elem(fd, &pidfd, &t) &&
+		    (t.state == STB_TASK_PENDING || t.state == STB_TASK_ACTIVE))
+			found = ids[i];
+		close(fd);
+	}
+	free(ids);
+	close(pidfd);
+	return found;
+}
+
 static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 			      struct st_session_row *out, struct st_err *err)
 {
@@ -599,6 +629,12 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 	ret = bpffs_ensure(err);
 	if (ret)
 		return ret;
+	id = traced_by(req->pid);
+	if (id) {
+		st_err_set(err, ST_ERR_KERNEL, EBUSY, "SESSION_NEW",
+			   "bpf: the process is already traced by a session (%" PRIu32 ")", id);
+		return -EBUSY;
+	}
 	ret = session_dir_new(&id, err);
 	if (ret)
 		return ret;
@@ -628,7 +664,7 @@ static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
 	pin_path(path, sizeof(path), id, NULL);
 	if (access(path, F_OK)) {
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
-			   "no session with id %" PRIu32 " (see: systracectl list)", id);
+			   "no session with that id (%" PRIu32 "; see: systracectl list)", id);
 		return -ENOENT;
 	}
 	ret = unpin_all(id);
