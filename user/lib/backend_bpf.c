@@ -265,10 +265,30 @@ static int session_dir_new(uint32_t *id, struct st_err *err)
 	return ret;
 }
 
+#define CAP_PERFMON_	38
+#define CAP_BPF_	39
+
+/* Whether this process holds CAP_BPF and CAP_PERFMON (root does). */
+static bool bpf_caps(void)
+{
+	unsigned long long eff = 0;
+	const unsigned long long need = (1ULL << CAP_PERFMON_) | (1ULL << CAP_BPF_);
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff & need) == need;
+}
+
 static int perm_error(struct st_err *err, int e, const char *op)
 {
 	st_err_set(err, ST_ERR_KERNEL, e, op,
-		   "the BPF backend needs root, or CAP_BPF and CAP_PERFMON");
+		   "the BPF backend needs root, or CAP_BPF and CAP_PERFMON with write access to " BPFFS);
 	return -e;
 }
 
@@ -558,6 +578,14 @@ static int session_fill(uint32_t id, struct st_session_row *out, struct st_err *
 	return ret;
 }
 
+static int ids_error(struct st_err *err, int ret)
+{
+	if (ret == -EACCES || ret == -EPERM)
+		return perm_error(err, -ret, "read " PIN_ROOT);
+	st_err_set(err, ST_ERR_LOCAL, -ret, "read " PIN_ROOT, NULL);
+	return ret;
+}
+
 static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 {
 	uint32_t *ids;
@@ -571,10 +599,8 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 	st->params.max_procs = max_procs();
 	st->params.max_sites = max_sites();
 	ret = session_ids(&ids, &n);
-	if (ret) {
-		st_err_set(err, ST_ERR_LOCAL, -ret, "read " PIN_ROOT, NULL);
-		return ret;
-	}
+	if (ret)
+		return ids_error(err, ret);
 	free(ids);
 	st->sessions_live = (uint32_t)n;
 	st->probes_active = n > 0;
@@ -624,7 +650,7 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 			   "the bpf backend cannot attach to a running process (use the module)");
 		return -EOPNOTSUPP;
 	}
-	if (geteuid() && access(BPFFS, W_OK))
+	if (!bpf_caps())
 		return perm_error(err, EPERM, "bpf");
 	ret = bpffs_ensure(err);
 	if (ret)
@@ -706,10 +732,8 @@ static int bpf_be_session_list(void *priv, struct st_session_row **out, size_t *
 	if (interrupted)
 		*interrupted = false;
 	ret = session_ids(&ids, &cnt);
-	if (ret) {
-		st_err_set(err, ST_ERR_LOCAL, -ret, "read " PIN_ROOT, NULL);
-		return ret;
-	}
+	if (ret)
+		return ids_error(err, ret);
 	rows = calloc(cnt ? cnt : 1, sizeof(*rows));
 	if (!rows) {
 		free(ids);
@@ -859,10 +883,10 @@ fail:
 	return ret;
 }
 
-/* Whether BPF sessions may exist: their folder is there. */
+/* Whether BPF sessions may exist: their folder is there, or hidden from us. */
 bool st_backend_bpf_sessions(void)
 {
-	return !access(PIN_ROOT, F_OK);
+	return !access(PIN_ROOT, F_OK) || errno == EACCES;
 }
 
 const struct st_backend_ops st_backend_bpf = {
