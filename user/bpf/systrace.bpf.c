@@ -39,6 +39,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define MAX_ERRNO		4095
 #define E2BIG			7
 #define EEXIST			17
+#define ENOENT			2
+#define EBUSY			16
 #define PIDTYPE_TGID		1
 
 /* The pid namespace rows report pids in: its level and its inode number. */
@@ -312,19 +314,89 @@ static long resolve_vma(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
-/* The mapping of a new site, at its first hit; unknown when busy. */
-static __always_inline void site_resolve(struct task_struct *task, __u64 addr,
-					 struct stb_site *s, struct stb_meta *m)
+/*
+ * The mapping of a site. Returns 0, or -EBUSY when the mmap lock was
+ * busy (the site stays unknown for now), or another error (for good).
+ */
+static __always_inline long site_resolve(struct task_struct *task, __u64 addr,
+					 struct stb_site *s)
 {
 	struct resolve_ctx rc = { .addr = addr, .site = s };
+	long ret;
 
 	if ((addr & ~0xfffUL) == VSYSCALL_ADDR) {
 		s->map = MAP_VSYSCALL;
 		s->offset = addr;
-		return;
+		return 0;
 	}
-	if (bpf_find_vma(task, addr, resolve_vma, &rc, 0) || s->map == MAP_UNKNOWN)
-		stat_inc(&m->dropped_resolve);
+	ret = bpf_find_vma(task, addr, resolve_vma, &rc, 0);
+	if (!ret && s->map == MAP_UNKNOWN)
+		ret = -ENOENT;
+	return ret;
+}
+
+/* Remembers @key for another try by a thread of its image @p; false when full. */
+static __always_inline bool pending_add(struct stb_proc *p, struct stb_site_key *key)
+{
+	__u64 v = key->addr << 16 | (key->nr & 0xfff) << 4 | key->abi;
+	int i;
+
+	if (key->addr >> 47 || key->nr > 0xfff)
+		return false;
+	for (i = 0; i < STB_PENDING; i++) {
+		if (!__sync_val_compare_and_swap(&p->pending[i], 0, v)) {
+			__sync_fetch_and_add(&p->npending, 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Frees slot @i of @p if it still holds @v: true for the one caller that did. */
+static __always_inline bool pending_take(struct stb_proc *p, int i, __u64 v)
+{
+	if (__sync_val_compare_and_swap(&p->pending[i], v, 0) != v)
+		return false;
+	__sync_fetch_and_add(&p->npending, -1);
+	return true;
+}
+
+/* Another try at the sites of @p found with the mmap lock busy. */
+static __always_inline void pending_retry(struct task_struct *task, struct stb_proc *p,
+					  struct stb_meta *m)
+{
+	struct stb_site_key key = { .proc_id = p->id };
+	struct stb_site *site;
+	long ret;
+	__u64 v;
+	int i;
+
+	for (i = 0; i < STB_PENDING; i++) {
+		v = p->pending[i];
+		if (!v)
+			continue;
+		key.addr = v >> 16;
+		key.nr = (v >> 4) & 0xfff;
+		key.abi = v & 0xf;
+		site = bpf_map_lookup_elem(&sites, &key);
+		ret = site ? site_resolve(task, key.addr, site) : -ENOENT;
+		if (ret == -EBUSY || !pending_take(p, i, v))
+			continue;
+		stat_inc(ret ? &m->dropped_resolve : &m->late_resolves);
+	}
+}
+
+/* The sites still pending when image @p ends stay unknown. */
+static __always_inline void pending_drop(struct stb_proc *p, struct stb_meta *m)
+{
+	__u64 v;
+	int i;
+
+	for (i = 0; i < STB_PENDING; i++) {
+		v = p->pending[i];
+		if (v && pending_take(p, i, v))
+			stat_inc(&m->dropped_resolve);
+	}
 }
 
 static __always_inline struct stb_site *site_get(struct task_struct *task,
@@ -333,7 +405,7 @@ static __always_inline struct stb_site *site_get(struct task_struct *task,
 {
 	struct stb_meta *m = meta_get();
 	struct stb_site *site, v = {};
-	long err;
+	long err, res;
 
 	site = bpf_map_lookup_elem(&sites, key);
 	if (site || !m)
@@ -341,7 +413,7 @@ static __always_inline struct stb_site *site_get(struct task_struct *task,
 	v.first_ns = now;
 	v.first_ordinal = p->syscalls;
 	v.min_ns = ~0ULL;
-	site_resolve(task, key->addr, &v, m);
+	res = site_resolve(task, key->addr, &v);
 	err = bpf_map_update_elem(&sites, key, &v, BPF_NOEXIST);
 	if (err && err != -EEXIST) {
 		drop(&m->dropped_sites, err);
@@ -350,6 +422,8 @@ static __always_inline struct stb_site *site_get(struct task_struct *task,
 	if (!err) {
 		stat_inc(&m->sites);
 		__sync_fetch_and_add(&p->sites, 1);
+		if (res && (res != -EBUSY || !pending_add(p, key)))
+			stat_inc(&m->dropped_resolve);
 	}
 	return bpf_map_lookup_elem(&sites, key);
 }
@@ -461,10 +535,20 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct stb_task *t;
 
+	struct stb_meta *m;
+	struct stb_proc *p;
+
 	t = bpf_task_storage_get(&tasks, task, 0, 0);
-	if (!t || !t->inflight || t->state != STB_TASK_ACTIVE)
+	if (!t || t->state != STB_TASK_ACTIVE)
 		return 0;
-	account(t, ret, bpf_ktime_get_ns());
+	if (t->inflight)
+		account(t, ret, bpf_ktime_get_ns());
+	p = bpf_map_lookup_elem(&procs, &t->proc_id);
+	if (p && p->npending) {
+		m = meta_get();
+		if (m)
+			pending_retry(task, p, m);
+	}
 	return 0;
 }
 
@@ -652,6 +736,7 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 		      NULL, now);
 	if (old) {
 		proc_leave(old);
+		pending_drop(old, m);
 		old->end_ns = now;
 		old->end = id ? END_EXEC : END_DETACHED;
 	}
@@ -709,8 +794,11 @@ int BPF_PROG(st_exit, struct task_struct *task)
 		if (t->inflight)
 			account(t, 0, now);
 		acct_fold(t, task, p);
-		if (proc_leave(p) && p->end == END_RUNNING)
-			proc_exit(p, exit_status(task), now, m);
+		if (proc_leave(p)) {
+			pending_drop(p, m);
+			if (p->end == END_RUNNING)
+				proc_exit(p, exit_status(task), now, m);
+		}
 	}
 	__sync_fetch_and_add(&m->live_tasks, -1);
 	return 0;

@@ -20,6 +20,20 @@ enum {
 	STB_TASK_GONE,		/* exited, or could not be followed */
 };
 
+struct stb_site_key {
+	__u64 proc_id;
+	__u64 addr;
+	__u32 nr;
+	__u32 abi;
+};
+
+/*
+ * Sites of an image made while the mmap lock was busy, retried at each
+ * syscall exit of the image's threads: address << 16 | nr << 4 | abi
+ * (user addresses have 47 bits), 0 for a free slot.
+ */
+#define STB_PENDING	8
+
 /* One per traced task, in task storage. */
 struct stb_task {
 	__u64 proc_id;
@@ -42,6 +56,7 @@ struct stb_meta {
 	__u64 forks, clones, execs, exits, signal_exits;
 	__u64 dropped_procs, dropped_sites, dropped_syscalls;
 	__u64 dropped_nomem, dropped_resolve;
+	__u64 late_resolves;
 };
 
 /* What the session is: written once by systracectl start, read by the others. */
@@ -84,14 +99,11 @@ struct stb_proc {
 	__u64 syscalls, errors, syscall_ns;
 	__u64 user_ns, sys_ns, nvcsw, nivcsw, minflt, majflt;
 	struct stb_file_key exe;
+	__u64 pending[STB_PENDING];
+	__u32 npending;
+	__u32 pad3;
 };
 
-struct stb_site_key {
-	__u64 proc_id;
-	__u64 addr;
-	__u32 nr;
-	__u32 abi;
-};
 
 struct stb_site {
 	__u64 calls, errors, total_ns, min_ns, max_ns;

@@ -550,6 +550,7 @@ static void session_row(struct bpf_session *bs, const struct stb_proc *procs,
 	s->dropped_syscalls = m->dropped_syscalls;
 	s->dropped_nomem = m->dropped_nomem;
 	s->dropped_resolve = m->dropped_resolve;
+	s->late_resolves = m->late_resolves;
 	for (i = 0; i < 6; i++)
 		s->mem_bytes += map_memlock(bs->fd[i]);
 	s->proc_row_bytes = sizeof(uint64_t) + sizeof(struct stb_proc);
