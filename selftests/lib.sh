@@ -147,7 +147,7 @@ bpf_sessions_delete() {
 	local d
 	for d in /sys/fs/bpf/systrace/*/; do
 		[ -d "$d" ] || continue
-		rm -f "$d"* && rmdir "$d" || fail "cannot delete the BPF session $d"
+		{ rm -f "$d"* && rmdir "$d"; } || fail "cannot delete the BPF session $d"
 	done
 }
 if [ "${SYSTRACE_BACKEND:-kmod}" = bpf ]; then

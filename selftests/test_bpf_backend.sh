@@ -18,7 +18,7 @@ pins="exec exit files fork info meta procs sites sys_enter sys_exit tasks"
 trace -- "$PROGS/sites" 7 3 2
 assert_eq "$TRACE_RC" 0 "sites 7 3 2: exit status"
 full=$D
-assert_eq "$(ls /sys/fs/bpf/systrace/"$SID" | tr '\n' ' ')" "$pins " "what session $SID pins"
+assert_eq "$(cd /sys/fs/bpf/systrace/"$SID" && echo *)" "$pins" "what session $SID pins"
 ctl_ok list
 assert_line "$CTL_OUT" "^$SID " "list shows session $SID"
 ctl_ok status --json
