@@ -309,6 +309,13 @@ static long resolve_vma(struct task_struct *task, struct vm_area_struct *vma,
 	s->map = MAP_FILE;
 	s->offset = rc->addr - start + (vma->vm_pgoff << 12);
 	s->has_path = file_intern(file, &s->file);
+	if (!s->has_path) {
+		struct stb_meta *m = meta_get();
+
+		/* Too deep, too long, or `files` full: a file site without a path. */
+		if (m)
+			stat_inc(&m->dropped_resolve);
+	}
 	s->mtime_ns = inode_mtime_ns(BPF_CORE_READ(file, f_inode));
 	s->has_file_id = 1;
 	return 0;
