@@ -46,6 +46,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* The pid namespace rows report pids in: its level and its inode number. */
 const volatile __u32 pidns_level;
 const volatile __u32 pidns_inum;
+/* The sizes of `procs` and `sites`: a row past them is a drop, not an error. */
+const volatile __u64 max_procs = 1;
+const volatile __u64 max_sites = 1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -417,6 +420,10 @@ static __always_inline struct stb_site *site_get(struct task_struct *task,
 	site = bpf_map_lookup_elem(&sites, key);
 	if (site || !m)
 		return site;
+	if (m->sites >= max_sites) {
+		stat_inc(&m->dropped_sites);
+		return NULL;
+	}
 	v.first_ns = now;
 	v.first_ordinal = p->syscalls;
 	v.min_ns = ~0ULL;
@@ -613,6 +620,10 @@ static __always_inline __u64 proc_new(struct task_struct *task, __u64 parent_id,
 	sc = bpf_map_lookup_elem(&scratch, &zero);
 	if (!m || !sc)
 		return 0;
+	if (m->procs >= max_procs) {
+		stat_inc(&m->dropped_procs);
+		return 0;
+	}
 	p = &sc->proc;
 	__builtin_memset(p, 0, sizeof(*p));
 	p->id = __sync_fetch_and_add(&m->next_id, 1) + 1;

@@ -348,6 +348,8 @@ static int session_load(uint32_t id, const struct st_session_req *req,
 	}
 	skel->rodata->pidns_level = level;
 	skel->rodata->pidns_inum = inum;
+	skel->rodata->max_procs = info->max_procs;
+	skel->rodata->max_sites = info->max_sites;
 	bpf_map__set_max_entries(skel->maps.procs, info->max_procs);
 	bpf_map__set_max_entries(skel->maps.sites, info->max_sites);
 	ret = systrace_bpf__load(skel);
