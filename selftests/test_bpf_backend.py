@@ -4,7 +4,7 @@ import json
 from trace_check import begin, done, eq, Trace
 
 ARGS = begin()
-full, sites5, procs3, sites_prog, forks_prog = ARGS
+full, sites5, procs3, sites_prog, kill = ARGS
 t = Trace(full)
 eq(t.session["backend"], "bpf", "session backend")
 eq(t.session["counters_error"], None, "counters_error with --counters none")
@@ -46,4 +46,10 @@ eq([p["exit_code"] for p in rows], [3, 10, 11], "max_procs 3: exit codes")
 eq([p["parent_id"] for p in rows], [None, rows[0]["id"], rows[0]["id"]], "max_procs 3: parents")
 eq(sum(s["calls"] for s in lim["sites"] if s["nr"] == 110), 3, "max_procs 3: getppid calls (1 + 2)")
 eq(ps["dropped_nomem"], 0, "max_procs 3: dropped_nomem")
+# kill -0 1 as nobody: exactly one kill(2), failing with EPERM.
+with open(kill) as f:
+    k = json.load(f)
+kills = [s for s in k["sites"] if s["nr"] == 62]
+eq(sum(s["calls"] for s in kills), 1, "kill -0 1: kill calls")
+eq(sum(s["errors"] for s in kills), 1, "kill -0 1: kill errors (EPERM)")
 done()

@@ -2,7 +2,8 @@
 # The BPF backend's own behaviour: the session says "bpf" and lives in
 # /sys/fs/bpf/systrace/ID until reset removes it; max_sites and max_procs
 # drop exactly the site rows and processes past the limit, and count them;
-# an unprivileged caller gets the backend's reason and exit status 3.
+# -EPERM (-1) counts as an error; an unprivileged caller gets the
+# backend's reason and exit status 3.
 # tags: bpf
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -41,10 +42,18 @@ assert_eq "$?" 3 "forks 5 with max_procs 3: exit status (the program's)"
 ctl_ok dump --json --no-symbols -o "$T/procs3.json"
 ctl_ok reset
 
+# One kill(1, 0) by nobody: one call, one error (-EPERM, -1: the edge of the range).
+need_cmd setpriv
+"$SYSTRACECTL" start --backend bpf --counters none --quiet -- \
+	setpriv --reuid=65534 --regid=65534 --clear-groups kill -0 1 2>"$T/kill.err"
+assert_eq "$?" 1 "nobody's kill -0 1: exit status"
+ctl_ok dump --json --no-symbols -o "$T/kill.json"
+ctl_ok reset
+
 as_nobody "$SYSTRACECTL" start --backend bpf -- /bin/true
 assert_eq "$CTL_RC" 3 "nobody: start --backend bpf: exit status"
 assert_contains "$CTL_ERR" "the BPF backend needs root, or CAP_BPF and CAP_PERFMON" "nobody: message"
 as_nobody "$SYSTRACECTL" list
 assert_eq "$CTL_RC" 3 "nobody: list: exit status"
 
-pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$PROGS/forks"
+pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json"
