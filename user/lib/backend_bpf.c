@@ -508,6 +508,36 @@ static int read_procs(struct bpf_session *bs, struct stb_proc **out, size_t *n)
 	return 0;
 }
 
+/*
+ * How many times the kernel skipped the program behind link @name because
+ * it was already running on that CPU (recursion_misses). The event it
+ * skipped may have been any task's, traced or not.
+ */
+static uint64_t link_misses(uint32_t id, const char *name)
+{
+	struct bpf_link_info link = { 0 };
+	struct bpf_prog_info prog = { 0 };
+	uint32_t len = sizeof(link);
+	char path[PATH_MAX];
+	uint64_t misses = 0;
+	int fd, pfd;
+
+	pin_path(path, sizeof(path), id, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return 0;
+	if (!bpf_obj_get_info_by_fd(fd, &link, &len)) {
+		pfd = bpf_prog_get_fd_by_id(link.prog_id);
+		len = sizeof(prog);
+		if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, &prog, &len))
+			misses = prog.recursion_misses;
+		if (pfd >= 0)
+			close(pfd);
+	}
+	close(fd);
+	return misses;
+}
+
 static void session_row(struct bpf_session *bs, const struct stb_proc *procs,
 			size_t nprocs, struct st_session_row *s)
 {
@@ -547,9 +577,12 @@ static void session_row(struct bpf_session *bs, const struct stb_proc *procs,
 	s->execs = m->execs;
 	s->exits = m->exits;
 	s->signal_exits = m->signal_exits;
-	s->dropped_procs = m->dropped_procs;
+	/* Events the kernel did not give the programs count as drops. */
+	s->dropped_procs = m->dropped_procs + link_misses(bs->id, "fork") +
+			   link_misses(bs->id, "exec") + link_misses(bs->id, "exit");
 	s->dropped_sites = m->dropped_sites;
-	s->dropped_syscalls = m->dropped_syscalls;
+	s->dropped_syscalls = m->dropped_syscalls + link_misses(bs->id, "sys_enter") +
+			      link_misses(bs->id, "sys_exit");
 	s->dropped_nomem = m->dropped_nomem;
 	s->dropped_resolve = m->dropped_resolve;
 	s->late_resolves = m->late_resolves;
