@@ -624,8 +624,9 @@ static int ids_error(struct st_err *err, int ret)
 
 static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 {
+	struct st_session_row row;
 	uint32_t *ids;
-	size_t n;
+	size_t i, n;
 	int ret;
 
 	(void)priv;
@@ -637,6 +638,9 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 	ret = session_ids(&ids, &n);
 	if (ret)
 		return ids_error(err, ret);
+	for (i = 0; i < n; i++)
+		if (!session_fill(ids[i], &row, err))
+			st->mem_bytes += row.mem_bytes;
 	free(ids);
 	st->sessions_live = (uint32_t)n;
 	st->probes_active = n > 0;
