@@ -923,10 +923,18 @@ fail:
 	return ret;
 }
 
-/* Whether BPF sessions may exist: their folder is there, or hidden from us. */
+/* Whether BPF sessions may exist: one is pinned, or their folder is hidden from us. */
 bool st_backend_bpf_sessions(void)
 {
-	return !access(PIN_ROOT, F_OK) || errno == EACCES;
+	uint32_t *ids;
+	size_t n;
+	int ret;
+
+	ret = session_ids(&ids, &n);
+	if (ret)
+		return ret == -EACCES || ret == -EPERM;
+	free(ids);
+	return n > 0;
 }
 
 const struct st_backend_ops st_backend_bpf = {
