@@ -4,10 +4,17 @@ import json
 from trace_check import begin, done, eq, Trace
 
 ARGS = begin()
-full, sites5, procs3, sites_prog, kill = ARGS
+full, sites5, procs3, sites_prog, kill, ident = ARGS
 t = Trace(full)
 eq(t.session["backend"], "bpf", "session backend")
 eq(t.session["counters_error"], None, "counters_error with --counters none")
+# The program's file as stat(2) sees it: inode, device, mtime.
+ino, dev, mtime = ident.split()
+for s in t.sites_where(path=sites_prog):
+    w = "site at %s: " % s["offset"]
+    eq(s["inode"], int(ino), w + "inode")
+    eq(s["dev"], int(dev), w + "dev (stat's encoding)")
+    eq(s["mtime_ns"], int(mtime.replace(".", "")), w + "mtime_ns")
 
 
 def key(s):

@@ -56,4 +56,5 @@ assert_contains "$CTL_ERR" "the BPF backend needs root, or CAP_BPF and CAP_PERFM
 as_nobody "$SYSTRACECTL" list
 assert_eq "$CTL_RC" 3 "nobody: list: exit status"
 
-pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json"
+pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json" \
+	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites")"

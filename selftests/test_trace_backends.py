@@ -13,7 +13,8 @@ def procs(t):
 def sites(t):
     exe = {p["id"]: p["exe"] for p in t.procs}
     return sorted((exe[s["proc_id"]], s["path"], s["offset"], s["syscall"], s["abi"],
-                   s["map"], s["calls"], s["errors"]) for s in t.sites)
+                   s["map"], s["inode"], s["dev"], s["mtime_ns"], s["calls"], s["errors"])
+                  for s in t.sites)
 
 
 for kmod_dir, bpf_dir in zip(ARGS[0::2], ARGS[1::2]):

@@ -840,6 +840,14 @@ static void proc_row(const struct stb_proc *p, int files_fd, struct st_proc_row 
 	r->majflt = p->majflt;
 }
 
+/* The kernel's dev_t (major << 20 | minor) as stat(2) gives it, as the module reports it. */
+static uint32_t dev_encode(uint32_t kdev)
+{
+	uint32_t major = kdev >> 20, minor = kdev & 0xfffff;
+
+	return (minor & 0xff) | (major << 8) | ((minor & ~0xffU) << 12);
+}
+
 static int read_sites(struct bpf_session *bs, struct st_dump *d)
 {
 	struct stb_site_key key, next;
@@ -872,7 +880,7 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		r->offset = v.offset;
 		r->has_file_id = v.has_file_id;
 		r->inode = v.file.ino;
-		r->dev = v.file.dev;
+		r->dev = dev_encode(v.file.dev);
 		r->mtime_ns = v.mtime_ns;
 		r->calls = v.calls;
 		r->errors = v.errors;
