@@ -57,4 +57,4 @@ as_nobody "$SYSTRACECTL" list
 assert_eq "$CTL_RC" 3 "nobody: list: exit status"
 
 pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json" \
-	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites")"
+	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites") $(stat -f -L -c %T "$PROGS/sites")"
