@@ -2,7 +2,9 @@
 # make               build kmod/systrace.ko (against KDIR) and user/systracectl
 # make modules-all   one module per kernel under test, in build/<kver>/kmod/
 # make check         the test suite: host unit tests, then each kernel in a VM
-# make demo          trace a real build in a VM and print its data
+# make demo          trace a real build and print its data: in a VM, or on
+#                    a host that cannot load modules with the BPF backend
+#                    (VM=1: in a VM all the same)
 # make bench         overhead against strace, perf trace and bpftrace
 # make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make install       the CLI, its man pages and bash completion under PREFIX,
@@ -97,10 +99,22 @@ check-debug:
 	$(TOP)/scripts/deps check
 	CHECK_KERNELS=" " CHECK_DEBUG=1 CHECK_DEBUG_TESTS=@debug $(TOP)/scripts/check
 
+# On a host that cannot load modules (booted nomodule, or no modules for
+# its kernel) the demo runs there, with the BPF backend; VM=1 keeps the VM.
+HOST_NO_MODULES := $(shell grep -qw nomodule /proc/cmdline 2>/dev/null || test ! -d /lib/modules/$$(uname -r) && echo 1)
+ifneq ($(VM),1)
+DEMO_BPF := $(HOST_NO_MODULES)
+endif
 demo:
+ifeq ($(DEMO_BPF),1)
+	$(TOP)/scripts/deps build
+	$(MAKE) all
+	$(TOP)/scripts/demo --bpf
+else
 	$(TOP)/scripts/deps demo
 	$(MAKE) all modules-all
 	$(TOP)/scripts/demo
+endif
 
 bench: all modules-all
 	$(TOP)/bench/run $(if $(KERNEL),--kernel $(KERNEL))

@@ -23,6 +23,11 @@
 #   SYSTRACECTL  user/systracectl
 #   PROGS        selftests/progs/bin
 #   T            a scratch directory of this test, removed afterwards
+#   SYSTRACE_BACKEND  kmod (default) or bpf: with bpf (selftests/run bpf,
+#                the host tier of make check) the tests trace through the
+#                BPF backend on the running kernel; mod_load and the
+#                mod_unload* helpers then delete every BPF session instead,
+#                and mod_load's PARAM=VALUE become the limits' variables
 
 set -u -o pipefail
 
@@ -135,6 +140,33 @@ mod_unload() {
 
 # For cleanups: unload if loaded, quietly.
 mod_unload_quiet() { ! mod_loaded || rmmod systrace 2>/dev/null || true; }
+
+# With the BPF backend there is no module: a test starts and ends with no
+# BPF session, and mod_load's limits go to systracectl start.
+bpf_sessions_delete() {
+	local d
+	for d in /sys/fs/bpf/systrace/*/; do
+		[ -d "$d" ] || continue
+		{ rm -f "$d"* && rmdir "$d"; } || fail "cannot delete the BPF session $d"
+	done
+}
+if [ "${SYSTRACE_BACKEND:-kmod}" = bpf ]; then
+	mod_loaded() { false; }
+	# shellcheck disable=SC2120 # as mod_load above
+	mod_load() {
+		local p
+		bpf_sessions_delete
+		for p in "$@"; do
+			case $p in
+			max_procs=*) export SYSTRACE_MAX_PROCS=${p#*=} ;;
+			max_sites=*) export SYSTRACE_MAX_SITES=${p#*=} ;;
+			*) skip "the BPF backend has no parameter ${p%%=*}" ;;
+			esac
+		done
+	}
+	mod_unload() { bpf_sessions_delete; }
+	mod_unload_quiet() { bpf_sessions_delete 2>/dev/null || true; }
+fi
 
 # Value of a module parameter as sysfs shows it.
 mod_param() { cat "/sys/module/systrace/parameters/$1"; }

@@ -6,7 +6,7 @@
 # between live sessions and between saved dumps (the same CSV, also mixed),
 # every syscall row against the two dumps' own sums, the deltas against
 # strace -c of the same two runs, and the errors a user can cause.
-# tags: trace
+# tags: trace bpf
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -2,7 +2,7 @@
 # exit and exit_group never return but are counted once per thread and
 # process that made them; a clone, fork or vfork child's return from the
 # call is not counted in the child.
-# tags: trace
+# tags: trace bpf
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

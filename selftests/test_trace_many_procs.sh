@@ -2,7 +2,7 @@
 # 200 short processes at once (a shell starting /bin/true 200 times in the
 # background): 200 rows of true that exited 0, each the exec of a shell
 # child, and the shell's rows: 403 rows in all, none dropped.
-# tags: trace
+# tags: trace bpf
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

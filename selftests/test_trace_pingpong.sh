@@ -3,7 +3,7 @@
 # child pinned to one CPU make each of them switch at least 2000 times;
 # the calls on the pipes are exact and the session's event counters match
 # the rows.
-# tags: trace
+# tags: trace bpf
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

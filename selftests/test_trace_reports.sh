@@ -7,7 +7,7 @@
 # object other than ld.so) must equal `report phases`; `report amortize`
 # counts exactly the sites strace saw fewer than 16 times; and the symbols of
 # the three raw syscall sites are the functions nm puts them in.
-# tags: trace
+# tags: trace bpf
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -2,7 +2,7 @@
 # A reset while the traced program runs: the program goes on untraced and
 # ends with its own exit status; the session is gone (dump and reset of
 # its id fail cleanly with exit 4); tracing works afterwards.
-# tags: trace debug debug-quick
+# tags: trace debug debug-quick bpf
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

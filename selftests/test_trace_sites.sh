@@ -2,7 +2,7 @@
 # Per-site counts: 1000 + 250 getppid from two syscall instructions and 37
 # failing close(-1) from a third: exact calls and errors per site, each site
 # at the file offset of its instruction (nm + readelf), in call order.
-# tags: trace debug
+# tags: trace debug bpf
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -2,7 +2,7 @@
 # Cross-check against strace: a clean `make -j2` build run as
 # `systracectl start -- strace -f -c -- make -j2`; the traced tree's calls
 # and errors per syscall equal strace's table, syscall by syscall.
-# tags: trace
+# tags: trace bpf
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

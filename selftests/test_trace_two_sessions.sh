@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two sessions at once, each tracing its own workload while the other
 # runs: each one's rows are exactly its own program's numbers.
-# tags: trace debug
+# tags: trace debug bpf
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

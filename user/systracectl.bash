@@ -21,7 +21,7 @@ _systracectl_reports="amortize short phases syscalls timeline"
 _systracectl_options() {
 	case $1 in
 	status | list) echo "--json -h --help" ;;
-	start) echo "-n --name -c --counters -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
+	start) echo "-n --name -c --counters -b --backend -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
@@ -86,7 +86,8 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit | --svg)
+		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit | --svg | \
+			--log | --log-format | --log-buffer | --early-object | -f | -e | -i)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -131,6 +132,10 @@ _systracectl() {
 		;;
 	start:--log-buffer)
 		mapfile -t COMPREPLY < <(compgen -W "64K 1M 4M 16M 64M" -- "$cur")
+		return 0
+		;;
+	start:-b | start:--backend)
+		mapfile -t COMPREPLY < <(compgen -W "auto kmod bpf" -- "$cur")
 		return 0
 		;;
 	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top | diff:--threshold | diff:--limit)

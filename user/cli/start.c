@@ -22,7 +22,7 @@
 #include "systrace.h"
 
 const char start_usage[] =
-	"Usage: systracectl start [--name NAME] [--counters MODE] [--quiet]\n"
+	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"
 	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
 	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
@@ -34,6 +34,9 @@ const char start_usage[] =
 	"  -c, --counters MODE   what each process's perf counter counts, in user\n"
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
+	"  -b, --backend B       who traces: kmod (the module), bpf (BPF programs,\n"
+	"                        pinned under /sys/fs/bpf/systrace/), auto (default:\n"
+	"                        the module when it is loaded, else bpf)\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  --log FILE            record every syscall in order (the temporal log)\n"
 	"                        while CMD runs, and write it to FILE at the end\n"
@@ -384,6 +387,7 @@ int st_session_opt(int c, const char *arg, const char *usage,
 
 struct start_opts {
 	struct st_session_req req;	/* name and counters */
+	int backend;			/* enum st_backend_kind */
 	bool quiet;
 	struct st_log_opts log;
 	char **cmd;
@@ -395,6 +399,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "log", required_argument, NULL, 'L' },
 		{ "log-format", required_argument, NULL, 'f' },
@@ -408,7 +413,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
 	o->log.fmt = ST_LOG_CSV;
-	while ((c = getopt_long(argc, argv, "+n:c:qh", opts, NULL)) != -1) {
+	o->backend = ST_BACKEND_AUTO;
+	while ((c = getopt_long(argc, argv, "+n:c:b:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
 		if (ret == ST_OPT_NOT_MINE)
 			ret = st_log_opt(c, optarg, start_usage, &o->log);
@@ -418,6 +424,13 @@ static int parse(int argc, char **argv, struct start_opts *o)
 			continue;
 		}
 		switch (c) {
+		case 'b':
+			o->backend = st_backend_parse(optarg);
+			if (o->backend < 0)
+				return st_usage_error(start_usage,
+						      "--backend: unknown backend '%s' (auto, kmod, bpf)",
+						      optarg);
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -450,8 +463,8 @@ int start_main(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	/* Fail before forking when the module is not there. */
-	if (st_backend_open(&be, &err))
+	/* Fail before forking when the tracer is not there. */
+	if (st_backend_open_kind(&be, (enum st_backend_kind)o.backend, &err))
 		return st_fail(&err, NULL);
 	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);

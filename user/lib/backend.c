@@ -2,6 +2,7 @@
 /* The backend the CLI talks to, and the calls it makes through its ops. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "backend.h"
 
 struct st_backend {
@@ -9,25 +10,85 @@ struct st_backend {
 	void *priv;
 };
 
-int st_backend_open(struct st_backend **bp, struct st_err *err)
+static int backend_try(struct st_backend *b, const struct st_backend_ops *ops,
+		       struct st_err *err)
+{
+	b->ops = ops;
+	return ops->open(&b->priv, err);
+}
+
+/*
+ * AUTO for a reader (@for_new false): what SYSTRACE_BACKEND names, else
+ * the module, or BPF when the module is not loaded and BPF sessions may
+ * exist; the module's error otherwise.
+ */
+static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
+			bool for_new, struct st_err *err)
 {
 	struct st_backend *b;
 	int ret;
 
 	*bp = NULL;
+	if (!for_new && kind == ST_BACKEND_AUTO && getenv("SYSTRACE_BACKEND") &&
+	    st_backend_parse(getenv("SYSTRACE_BACKEND")) >= 0)
+		kind = (enum st_backend_kind)st_backend_parse(getenv("SYSTRACE_BACKEND"));
 	b = calloc(1, sizeof(*b));
 	if (!b) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "backend", NULL);
 		return -ENOMEM;
 	}
-	b->ops = &st_backend_kmod;
-	ret = b->ops->open(&b->priv, err);
+	switch (kind) {
+	case ST_BACKEND_KMOD:
+		ret = backend_try(b, &st_backend_kmod, err);
+		break;
+	case ST_BACKEND_BPF:
+		ret = backend_try(b, &st_backend_bpf, err);
+		break;
+	default:
+		ret = backend_try(b, &st_backend_kmod, err);
+		if (ret && err->kind == ST_ERR_NOMODULE &&
+		    (for_new || st_backend_bpf_sessions()))
+			ret = backend_try(b, &st_backend_bpf, err);
+		break;
+	}
 	if (ret) {
 		free(b);
 		return ret;
 	}
 	*bp = b;
 	return 0;
+}
+
+int st_backend_open(struct st_backend **bp, struct st_err *err)
+{
+	return backend_open(bp, ST_BACKEND_AUTO, false, err);
+}
+
+int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,
+			 struct st_err *err)
+{
+	return backend_open(bp, kind, true, err);
+}
+
+static const char *const backend_names[] = {
+	[ST_BACKEND_KMOD] = "kmod",
+	[ST_BACKEND_BPF] = "bpf",
+	[ST_BACKEND_AUTO] = "auto",
+};
+
+int st_backend_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
+		if (!strcmp(s, backend_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *st_backend_name(uint32_t kind)
+{
+	return kind < ST_BACKEND_AUTO ? backend_names[kind] : NULL;
 }
 
 void st_backend_close(struct st_backend *b)
@@ -44,10 +105,20 @@ int st_backend_status(struct st_backend *b, struct st_status *st,
 	return b->ops->status(b->priv, st, err);
 }
 
+/* A backend without log_read (BPF's) keeps no temporal log. */
+static int no_log(struct st_err *err, const char *op)
+{
+	st_err_set(err, ST_ERR_KERNEL, EOPNOTSUPP, op,
+		   "the bpf backend keeps no temporal log (--log, --log-buffer, log): use the module (--backend kmod)");
+	return -EOPNOTSUPP;
+}
+
 int st_backend_session_new(struct st_backend *b,
 			   const struct st_session_req *req,
 			   struct st_session_row *out, struct st_err *err)
 {
+	if (req->log_buffer && !b->ops->log_read)
+		return no_log(err, "start");
 	return b->ops->session_new(b->priv, req, out, err);
 }
 
@@ -84,5 +155,8 @@ int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
 int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,
 			size_t *n, struct st_err *err)
 {
+	*n = 0;
+	if (!b->ops->log_read)
+		return no_log(err, "log");
 	return b->ops->log_read(b->priv, id, log, n, err);
 }

@@ -5,8 +5,9 @@
 /*
  * What the CLI asks of the tracer: its status, sessions, and a session's
  * rows. A backend fills the plain structs of model.h; the CLI calls these
- * functions and never knows which backend answers. The kernel module's
- * (backend_kmod.c, on top of nl.c) is the only one. Every function returns
+ * functions and never knows which backend answers: the kernel module's
+ * (backend_kmod.c, on top of nl.c) or the BPF programs' (backend_bpf.c,
+ * sessions pinned under /sys/fs/bpf/systrace/). Every function returns
  * 0 or -errno and, on failure, fills *err.
  */
 #include <stdbool.h>
@@ -49,10 +50,22 @@ struct st_backend_ops {
 };
 
 extern const struct st_backend_ops st_backend_kmod;
+extern const struct st_backend_ops st_backend_bpf;
+bool st_backend_bpf_sessions(void);
 
 struct st_backend;
 
+/*
+ * SYSTRACE_BACKEND (kmod or bpf) when set, else the module when it is
+ * loaded, else BPF when a BPF session may exist.
+ */
 int st_backend_open(struct st_backend **bp, struct st_err *err);
+/* For a new session: AUTO is the module when loaded, else BPF. */
+int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,
+			 struct st_err *err);
+/* "auto", "kmod" or "bpf"; -1 for anything else. */
+int st_backend_parse(const char *s);
+const char *st_backend_name(uint32_t kind);
 void st_backend_close(struct st_backend *b);
 
 int st_backend_status(struct st_backend *b, struct st_status *st,

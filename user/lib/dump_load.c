@@ -135,6 +135,8 @@ static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 	s->id = (uint32_t)get_u64(c, o, w, "id");
 	copy_name(s->name, sizeof(s->name), get_opt_str(c, o, w, "name"));
 	s->root_pid = (uint32_t)get_u64(c, o, w, "root_pid");
+	str = get_opt_str(c, o, w, "backend");	/* absent before the BPF backend */
+	s->backend = str && !strcmp(str, "bpf") ? ST_BACKEND_BPF : ST_BACKEND_KMOD;
 	s->state = get_enum(c, o, w, "state", st_state_name);
 	s->flags = (uint32_t)get_u64(c, o, w, "flags");
 	s->created_ns = get_u64(c, o, w, "created_ns");

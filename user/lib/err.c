@@ -101,6 +101,8 @@ void st_err_hint(const struct st_err *e, bool root, bool userns, char *buf,
 			 "that is not dumpable (setuid, setgid, file capabilities), "
 			 "also needs CAP_SYS_PTRACE, as root has; "
 			 "systracectl start -- CMD traces a CMD of your own");
+	else if (!root && strstr(e->msg, "CAP_BPF"))
+		snprintf(buf, len, "you are not root: run systracectl as root");
 	else if (!root)
 		snprintf(buf, len, "you are not root: run systracectl as root, "
 			 "or give it CAP_PERFMON (as perf needs)");

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "backend.h"
 #include "names.h"
 #include "output.h"
 
@@ -116,6 +117,7 @@ json_t *st_json_session(const struct st_session_row *s)
 		return NULL;
 	st_format_time(s->created_ns + s->realtime_base_ns, when, sizeof(when));
 	set(o, "id", j_u64(s->id));
+	set(o, "backend", j_str_or_null(st_backend_name(s->backend)));
 	set(o, "name", j_str_or_null(s->name));
 	set(o, "root_pid", j_u64(s->root_pid));
 	set(o, "state", j_str_or_null(st_state_name(s->state)));

@@ -31,8 +31,16 @@ struct st_status {
 	bool probes_active;
 };
 
+/* Which tracer recorded a session. */
+enum st_backend_kind {
+	ST_BACKEND_KMOD,
+	ST_BACKEND_BPF,
+	ST_BACKEND_AUTO,	/* a choice only: kmod when loaded, else bpf */
+};
+
 struct st_session_row {
 	uint32_t id;
+	uint32_t backend;		/* enum st_backend_kind */
 	char name[SYSTRACE_NAME_MAX];
 	uint32_t root_pid;
 	uint32_t state;			/* enum systrace_session_state */
