@@ -196,11 +196,27 @@ static void st_tp_find(struct tracepoint *tp, void *priv)
 			st_tps[i].tp = tp;
 }
 
+/*
+ * Probes may still run after this returns, until a grace period has passed
+ * (tracepoint_synchronize_unregister(): an SRCU and an RCU one, seconds
+ * under load). Only the module's unload needs that wait, and it is made
+ * without st_mutex, so that SESSION_NEW never queues behind it:
+ * - a probe finds sessions only through the task table, and a session's
+ *   rows are freed only after its threads left the table and a grace
+ *   period of the session's own passed (st_session_kill());
+ * - registering again during the wait is safe: the tracepoint core orders
+ *   a 1->0->1 transition itself (tp_rcu_cond_sync()), and a probe of the
+ *   old registration still running is the same code on the same data;
+ * - unload: st_hooks_exit() unregisters under st_mutex, then waits for a
+ *   grace period that starts after any unregistration (its own, or the
+ *   work's, made before the work dropped st_mutex), and st_hooks_flush()
+ *   waits for a work item still in its wait, so the module's code and data
+ *   outlive every probe and every waiter.
+ */
 static void st_hooks_unregister(int n)
 {
 	while (n--)
 		tracepoint_probe_unregister(st_tps[n].tp, st_tps[n].probe, NULL);
-	tracepoint_synchronize_unregister();
 }
 
 /**
@@ -233,12 +249,18 @@ int st_hooks_get(void)
 
 static void st_hooks_work_fn(struct work_struct *work)
 {
+	bool unregistered = false;
+
 	mutex_lock(&st_mutex);
 	if (st_registered && !st_sessions_live()) {
 		st_hooks_unregister(ARRAY_SIZE(st_tps));
 		st_registered = false;
+		unregistered = true;
 	}
 	mutex_unlock(&st_mutex);
+	/* Outside st_mutex: see st_hooks_unregister(). */
+	if (unregistered)
+		tracepoint_synchronize_unregister();
 }
 
 /**
@@ -282,6 +304,8 @@ int st_hooks_init(void)
 
 /**
  * st_hooks_exit() - unregister the probes and wait for running ones
+ *
+ * Called once netlink is gone, so nothing registers them again.
  */
 void st_hooks_exit(void)
 {
@@ -291,6 +315,8 @@ void st_hooks_exit(void)
 		st_registered = false;
 	}
 	mutex_unlock(&st_mutex);
+	/* Whoever unregistered them: see st_hooks_unregister(). */
+	tracepoint_synchronize_unregister();
 }
 
 /**

@@ -8,6 +8,10 @@
  * Row creation (first hit of a site, fork, exec, exit) takes proc->lock or
  * session->lock. Readers (dumps) walk the append-only ->next lists under
  * RCU and retry across merges with proc->seq.
+ *
+ * Sites are found through two chash.h tables, both keyed by st_site_hash():
+ * a process row's (its site rows, under proc->lock) and a thread's (its
+ * st_tsite counters, touched only by the thread or its owner).
  */
 #include <linux/slab.h>
 #include <linux/rculist.h>
@@ -45,13 +49,10 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	p = st_cache_alloc(s, st_proc_cache, gfp);
 	if (!p)
 		return NULL;
-	p->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*p->buckets), gfp);
-	if (!p->buckets) {
+	if (st_chash_init(&p->hash, s, s->seed, gfp)) {
 		st_cache_free(s, st_proc_cache, p);
 		return NULL;
 	}
-	p->nbuckets = ST_BUCKETS_MIN;
-	p->seed = s->seed;
 	p->s = s;
 	p->parent_id = parent_id;
 	p->ppid = ppid;
@@ -70,7 +71,7 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	spin_lock(&s->lock);
 	if (s->dead || s->nprocs >= st_max_procs) {
 		spin_unlock(&s->lock);
-		st_free(s, p->buckets, p->nbuckets * sizeof(*p->buckets));
+		st_chash_free(&p->hash, s);
 		st_cache_free(s, st_proc_cache, p);
 		return NULL;
 	}
@@ -88,9 +89,7 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 
 void st_proc_free_buckets(struct st_proc *p)
 {
-	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
-	p->buckets = NULL;
-	p->nbuckets = 0;
+	st_chash_free(&p->hash, p->s);
 }
 
 /**
@@ -189,41 +188,38 @@ static u32 st_site_hash(u32 seed, u64 addr, u32 nr, u8 abi)
 			    nr, seed);
 }
 
-static struct st_site *st_site_find(struct st_proc *p, u64 addr, u32 nr,
-				    u8 abi)
+static inline bool st_site_is(const struct st_site *site, u64 addr, u32 nr,
+			      u8 abi)
+{
+	return site->addr == addr && site->nr == nr && site->abi == abi;
+}
+
+static u32 st_site_node_hash(const struct st_chash_node *node, u32 seed)
+{
+	const struct st_site *site = container_of(node, struct st_site, hnode);
+
+	return st_site_hash(seed, site->addr, site->nr, site->abi);
+}
+
+static u32 st_tsite_node_hash(const struct st_chash_node *node, u32 seed)
+{
+	const struct st_tsite *ts = container_of(node, struct st_tsite, hnode);
+
+	return st_site_node_hash(&ts->site->hnode, seed);
+}
+
+/* Under p->lock. */
+static struct st_site *st_site_find(struct st_proc *p, u32 hash, u64 addr,
+				    u32 nr, u8 abi)
 {
 	struct st_site *site;
 
-	if (!p->buckets)
+	if (!p->hash.buckets)
 		return NULL;
-	site = p->buckets[st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1)];
-	for (; site; site = site->hnext)
-		if (site->addr == addr && site->nr == nr && site->abi == abi)
+	st_chash_for_each(site, &p->hash, hash, hnode)
+		if (st_site_is(site, addr, nr, abi))
 			return site;
 	return NULL;
-}
-
-/* Double the bucket array when chains grow long; failure is harmless. */
-static void st_proc_grow(struct st_proc *p)
-{
-	u32 n = p->nbuckets * 2, i, b;
-	struct st_site **nb, *site, *next;
-
-	nb = st_alloc(p->s, n * sizeof(*nb), GFP_NOWAIT);
-	if (!nb)
-		return;
-	for (i = 0; i < p->nbuckets; i++) {
-		for (site = p->buckets[i]; site; site = next) {
-			next = site->hnext;
-			b = st_site_hash(p->seed, site->addr, site->nr, site->abi) &
-			    (n - 1);
-			site->hnext = nb[b];
-			nb[b] = site;
-		}
-	}
-	st_free(p->s, p->buckets, p->nbuckets * sizeof(*p->buckets));
-	p->buckets = nb;
-	p->nbuckets = n;
 }
 
 /* Syscalls the image had completed: merged threads plus live ones. */
@@ -242,11 +238,11 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 {
 	struct st_proc *p = t->proc;
 	struct st_session *s = t->s;
+	u32 hash = st_site_hash(p->hash.seed, addr, nr, abi);
 	struct st_site *site, *found;
-	u32 b;
 
 	spin_lock(&p->lock);
-	site = st_site_find(p, addr, nr, abi);
+	site = st_site_find(p, hash, addr, nr, abi);
 	spin_unlock(&p->lock);
 	if (site)
 		return site;
@@ -272,23 +268,19 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	site->first_ns = ktime_get_ns();
 
 	spin_lock(&p->lock);
-	found = st_site_find(p, addr, nr, abi);
-	if (!found && p->buckets) {
+	found = st_site_find(p, hash, addr, nr, abi);
+	if (!found && p->hash.buckets) {
 		site->first_ord = st_proc_ordinal(p);
-		p->nsites++;
-		b = st_site_hash(p->seed, addr, nr, abi) & (p->nbuckets - 1);
-		site->hnext = p->buckets[b];
-		p->buckets[b] = site;
 		if (p->sites_tail)
 			st_publish(p->sites_tail->next, site);
 		else
 			st_publish(p->sites, site);
 		p->sites_tail = site;
-		if (p->nsites > 2 * p->nbuckets)
-			st_proc_grow(p);
+		st_chash_add(&p->hash, s, &site->hnode, hash, ++p->nsites,
+			     st_site_node_hash);
 	}
 	spin_unlock(&p->lock);
-	if (found || !p->buckets) {
+	if (found || !p->hash.buckets) {
 		st_cache_free(s, st_site_cache, site);
 		return found;
 	}
@@ -299,34 +291,11 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	return site;
 }
 
-static void st_thread_grow(struct st_thread *t)
-{
-	u32 n = t->nbuckets * 2, i, b;
-	struct st_tsite **nb, *ts, *next;
-
-	nb = st_alloc(t->s, n * sizeof(*nb), GFP_NOWAIT);
-	if (!nb)
-		return;
-	for (i = 0; i < t->nbuckets; i++) {
-		for (ts = t->buckets[i]; ts; ts = next) {
-			next = ts->hnext;
-			b = st_site_hash(t->seed, ts->site->addr, ts->site->nr,
-					 ts->site->abi) & (n - 1);
-			ts->hnext = nb[b];
-			nb[b] = ts;
-		}
-	}
-	st_free(t->s, t->buckets, t->nbuckets * sizeof(*t->buckets));
-	t->buckets = nb;
-	t->nbuckets = n;
-}
-
-static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
-					      u32 nr, u8 abi)
+static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u32 hash,
+					      u64 addr, u32 nr, u8 abi)
 {
 	struct st_site *site;
 	struct st_tsite *ts;
-	u32 b;
 
 	site = st_site_get(t, addr, nr, abi);
 	if (!site)
@@ -339,13 +308,10 @@ static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u64 addr,
 	spin_lock(&t->proc->lock);
 	hlist_add_head_rcu(&ts->snode, &site->live);
 	spin_unlock(&t->proc->lock);
-	b = st_site_hash(t->seed, addr, nr, abi) & (t->nbuckets - 1);
-	ts->hnext = t->buckets[b];
-	t->buckets[b] = ts;
 	ts->next = t->tsites;
 	rcu_assign_pointer(t->tsites, ts);
-	if (++t->ntsites > 2 * t->nbuckets)
-		st_thread_grow(t);
+	st_chash_add(&t->hash, t->s, &ts->hnode, hash, ++t->ntsites,
+		     st_tsite_node_hash);
 	return ts;
 }
 
@@ -379,18 +345,16 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 	u64 addr = instruction_pointer(regs) - 2;
 	u8 abi = st_abi(&nr);
 	struct st_tsite *ts = t->last;
+	u32 hash;
 
-	if (likely(ts && ts->site->addr == addr && ts->site->nr == nr &&
-		   ts->site->abi == abi))
+	if (likely(ts && st_site_is(ts->site, addr, nr, abi)))
 		return ts;
-	ts = t->buckets[st_site_hash(t->seed, addr, nr, abi) &
-			(t->nbuckets - 1)];
-	for (; ts; ts = ts->hnext)
-		if (ts->site->addr == addr && ts->site->nr == nr &&
-		    ts->site->abi == abi)
+	hash = st_site_hash(t->hash.seed, addr, nr, abi);
+	st_chash_for_each(ts, &t->hash, hash, hnode)
+		if (st_site_is(ts->site, addr, nr, abi))
 			break;
 	if (unlikely(!ts))
-		ts = st_tsite_new(t, addr, nr, abi);
+		ts = st_tsite_new(t, hash, addr, nr, abi);
 	if (unlikely(!ts))
 		st_stat_inc(t->s, ST_DROPPED_SYSCALLS);
 	else

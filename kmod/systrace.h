@@ -13,6 +13,7 @@
 #include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
 #include <uapi/linux/systrace.h>
+#include "chash.h"
 
 struct pid_namespace;
 struct linux_binprm;
@@ -38,7 +39,7 @@ struct st_obj {
  * image; live threads keep their own in st_tsite.
  */
 struct st_site {
-	struct st_site *hnext;		/* proc bucket chain, proc->lock */
+	struct st_chash_node hnode;	/* proc->hash, proc->lock */
 	struct st_site *next;		/* proc->sites list, RCU readers */
 	struct hlist_head live;		/* st_tsite.snode, proc->lock + RCU */
 	u64 addr;
@@ -55,7 +56,7 @@ struct st_site {
 
 /* A thread's private counters for one site: only that thread writes them. */
 struct st_tsite {
-	struct st_tsite *hnext;		/* owner-only bucket chain */
+	struct st_chash_node hnode;	/* thread->hash, owner-only */
 	struct st_tsite *next;		/* thread->tsites list, RCU readers */
 	struct hlist_node snode;	/* site->live while the thread is */
 	struct st_site *site;
@@ -100,9 +101,8 @@ struct st_proc {
 
 	spinlock_t lock;		/* site table, merges, live threads */
 	seqcount_spinlock_t seq;	/* readers retry across merges */
-	struct st_site **buckets;
-	u32 nbuckets, nsites;
-	u32 seed;			/* of the site hash, the session's */
+	struct st_chash hash;		/* sites; seed: the session's */
+	u32 nsites;
 	struct st_site *sites, *sites_tail;
 	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
 	struct list_head live;		/* st_thread.plist */
@@ -135,9 +135,8 @@ struct st_thread {
 	u32 exit_code;			/* with this wait status of the group */
 	struct st_inflight cur;
 
-	struct st_tsite **buckets;	/* owner-only */
-	u32 nbuckets, ntsites;
-	u32 seed;			/* of the site hash, the session's */
+	struct st_chash hash;		/* tsites, owner-only; the session's seed */
+	u32 ntsites;
 	pid_t tid;			/* in the session's pid namespace */
 	bool logging;			/* the session has a log */
 	struct st_tsite *tsites;	/* newest first, RCU readers */

@@ -13,9 +13,6 @@
 
 struct kmem_cache;
 
-/* Hash buckets a process row or a thread starts with. */
-#define ST_BUCKETS_MIN 16
-
 /* mem.c */
 extern struct kmem_cache *st_proc_cache, *st_site_cache;
 extern struct kmem_cache *st_tsite_cache, *st_thread_cache;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Threads: the global task table that answers "is current traced?" (with
- * its per-CPU cache), a thread's record from its attach to its detach, the
- * fold of its private counters into its rows, and the session's count of
- * live tasks (live_tasks) that this file raises and lowers.
+ * its per-CPU cache), a thread's record from its attach to its detach (with
+ * its private site table, a chash.h table that rows.c fills), the fold of
+ * its private counters into its rows, and the session's count of live
+ * tasks (live_tasks) that this file raises and lowers.
  *
  * Writers: a thread alone writes its st_thread and st_tsite counters, so
  * the hot path takes no lock. Attach, own and take change the table under
@@ -132,13 +133,10 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	t = st_cache_alloc(s, st_thread_cache, gfp);
 	if (!t)
 		return NULL;
-	t->buckets = st_alloc(s, ST_BUCKETS_MIN * sizeof(*t->buckets), gfp);
-	if (!t->buckets) {
+	if (st_chash_init(&t->hash, s, s->seed, gfp)) {
 		st_cache_free(s, st_thread_cache, t);
 		return NULL;
 	}
-	t->nbuckets = ST_BUCKETS_MIN;
-	t->seed = s->seed;
 	t->tid = task_pid_nr_ns(task, s->pidns);
 	t->logging = s->log;
 	t->task = task;
@@ -176,7 +174,7 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	}
 	spin_unlock(&s->lock);
 	if (ret) {
-		st_free(s, t->buckets, t->nbuckets * sizeof(*t->buckets));
+		st_chash_free(&t->hash, s);
 		st_cache_free(s, st_thread_cache, t);
 		return NULL;
 	}
@@ -192,7 +190,6 @@ static void st_thread_free_rcu(struct rcu_head *head)
 		next = ts->next;
 		kmem_cache_free(st_tsite_cache, ts);
 	}
-	kfree(t->buckets);
 	put_task_struct(t->task);
 	kmem_cache_free(st_thread_cache, t);
 }
@@ -267,8 +264,9 @@ bool st_thread_detach(struct st_thread *t, bool in_probe)
 		deferred = st_counter_exit(t);
 	else
 		st_counter_release(t);
+	/* Only the owner looks its buckets up: no reader needs them now. */
+	st_chash_free(&t->hash, s);
 	bytes = kmem_cache_size(st_thread_cache) +
-		t->nbuckets * sizeof(*t->buckets) +
 		t->ntsites * kmem_cache_size(st_tsite_cache);
 	st_uncharge(s, bytes);
 	call_rcu(&t->rcu, st_thread_free_rcu);

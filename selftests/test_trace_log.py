@@ -9,7 +9,7 @@ from trace_check import begin, done, eq, expect, ge, le, Trace
 
 ARGS = begin()
 (tmp, prog, off_a, off_b, off_c,
- d_sites, d_jsonl, d_shell, d_storm, d_chrome, d_late) = ARGS
+ d_sites, d_jsonl, d_shell, d_storm, d_chrome, d_late, d_build) = ARGS
 
 INT = ("session_id", "proc_id", "pid", "tid", "seq", "ts_ns", "dur_ns", "nr",
        "ret", "errno", "child_proc_id", "child_pid", "exit_code", "exit_signal")
@@ -196,6 +196,27 @@ names = Counter(e["name"] for e in xs)
 ge(names["getppid"], 30, "chrome: getppid slices")
 ge(sum(1 for e in evs if e.get("ph") == "M" and e.get("name") == "process_name"), len(t.procs),
    "chrome: a process_name per image")
+
+# --- a real build: make -j2 --------------------------------------------
+t = Trace(d_build)
+log = read_csv(os.path.join(tmp, "build.csv"))
+same_counts(log, t, "build")
+order_checks(log, "build")
+phase_checks(log, "build")
+ge(len(t.procs), 6, "build: process rows (make, cc, cc1, as, collect2, ld...)")
+eq(Counter(e["event"] for e in log if e["event"] != "syscall"),
+   Counter({"fork": t.session["forks"], "exec": t.session["execs"], "exit": t.session["exits"]}),
+   "build: fork, exec and exit events = the session's forks, execs, exits")
+eq({e["proc_id"] for e in syscalls(log)}, {p["id"] for p in t.procs if p["syscalls"]},
+   "build: the images with calls in the log = those with calls in the rows")
+for p in t.procs:
+    evs = sorted((e for e in syscalls(log) if e["proc_id"] == p["id"]), key=lambda e: e["seq"])
+    eq(len(evs), p["syscalls"], "build: image %d (%s): events = its syscalls" % (p["id"], p["comm"]))
+    eq(sum(1 for e in evs if e["errno"] is not None), p["errors"],
+       "build: image %d (%s): failed events = its errors" % (p["id"], p["comm"]))
+    expect(all(p["start_ns"] <= e["ts_ns"] for e in evs), "build: image %d: calls after its start" % p["id"])
+loader = [e for e in syscalls(log) if e["phase"] == "loader"]
+ge(len(loader), 1, "build: dynamically linked images have loader calls")
 
 # --- `systracectl log` after the session ended --------------------------
 t = Trace(d_late)

@@ -4,7 +4,8 @@
 # seq, time that never goes back per thread, and a count per (image, site,
 # nr) equal to the site rows; a shell running children adds fork, exec and
 # exit events with the right links; a 4K buffer under a storm drops, and
-# the log plus dropped_events is the rows' calls; `systracectl log` drains
+# the log plus dropped_events is the rows' calls; a make -j2 build's log
+# has each image's calls and process events exactly; `systracectl log` drains
 # a session started elsewhere; the Chrome trace has consistent slices; bad
 # requests fail with their exit codes.
 # tags: trace debug
@@ -33,6 +34,19 @@ d_storm=$D
 trace --log "$T/sites.chrome.json" --log-format chrome -- /bin/sh -c "$P 20 10 5; /bin/true"
 d_chrome=$D
 
+# A real build: make -j2 of two objects and a link (make, cc, cc1, as, ld...).
+need_cmd make
+need_cmd cc
+W=$T/build
+mkdir -p "$W"
+printf 'int f1(void);\nint main(void) { return f1(); }\n' >"$W/main.c"
+printf 'int f1(void) { return 0; }\n' >"$W/f1.c"
+# shellcheck disable=SC2016 # make's variables
+printf 'prog: main.o f1.o\n\t$(CC) -o $@ main.o f1.o\n' >"$W/Makefile"
+trace --log "$T/build.csv" -- make -s -j2 -C "$W"
+assert_eq "$TRACE_RC" 0 "make -j2 under start --log: exit status"
+d_build=$D
+
 # A session whose log nobody drains while it runs: `log` takes it all after.
 trace --log-buffer 1M -- "$P" 500 0 3
 d_late=$D
@@ -55,4 +69,4 @@ expect_eq "$?" 1 "--log-format without --log: exit status"
 expect_eq "$?" 4 "log of an unknown session: exit status"
 
 pycheck test_trace_log.py "$T" "$P" "$off_a" "$off_b" "$off_c" \
-	"$d_sites" "$d_jsonl" "$d_shell" "$d_storm" "$d_chrome" "$d_late"
+	"$d_sites" "$d_jsonl" "$d_shell" "$d_storm" "$d_chrome" "$d_late" "$d_build"
