@@ -195,6 +195,7 @@ void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
 	seq = atomic64_inc_return(&t->proc->log_seq) - 1;
 	c = get_cpu_ptr(log->cpu);
 	head = c->head;
+	/* Pairs with the reader's release: the slot was read before reuse. */
 	if (head - smp_load_acquire(&c->tail) >= log->nrecs) {
 		WRITE_ONCE(c->dropped, c->dropped + 1);
 		put_cpu_ptr(log->cpu);
@@ -211,6 +212,7 @@ void st_log_syscall(struct st_thread *t, struct st_site *site, long ret,
 	r->tid = t->tid;
 	r->nr = site->nr;
 	r->abi = site->abi;
+	/* The record is written before the reader can see it. */
 	smp_store_release(&c->head, head + 1);
 	put_cpu_ptr(log->cpu);
 }
@@ -265,6 +267,7 @@ int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
 		for_each_possible_cpu(c) {
 			struct st_log_cpu *lc = per_cpu_ptr(log->cpu, c);
 
+			/* Pairs with the writer's release of head. */
 			*budget += smp_load_acquire(&lc->head) - lc->tail;
 		}
 	}
@@ -275,6 +278,7 @@ int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
 		if (!cpu_possible(c))
 			continue;
 		lc = per_cpu_ptr(log->cpu, c);
+		/* Pairs with the writer's release: records up to head are written. */
 		head = smp_load_acquire(&lc->head);
 		for (tail = lc->tail; tail != head && *budget; tail++) {
 			if (st_log_put(skb, &lc->recs[tail & (log->nrecs - 1)]))
@@ -282,9 +286,10 @@ int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
 			n++;
 			(*budget)--;
 		}
-		/* Read before the slots are handed back to the writer. */
-		if (tail != lc->tail)
+		if (tail != lc->tail) {
+			/* The records are read before the slots go back. */
 			smp_store_release(&lc->tail, tail);
+		}
 		if (tail != head && *budget)
 			break;		/* the message is full */
 	}

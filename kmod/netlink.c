@@ -46,8 +46,8 @@ struct st_dump_ctx {
 	struct st_session *s;
 	union {
 		struct {
-			struct st_proc *proc;	/* last row emitted, or
-						 * sites' owner */
+			/* last row emitted, or the sites' owner */
+			struct st_proc *proc;
 			struct st_site *site;	/* last site emitted of ->proc */
 		};
 		struct {

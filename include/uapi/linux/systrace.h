@@ -237,11 +237,10 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_COUNTER_VALUE,	/* u64: sum over process rows */
 	/* u64: sites resolved after their first hit (mmap lock busy then) */
 	SYSTRACE_SESSION_A_LATE_RESOLVES,
-	SYSTRACE_SESSION_A_LOG_BUFFER,		/* u32: log bytes per CPU; absent:
-						 * no log */
-	SYSTRACE_SESSION_A_DROPPED_EVENTS,	/* u64: log events lost to a
-						 * full buffer (counted in the
-						 * rows all the same) */
+	/* u32: log bytes per CPU; absent: no log */
+	SYSTRACE_SESSION_A_LOG_BUFFER,
+	/* u64: log events lost to a full buffer (in the rows all the same) */
+	SYSTRACE_SESSION_A_DROPPED_EVENTS,
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -289,8 +288,8 @@ enum systrace_event_attr {
 	SYSTRACE_EVENT_A_TS_NS,		/* u64: entry, CLOCK_MONOTONIC */
 	SYSTRACE_EVENT_A_DUR_NS,	/* u64: entry to exit */
 	SYSTRACE_EVENT_A_PROC_ID,	/* u64: its process row */
-	SYSTRACE_EVENT_A_SEQ,		/* u64: syscalls its image completed
-					 * before this one (from 0) */
+	/* u64: syscalls its image completed before this one (from 0) */
+	SYSTRACE_EVENT_A_SEQ,
 	SYSTRACE_EVENT_A_ADDR,		/* u64: the site, as SITE_A_ADDR */
 	SYSTRACE_EVENT_A_RET,		/* u64: the return value, as s64 */
 	SYSTRACE_EVENT_A_PID,		/* u32: thread group id */
