@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * threads T N: T threads each make exactly N getppid() from one raw site;
- * the main thread makes none. The threads start their calls together,
+ * threads T N [MS]: T threads each make exactly N getppid() from one raw
+ * site; the main thread makes none (with MS, one nanosleep of MS ms after
+ * it joined them all: it stays alive, asleep, while the last threads
+ * finish exiting). The threads start their calls together,
  * once all exist: no thread is still being created (its stack mapped)
  * when the site is first hit, so its mapping resolves (a first hit that
  * finds the mmap lock taken stays map=unknown). Exits 0.
@@ -9,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include "site.h"
 
 SITE(thread_site)
@@ -41,5 +44,11 @@ int main(int argc, char **argv)
 			return 1;
 	for (i = 0; i < t; i++)
 		pthread_join(tid[i], NULL);
+	if (argc > 3) {
+		long ms = atol(argv[3]);
+		struct timespec linger = { ms / 1000, ms % 1000 * 1000000 };
+
+		nanosleep(&linger, NULL);
+	}
 	return 0;
 }
