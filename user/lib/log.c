@@ -36,48 +36,6 @@ void st_log_free(struct st_log *log)
 
 /* ---- joining events to rows ---- */
 
-static int site_key_cmp(uint64_t proc_id, uint64_t addr, uint32_t nr,
-			uint32_t abi, const struct st_site_row *s)
-{
-	if (proc_id != s->proc_id)
-		return proc_id < s->proc_id ? -1 : 1;
-	if (addr != s->addr)
-		return addr < s->addr ? -1 : 1;
-	if (nr != s->nr)
-		return nr < s->nr ? -1 : 1;
-	if (abi != s->abi)
-		return abi < s->abi ? -1 : 1;
-	return 0;
-}
-
-static int site_ptr_cmp(const void *a, const void *b)
-{
-	const struct st_site_row *x = *(const struct st_site_row *const *)a;
-	const struct st_site_row *y = *(const struct st_site_row *const *)b;
-
-	return site_key_cmp(x->proc_id, x->addr, x->nr, x->abi, y);
-}
-
-static const struct st_site_row *find_site(const struct st_site_row **idx,
-					   size_t n, const struct st_event *ev)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		int c = site_key_cmp(ev->proc_id, ev->addr, ev->nr, ev->abi,
-				     idx[m]);
-
-		if (!c)
-			return idx[m];
-		if (c < 0)
-			hi = m;
-		else
-			lo = m + 1;
-	}
-	return NULL;
-}
-
 /* Process events go before the syscalls of the same instant. */
 static int ev_cmp(const void *a, const void *b)
 {
@@ -146,12 +104,20 @@ int st_log_finish(struct st_log *log, const struct st_dump *d)
 		return -ENOMEM;
 	for (i = 0; i < d->nsites; i++)
 		idx[i] = &d->sites[i];
-	qsort(idx, d->nsites, sizeof(*idx), site_ptr_cmp);
+	qsort(idx, d->nsites, sizeof(*idx), st_site_ptr_cmp);
 	for (i = 0; i < nsys; i++) {
 		struct st_event *ev = &log->ev[i];
+		struct st_site_row key = {
+			.proc_id = ev->proc_id, .addr = ev->addr,
+			.abi = ev->abi, .nr = ev->nr,
+		};
+		const struct st_site_row *kp = &key, **found = NULL;
 
 		ev->proc = st_dump_find_proc(d, ev->proc_id);
-		ev->site = find_site(idx, d->nsites, ev);
+		if (d->nsites)
+			found = bsearch(&kp, idx, d->nsites, sizeof(*idx),
+					st_site_ptr_cmp);
+		ev->site = found ? *found : NULL;
 	}
 	free(idx);
 	if (push_proc_events(log, d))

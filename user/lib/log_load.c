@@ -412,19 +412,6 @@ static int rec_by_site_key(const struct rec *a, const struct rec *b)
 	return x->abi != y->abi || x->nr != y->nr;
 }
 
-static int site_key_cmp(const void *a, const void *b)
-{
-	const struct st_site_row *x = *(const struct st_site_row *const *)a;
-	const struct st_site_row *y = *(const struct st_site_row *const *)b;
-
-	if (x->proc_id != y->proc_id)
-		return x->proc_id < y->proc_id ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->abi != y->abi)
-		return x->abi < y->abi ? -1 : 1;
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
-}
 
 /* The image of one proc_id: its events are r[0, n), in file order. */
 static int make_proc(struct st_proc_row *p, struct rec **r, size_t n)
@@ -608,7 +595,7 @@ static int make_events(struct loader *l, struct st_log *log, struct st_dump *d)
 		return -ENOMEM;
 	for (i = 0; i < d->nsites; i++)
 		keys[i] = &d->sites[i];
-	qsort(keys, d->nsites, sizeof(*keys), site_key_cmp);
+	qsort(keys, d->nsites, sizeof(*keys), st_site_ptr_cmp);
 	for (i = 0; i < l->n && !ret; i++) {
 		struct rec *r = &l->recs[i];
 		struct st_site_row key = {
@@ -620,7 +607,7 @@ static int make_events(struct loader *l, struct st_log *log, struct st_dump *d)
 		r->ev.proc = st_dump_find_proc(d, r->ev.proc_id);
 		if (r->has_map && d->nsites) {
 			found = bsearch(&kp, keys, d->nsites, sizeof(*keys),
-					site_key_cmp);
+					st_site_ptr_cmp);
 			r->ev.site = found ? *found : NULL;
 		}
 		ret = st_log_push(log, &r->ev);

@@ -90,6 +90,20 @@ const struct st_stat_desc st_session_stats[] = {
 const size_t st_session_nstats =
 	sizeof(st_session_stats) / sizeof(st_session_stats[0]);
 
+int st_site_ptr_cmp(const void *a, const void *b)
+{
+	const struct st_site_row *x = *(const struct st_site_row *const *)a;
+	const struct st_site_row *y = *(const struct st_site_row *const *)b;
+
+	if (x->proc_id != y->proc_id)
+		return x->proc_id < y->proc_id ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->abi != y->abi)
+		return x->abi < y->abi ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
 uint64_t st_session_dropped(const struct st_session_row *s)
 {
 	uint64_t sum = 0;

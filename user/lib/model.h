@@ -169,6 +169,9 @@ static inline uint64_t st_stat_get(const struct st_session_row *s,
 /* "procs 0, sites 2, ...": each dropped_* counter, key without "dropped_". */
 void st_format_dropped(const struct st_session_row *s, char *buf, size_t len);
 
+/* qsort/bsearch order of site row pointers: (proc_id, addr, abi, nr). */
+int st_site_ptr_cmp(const void *a, const void *b);
+
 void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);
 void st_dump_sort(struct st_dump *d);
