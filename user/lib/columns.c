@@ -216,9 +216,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 }
 
 PROC_U64(c_threads, threads)
-PROC_U64(c_syscalls, syscalls)
-PROC_U64(c_errors, errors)
-PROC_U64(c_syscall_ns, syscall_ns)
+#define ST_PROC_COLUMN(name, field) PROC_U64(c_proc_##field, field)
+SYSTRACE_PROC_COUNTERS(ST_PROC_COLUMN)
+#undef ST_PROC_COLUMN
 PROC_U64(c_sites, sites)
 #define ST_ACCT_COLUMN(name, field, column) PROC_U64(c_acct_##field, field)
 SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
@@ -288,9 +288,9 @@ static const struct st_column proc_columns[] = {
 	{ "exit_signal", c_exit_signal },
 	{ "core_dumped", c_core_dumped },
 	{ "threads", c_threads },
-	{ "syscalls", c_syscalls },
-	{ "errors", c_errors },
-	{ "syscall_ns", c_syscall_ns },
+#define ST_PROC_COLUMN(name, field) { #field, c_proc_##field },
+	SYSTRACE_PROC_COUNTERS(ST_PROC_COLUMN)
+#undef ST_PROC_COLUMN
 	{ "sites", c_sites },
 #define ST_ACCT_COLUMN(name, field, column) { #column, c_acct_##field },
 	SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
@@ -353,11 +353,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 	v_uint(v, r->site->field);					\
 }
 
-SITE_U64(c_calls, calls)
-SITE_U64(c_site_errors, errors)
-SITE_U64(c_total_ns, total_ns)
-SITE_U64(c_min_ns, min_ns)
-SITE_U64(c_max_ns, max_ns)
+#define ST_SITE_COLUMN(name, field, merge) SITE_U64(c_site_##field, field)
+SYSTRACE_SITE_COUNTERS(ST_SITE_COLUMN)
+#undef ST_SITE_COLUMN
 SITE_U64(c_first_ns, first_ns)
 SITE_U64(c_first_ordinal, first_ordinal)
 
@@ -393,7 +391,7 @@ static void c_mtime_ns(const struct st_row *r, struct st_val *v)
 		v_null(v);
 }
 
-static const struct st_column site_columns[] = {
+static const struct st_column site_head[] = {
 	{ "session_id", c_session_id },
 	{ "proc_id", c_proc_id },
 	{ "pid", c_pid },
@@ -405,18 +403,51 @@ static const struct st_column site_columns[] = {
 	{ "map", c_map },
 	{ "path", c_path },
 	{ "offset", c_offset },
-	{ "calls", c_calls },
-	{ "errors", c_site_errors },
-	{ "total_ns", c_total_ns },
-	{ "avg_ns", c_avg_ns },
-	{ "min_ns", c_min_ns },
-	{ "max_ns", c_max_ns },
+};
+
+/* The counters (SYSTRACE_SITE_COUNTERS), then avg_ns after total_ns. */
+static const struct st_column site_counters[] = {
+#define ST_SITE_COLUMN(name, field, merge) { #field, c_site_##field },
+	SYSTRACE_SITE_COUNTERS(ST_SITE_COLUMN)
+#undef ST_SITE_COLUMN
+};
+
+static const int site_counter_attrs[] = {
+#define ST_SITE_ATTR(name, field, merge) SYSTRACE_SITE_A_##name,
+	SYSTRACE_SITE_COUNTERS(ST_SITE_ATTR)
+#undef ST_SITE_ATTR
+};
+
+static const struct st_column site_avg = { "avg_ns", c_avg_ns };
+
+static const struct st_column site_tail[] = {
 	{ "first_ns", c_first_ns },
 	{ "first_ordinal", c_first_ordinal },
 	{ "inode", c_inode },
 	{ "dev", c_dev },
 	{ "mtime_ns", c_mtime_ns },
 };
+
+static struct st_column site_columns[ARRAY_SIZE(site_head) +
+				     ARRAY_SIZE(site_counters) + 1 +
+				     ARRAY_SIZE(site_tail)];
+
+static void site_columns_make(void)
+{
+	size_t i, n = 0;
+
+	if (site_columns[0].name)
+		return;
+	for (i = 0; i < ARRAY_SIZE(site_head); i++)
+		site_columns[n++] = site_head[i];
+	for (i = 0; i < ARRAY_SIZE(site_counters); i++) {
+		site_columns[n++] = site_counters[i];
+		if (site_counter_attrs[i] == SYSTRACE_SITE_A_TOTAL_NS)
+			site_columns[n++] = site_avg;
+	}
+	for (i = 0; i < ARRAY_SIZE(site_tail); i++)
+		site_columns[n++] = site_tail[i];
+}
 
 /* Filled by a symbolizer (st_dump.symbolized); see struct st_sym. */
 
@@ -464,11 +495,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 	v_uint(v, r->agg->field);					\
 }
 
-AGG_U64(c_agg_calls, calls)
-AGG_U64(c_agg_errors, errors)
-AGG_U64(c_agg_total_ns, total_ns)
-AGG_U64(c_agg_min_ns, min_ns)
-AGG_U64(c_agg_max_ns, max_ns)
+#define ST_AGG_COLUMN(name, field, merge) AGG_U64(c_agg_##field, field)
+SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
+#undef ST_AGG_COLUMN
 AGG_U64(c_agg_sites, sites)
 
 static const struct st_column syscall_columns[] = {
@@ -479,11 +508,9 @@ static const struct st_column syscall_columns[] = {
 	{ "abi", c_abi },
 	{ "nr", c_nr },
 	{ "syscall", c_syscall },
-	{ "calls", c_agg_calls },
-	{ "errors", c_agg_errors },
-	{ "total_ns", c_agg_total_ns },
-	{ "min_ns", c_agg_min_ns },
-	{ "max_ns", c_agg_max_ns },
+#define ST_AGG_COLUMN(name, field, merge) { #field, c_agg_##field },
+	SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
+#undef ST_AGG_COLUMN
 	{ "sites", c_agg_sites },
 };
 
@@ -497,6 +524,7 @@ void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t)
 		t->ncols = ARRAY_SIZE(proc_columns);
 		break;
 	case ST_TABLE_SITES:
+		site_columns_make();
 		t->name = "sites";
 		t->cols = site_columns;
 		t->ncols = ARRAY_SIZE(site_columns);

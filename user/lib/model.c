@@ -137,6 +137,20 @@ void st_format_dropped(const struct st_session_row *s, char *buf, size_t len)
 	}
 }
 
+/* v merged into d by m (SYSTRACE_MERGE_*); first: d holds nothing yet. */
+static uint64_t merge(enum systrace_merge m, uint64_t d, uint64_t v, bool first)
+{
+	switch (m) {
+	case SYSTRACE_MERGE_SUM:
+		return d + v;
+	case SYSTRACE_MERGE_MIN:
+		return first || v < d ? v : d;
+	case SYSTRACE_MERGE_MAX:
+		return first || v > d ? v : d;
+	}
+	return d;
+}
+
 struct agg_key {
 	const struct st_site_row *site;
 	uint64_t proc_id;
@@ -183,23 +197,19 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 	qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
 	for (i = 0; i < d->nsites; i++) {
 		const struct st_site_row *s = keys[i].site;
+		bool first = !r || r->proc_id != keys[i].proc_id ||
+			     r->abi != s->abi || r->nr != s->nr;
 
-		if (!r || r->proc_id != keys[i].proc_id || r->abi != s->abi ||
-		    r->nr != s->nr) {
+		if (first) {
 			r = &rows[nrows++];
 			r->proc_id = keys[i].proc_id;
 			r->abi = s->abi;
 			r->nr = s->nr;
-			r->min_ns = s->min_ns;
-			r->max_ns = s->max_ns;
 		}
-		r->calls += s->calls;
-		r->errors += s->errors;
-		r->total_ns += s->total_ns;
-		if (s->min_ns < r->min_ns)
-			r->min_ns = s->min_ns;
-		if (s->max_ns > r->max_ns)
-			r->max_ns = s->max_ns;
+#define ST_SITE_MERGE(name, field, kind) \
+		r->field = merge(SYSTRACE_MERGE_##kind, r->field, s->field, first);
+		SYSTRACE_SITE_COUNTERS(ST_SITE_MERGE)
+#undef ST_SITE_MERGE
 		r->sites++;
 	}
 	free(keys);

@@ -79,7 +79,9 @@ struct st_proc_row {
 	uint32_t exit_signal;
 	bool core_dumped;
 	uint32_t threads;
-	uint64_t syscalls, errors, syscall_ns;
+#define ST_PROC_FIELD(name, field) uint64_t field;
+	SYSTRACE_PROC_COUNTERS(ST_PROC_FIELD)	/* syscalls ... syscall_ns */
+#undef ST_PROC_FIELD
 	uint32_t sites;
 #define ST_ACCT_FIELD(name, field, column) uint64_t field;
 	SYSTRACE_PROC_ACCT(ST_ACCT_FIELD)	/* user_ns ... majflt */
@@ -102,7 +104,8 @@ struct st_site_row {
 	uint64_t inode;
 	uint32_t dev;
 	uint64_t mtime_ns;
-	uint64_t calls, errors, total_ns, min_ns, max_ns;
+#define ST_SITE_FIELD(name, field, merge) uint64_t field;
+	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 	uint64_t first_ns, first_ordinal;
 	struct st_sym *sym;		/* NULL until symbolized; owned */
 };
@@ -125,7 +128,8 @@ struct st_sym {
 struct st_sysagg {
 	uint64_t proc_id;
 	uint32_t abi, nr;
-	uint64_t calls, errors, total_ns, min_ns, max_ns;
+	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
+#undef ST_SITE_FIELD
 	uint32_t sites;
 };
 

@@ -121,9 +121,9 @@ static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
 	[SYSTRACE_PROC_A_EXIT_SIGNAL] = U32,
 	[SYSTRACE_PROC_A_CORE_DUMPED] = U8,
 	[SYSTRACE_PROC_A_THREADS] = U32,
-	[SYSTRACE_PROC_A_SYSCALLS] = U64,
-	[SYSTRACE_PROC_A_ERRORS] = U64,
-	[SYSTRACE_PROC_A_SYSCALL_NS] = U64,
+#define ST_PROC_POLICY(name, field) [SYSTRACE_PROC_A_##name] = U64,
+	SYSTRACE_PROC_COUNTERS(ST_PROC_POLICY)
+#undef ST_PROC_POLICY
 	[SYSTRACE_PROC_A_SITES] = U32,
 #define ST_ACCT_POLICY(name, field, column) [SYSTRACE_PROC_A_##name] = U64,
 	SYSTRACE_PROC_ACCT(ST_ACCT_POLICY)
@@ -144,11 +144,9 @@ static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
 	[SYSTRACE_SITE_A_INODE] = U64,
 	[SYSTRACE_SITE_A_DEV] = U32,
 	[SYSTRACE_SITE_A_MTIME_NS] = U64,
-	[SYSTRACE_SITE_A_CALLS] = U64,
-	[SYSTRACE_SITE_A_ERRORS] = U64,
-	[SYSTRACE_SITE_A_TOTAL_NS] = U64,
-	[SYSTRACE_SITE_A_MIN_NS] = U64,
-	[SYSTRACE_SITE_A_MAX_NS] = U64,
+#define ST_SITE_POLICY(name, field, merge) [SYSTRACE_SITE_A_##name] = U64,
+	SYSTRACE_SITE_COUNTERS(ST_SITE_POLICY)
+#undef ST_SITE_POLICY
 	[SYSTRACE_SITE_A_FIRST_NS] = U64,
 	[SYSTRACE_SITE_A_FIRST_ORDINAL] = U64,
 };
@@ -284,9 +282,10 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 	p->core_dumped = tb[SYSTRACE_PROC_A_CORE_DUMPED] &&
 			 nla_get_u8(tb[SYSTRACE_PROC_A_CORE_DUMPED]);
 	p->threads = u32_or_0(tb[SYSTRACE_PROC_A_THREADS]);
-	p->syscalls = u64_or_0(tb[SYSTRACE_PROC_A_SYSCALLS]);
-	p->errors = u64_or_0(tb[SYSTRACE_PROC_A_ERRORS]);
-	p->syscall_ns = u64_or_0(tb[SYSTRACE_PROC_A_SYSCALL_NS]);
+#define ST_PROC_DECODE(name, field) \
+	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
+	SYSTRACE_PROC_COUNTERS(ST_PROC_DECODE)
+#undef ST_PROC_DECODE
 	p->sites = u32_or_0(tb[SYSTRACE_PROC_A_SITES]);
 #define ST_ACCT_DECODE(name, field, column) \
 	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
@@ -325,11 +324,10 @@ static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site_row *s
 	s->inode = u64_or_0(tb[SYSTRACE_SITE_A_INODE]);
 	s->dev = u32_or_0(tb[SYSTRACE_SITE_A_DEV]);
 	s->mtime_ns = u64_or_0(tb[SYSTRACE_SITE_A_MTIME_NS]);
-	s->calls = u64_or_0(tb[SYSTRACE_SITE_A_CALLS]);
-	s->errors = u64_or_0(tb[SYSTRACE_SITE_A_ERRORS]);
-	s->total_ns = u64_or_0(tb[SYSTRACE_SITE_A_TOTAL_NS]);
-	s->min_ns = u64_or_0(tb[SYSTRACE_SITE_A_MIN_NS]);
-	s->max_ns = u64_or_0(tb[SYSTRACE_SITE_A_MAX_NS]);
+#define ST_SITE_DECODE(name, field, merge) \
+	s->field = u64_or_0(tb[SYSTRACE_SITE_A_##name]);
+	SYSTRACE_SITE_COUNTERS(ST_SITE_DECODE)
+#undef ST_SITE_DECODE
 	s->first_ns = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_NS]);
 	s->first_ordinal = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_ORDINAL]);
 	if (dup_str(&s->path, tb[SYSTRACE_SITE_A_PATH]))
