@@ -43,6 +43,29 @@ static void print_session(const struct st_session_row *s)
 		       " events dropped\n", s->log_buffer, s->dropped_events);
 }
 
+/* "label" then each parameter of the line, "name value", comma-separated. */
+static void print_params(const char *label, const struct st_params *p,
+			 bool testing)
+{
+	const char *sep = "";
+	size_t i;
+
+	fputs(label, stdout);
+	for (i = 0; i < st_nparams; i++) {
+		const struct st_param_desc *d = &st_params_desc[i];
+		uint64_t v = st_param_get(p, d);
+
+		if (d->testing != testing)
+			continue;
+		if (d->type == ST_PARAM_BOOL)
+			printf("%s%s %s", sep, d->key, v ? "Y" : "N");
+		else
+			printf("%s%s %" PRIu64, sep, d->key, v);
+		sep = ", ";
+	}
+	putchar('\n');
+}
+
 static void print_status(const struct st_status *st,
 			 const struct st_session_row *ss, size_t n)
 {
@@ -53,14 +76,8 @@ static void print_status(const struct st_status *st,
 	printf("probes active:   %s\n", st->probes_active ? "yes" : "no");
 	printf("sessions live:   %" PRIu32 "\n", st->sessions_live);
 	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
-	printf("limits:          max_sessions %" PRIu32 ", max_procs %" PRIu32
-	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64
-	       ", max_mem_total_bytes %" PRIu64 "\n",
-	       st->params.max_sessions, st->params.max_procs,
-	       st->params.max_sites, st->params.max_mem_bytes,
-	       st->params.max_mem_total_bytes);
-	printf("testing:         force_late_resolve %s\n",
-	       st->params.force_late_resolve ? "Y" : "N");
+	print_params("limits:          ", &st->params, false);
+	print_params("testing:         ", &st->params, true);
 	for (i = 0; i < n; i++) {
 		putchar('\n');
 		print_session(&ss[i]);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "backend.h"
 #include "columns.h"
 #include "names.h"
 
@@ -78,6 +79,142 @@ bool st_per_kinsn(uint64_t syscalls, uint64_t instructions, uint64_t *milli)
 	num = (unsigned __int128)syscalls * 1000000U;
 	*milli = (uint64_t)((num + instructions / 2) / instructions);
 	return true;
+}
+
+/* The session. */
+
+static void c_s_id(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->session->id);
+}
+
+/* A name, or null for none (the empty string too). */
+static void v_name(struct st_val *v, const char *s)
+{
+	v_str(v, s && *s ? s : NULL);
+}
+
+static void c_s_backend(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_backend_name(r->session->backend));
+}
+
+static void c_s_name(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, r->session->name);
+}
+
+static void c_s_state(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_state_name(r->session->state));
+}
+
+static void c_s_created_time(const struct st_row *r, struct st_val *v)
+{
+	st_format_time(r->session->created_ns + r->session->realtime_base_ns,
+		       v->buf, sizeof(v->buf));
+	v_name(v, v->buf);
+}
+
+static void c_s_counters(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_counters_name(r->session->counters));
+}
+
+static void c_s_counters_error(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->session->has_counters_error ? r->session->counters_error : NULL);
+}
+
+static void c_s_log_buffer(const struct st_row *r, struct st_val *v)
+{
+	if (r->session->log_buffer)
+		v_uint(v, r->session->log_buffer);
+	else
+		v_null(v);
+}
+
+static void session_counter(const struct st_row *r, struct st_val *v,
+			    uint32_t mode)
+{
+	if (r->session->counters == mode && r->session->has_counter_value)
+		v_uint(v, r->session->counter_value);
+	else
+		v_null(v);
+}
+
+static void c_s_instructions(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_INSTRUCTIONS);
+}
+
+static void c_s_cycles(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_CYCLES);
+}
+
+static void c_s_task_clock_ns(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_TASK_CLOCK);
+}
+
+#define SESSION_U64(fn, field)						\
+static void fn(const struct st_row *r, struct st_val *v)		\
+{									\
+	v_uint(v, r->session->field);					\
+}
+
+SESSION_U64(c_s_root_pid, root_pid)
+SESSION_U64(c_s_flags, flags)
+SESSION_U64(c_s_created_ns, created_ns)
+SESSION_U64(c_s_realtime_base_ns, realtime_base_ns)
+SESSION_U64(c_s_live_tasks, live_tasks)
+SESSION_U64(c_s_procs, procs)
+SESSION_U64(c_s_sites, sites)
+SESSION_U64(c_s_syscalls, syscalls)
+SESSION_U64(c_s_errors, errors)
+SESSION_U64(c_s_syscall_ns, syscall_ns)
+#define ST_STAT_COLUMN(name, key, kind) SESSION_U64(c_s_##key, key)
+SYSTRACE_SESSION_STATS(ST_STAT_COLUMN)
+#undef ST_STAT_COLUMN
+SESSION_U64(c_s_mem_bytes, mem_bytes)
+SESSION_U64(c_s_proc_row_bytes, proc_row_bytes)
+SESSION_U64(c_s_site_row_bytes, site_row_bytes)
+
+static const struct st_column session_columns[] = {
+	{ "id", c_s_id },
+	{ "backend", c_s_backend },
+	{ "name", c_s_name },
+	{ "root_pid", c_s_root_pid },
+	{ "state", c_s_state },
+	{ "flags", c_s_flags },
+	{ "created_ns", c_s_created_ns },
+	{ "created_time", c_s_created_time },
+	{ "realtime_base_ns", c_s_realtime_base_ns },
+	{ "counters", c_s_counters },
+	{ "counters_error", c_s_counters_error },
+	{ "live_tasks", c_s_live_tasks },
+	{ "processes", c_s_procs },
+	{ "sites", c_s_sites },
+	{ "syscalls", c_s_syscalls },
+	{ "errors", c_s_errors },
+	{ "syscall_ns", c_s_syscall_ns },
+#define ST_STAT_COLUMN(name, key, kind) { #key, c_s_##key },
+	SYSTRACE_SESSION_STATS(ST_STAT_COLUMN)
+#undef ST_STAT_COLUMN
+	{ "mem_bytes", c_s_mem_bytes },
+	{ "proc_row_bytes", c_s_proc_row_bytes },
+	{ "site_row_bytes", c_s_site_row_bytes },
+	{ "log_buffer", c_s_log_buffer },
+	{ "instructions", c_s_instructions },
+	{ "cycles", c_s_cycles },
+	{ "task_clock_ns", c_s_task_clock_ns },
+};
+
+const struct st_column *st_session_columns(size_t *n)
+{
+	*n = ARRAY_SIZE(session_columns);
+	return session_columns;
 }
 
 /* Common: rows that belong to a session and a process. */

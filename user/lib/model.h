@@ -22,6 +22,28 @@ struct st_params {
 	bool force_late_resolve;
 };
 
+/*
+ * The module's parameters (SYSTRACE_A_PARAMS), in their order: decoding,
+ * status's text (its "limits" line, then its "testing" line) and its JSON
+ * walk this table.
+ */
+enum st_param_type { ST_PARAM_U32, ST_PARAM_U64, ST_PARAM_BOOL };
+
+struct st_param_desc {
+	int attr;			/* SYSTRACE_PARAM_* */
+	const char *key;		/* JSON key and status name; field */
+	enum st_param_type type;
+	size_t offset;			/* in struct st_params */
+	bool testing;			/* status: on the "testing" line */
+};
+
+extern const struct st_param_desc st_params_desc[];
+extern const size_t st_nparams;
+
+uint64_t st_param_get(const struct st_params *p, const struct st_param_desc *d);
+void st_param_set(struct st_params *p, const struct st_param_desc *d,
+		  uint64_t v);
+
 struct st_status {
 	char version[64];
 	uint32_t abi_version;

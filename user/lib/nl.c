@@ -70,14 +70,8 @@ static struct nla_policy top_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_EVENT] = NEST,
 };
 
-static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1] = {
-	[SYSTRACE_PARAM_MAX_SESSIONS] = U32,
-	[SYSTRACE_PARAM_MAX_PROCS] = U32,
-	[SYSTRACE_PARAM_MAX_SITES] = U32,
-	[SYSTRACE_PARAM_MAX_MEM_BYTES] = U64,
-	[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] = U8,
-	[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES] = U64,
-};
+/* From st_params_desc, by param_policy_make(). */
+static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1];
 
 static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
 	[SYSTRACE_SESSION_A_ID] = U32,
@@ -362,10 +356,39 @@ static int parse_top(struct rx *rx, struct nlattr **tb, struct nlattr *attrs,
 	return 0;
 }
 
+static void param_policy_make(void)
+{
+	static const struct nla_policy by_type[] = {
+		[ST_PARAM_U32] = U32,
+		[ST_PARAM_U64] = U64,
+		[ST_PARAM_BOOL] = U8,
+	};
+	size_t i;
+
+	for (i = 0; i < st_nparams; i++)
+		param_policy[st_params_desc[i].attr] = by_type[st_params_desc[i].type];
+}
+
+static uint64_t param_value(const struct st_param_desc *d, struct nlattr *a)
+{
+	if (!a)
+		return 0;
+	switch (d->type) {
+	case ST_PARAM_U32:
+		return nla_get_u32(a);
+	case ST_PARAM_U64:
+		return nla_get_u64(a);
+	case ST_PARAM_BOOL:
+		return nla_get_u8(a);
+	}
+	return 0;
+}
+
 static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 {
 	struct nlattr *tb[SYSTRACE_A_MAX + 1], *pt[SYSTRACE_PARAM_MAX + 1];
 	struct st_status *st = rx->arg;
+	size_t i;
 	int ret;
 
 	ret = parse_top(rx, tb, attrs, len);
@@ -380,18 +403,15 @@ static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 	st->probes_active = tb[SYSTRACE_A_PROBES_ACTIVE] &&
 			    nla_get_u8(tb[SYSTRACE_A_PROBES_ACTIVE]);
 	if (tb[SYSTRACE_A_PARAMS]) {
+		param_policy_make();
 		ret = parse_nest(rx, pt, SYSTRACE_PARAM_MAX, tb[SYSTRACE_A_PARAMS],
 				 param_policy, "params");
 		if (ret)
 			return ret;
-		st->params.max_sessions = u32_or_0(pt[SYSTRACE_PARAM_MAX_SESSIONS]);
-		st->params.max_procs = u32_or_0(pt[SYSTRACE_PARAM_MAX_PROCS]);
-		st->params.max_sites = u32_or_0(pt[SYSTRACE_PARAM_MAX_SITES]);
-		st->params.max_mem_bytes = u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_BYTES]);
-		st->params.max_mem_total_bytes =
-			u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES]);
-		st->params.force_late_resolve = pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] &&
-			nla_get_u8(pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE]);
+		for (i = 0; i < st_nparams; i++)
+			st_param_set(&st->params, &st_params_desc[i],
+				     param_value(&st_params_desc[i],
+						 pt[st_params_desc[i].attr]));
 	}
 	return 0;
 }
