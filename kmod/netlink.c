@@ -155,9 +155,7 @@ static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 	for (p = st_next(s->procs); p;
 	     p = st_next(p->next)) {
 		st_proc_snapshot(p, &snap);
-		tot->syscalls += snap.syscalls;
-		tot->errors += snap.errors;
-		tot->syscall_ns += snap.syscall_ns;
+		st_proc_counts_add(&tot->c, &snap.c);
 		tot->counter_value += snap.counter_value;
 	}
 	rcu_read_unlock();
@@ -196,9 +194,12 @@ static int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 	    st_put_u64(skb, SYSTRACE_SESSION_A_PROCS, READ_ONCE(s->nprocs), pad) ||
 	    st_put_u64(skb, SYSTRACE_SESSION_A_SITES,
 		       atomic64_read(&s->nsites), pad) ||
-	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALLS, tot.syscalls, pad) ||
-	    st_put_u64(skb, SYSTRACE_SESSION_A_ERRORS, tot.errors, pad) ||
-	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALL_NS, tot.syscall_ns, pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALLS,
+		       tot.c.v[ST_PROC_SYSCALLS], pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_ERRORS,
+		       tot.c.v[ST_PROC_ERRORS], pad) ||
+	    st_put_u64(skb, SYSTRACE_SESSION_A_SYSCALL_NS,
+		       tot.c.v[ST_PROC_SYSCALL_NS], pad) ||
 	    st_put_u64(skb, SYSTRACE_SESSION_A_MEM_BYTES,
 		       atomic64_read(&s->mem), pad) ||
 	    nla_put_u32(skb, SYSTRACE_SESSION_A_PROC_ROW_BYTES,
@@ -424,6 +425,43 @@ static int st_nl_table_done(struct netlink_callback *cb)
 	return 0;
 }
 
+static int st_put_u64s(struct sk_buff *skb, const int *attr, const u64 *v,
+		       int n, int pad)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (st_put_u64(skb, attr[i], v[i], pad))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* A process row's syscall counters, in SYSTRACE_PROC_COUNTERS' order. */
+static int st_put_proc_counts(struct sk_buff *skb,
+			      const struct st_proc_counts *c, int pad)
+{
+	static const int attr[ST_NPROC_COUNTS] = {
+#define ST_PROC_ATTR(name, field) SYSTRACE_PROC_A_##name,
+		SYSTRACE_PROC_COUNTERS(ST_PROC_ATTR)
+#undef ST_PROC_ATTR
+	};
+
+	return st_put_u64s(skb, attr, c->v, ST_NPROC_COUNTS, pad);
+}
+
+/* A site row's counters, in SYSTRACE_SITE_COUNTERS' order. */
+static int st_put_site_counts(struct sk_buff *skb,
+			      const struct st_site_counts *c, int pad)
+{
+	static const int attr[ST_NSITE_COUNTS] = {
+#define ST_SITE_ATTR(name, field, merge) SYSTRACE_SITE_A_##name,
+		SYSTRACE_SITE_COUNTERS(ST_SITE_ATTR)
+#undef ST_SITE_ATTR
+	};
+
+	return st_put_u64s(skb, attr, c->v, ST_NSITE_COUNTS, pad);
+}
+
 /* A process row's task accounting, in SYSTRACE_PROC_ACCT's order. */
 static int st_put_acct(struct sk_buff *skb, const struct st_acct *a, int pad)
 {
@@ -432,12 +470,8 @@ static int st_put_acct(struct sk_buff *skb, const struct st_acct *a, int pad)
 		SYSTRACE_PROC_ACCT(ST_ACCT_ATTR)
 #undef ST_ACCT_ATTR
 	};
-	int i;
 
-	for (i = 0; i < ST_NACCT; i++)
-		if (st_put_u64(skb, attr[i], a->v[i], pad))
-			return -EMSGSIZE;
-	return 0;
+	return st_put_u64s(skb, attr, a->v, ST_NACCT, pad);
 }
 
 static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
@@ -478,9 +512,7 @@ static int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 	      nla_put_u8(skb, SYSTRACE_PROC_A_CORE_DUMPED, !!(code & 0x80)))) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_THREADS, READ_ONCE(p->threads)) ||
 	    (p->attached && nla_put_u8(skb, SYSTRACE_PROC_A_ATTACHED, 1)) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALLS, snap.syscalls, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_ERRORS, snap.errors, pad) ||
-	    st_put_u64(skb, SYSTRACE_PROC_A_SYSCALL_NS, snap.syscall_ns, pad) ||
+	    st_put_proc_counts(skb, &snap.c, pad) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_SITES, nsites) ||
 	    st_put_acct(skb, &snap.acct, pad) ||
 	    (p->s->counters != SYSTRACE_COUNTERS_NONE && !p->s->counters_error &&
@@ -499,7 +531,7 @@ static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 			  struct st_site *site)
 {
 	const int pad = SYSTRACE_SITE_A_PAD;
-	struct st_site_snap snap;
+	struct st_site_counts snap;
 	struct nlattr *nest;
 	/* A late resolve stores map last (release): read it first. */
 	u8 map = smp_load_acquire(&site->map);
@@ -521,11 +553,7 @@ static int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 		   st_put_u64(skb, SYSTRACE_SITE_A_INODE, o->ino, pad) ||
 		   nla_put_u32(skb, SYSTRACE_SITE_A_DEV, o->dev) ||
 		   st_put_u64(skb, SYSTRACE_SITE_A_MTIME_NS, o->mtime_ns, pad))) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_CALLS, snap.calls, pad) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_ERRORS, snap.errors, pad) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_TOTAL_NS, snap.total_ns, pad) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_MIN_NS, snap.min_ns, pad) ||
-	    st_put_u64(skb, SYSTRACE_SITE_A_MAX_NS, snap.max_ns, pad) ||
+	    st_put_site_counts(skb, &snap, pad) ||
 	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_NS, site->first_ns, pad) ||
 	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_ORDINAL, site->first_ord,
 		       pad)) {

@@ -226,10 +226,10 @@ static struct st_site *st_site_find(struct st_proc *p, u32 hash, u64 addr,
 static u64 st_proc_ordinal(struct st_proc *p)
 {
 	struct st_thread *t;
-	u64 n = p->syscalls;
+	u64 n = p->c.v[ST_PROC_SYSCALLS];
 
 	list_for_each_entry(t, &p->live, plist)
-		n += READ_ONCE(t->syscalls);
+		n += READ_ONCE(t->c.v[ST_PROC_SYSCALLS]);
 	return n;
 }
 
@@ -371,6 +371,7 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 void st_tsite_account(struct st_thread *t, long ret, u64 now)
 {
 	struct st_tsite *ts = t->cur.ts;
+	u64 *c = ts->c.v, *tc = t->c.v;
 	u64 d = now - t->cur.start_ns;
 	bool err = IS_ERR_VALUE(ret);
 
@@ -379,21 +380,75 @@ void st_tsite_account(struct st_thread *t, long ret, u64 now)
 		d = 0;
 
 	t->cur.ts = NULL;
-	if (!ts->calls || d < ts->min_ns)
-		WRITE_ONCE(ts->min_ns, d);
-	if (d > ts->max_ns)
-		WRITE_ONCE(ts->max_ns, d);
-	WRITE_ONCE(ts->total_ns, ts->total_ns + d);
-	WRITE_ONCE(ts->errors, ts->errors + err);
-	WRITE_ONCE(ts->calls, ts->calls + 1);
-	WRITE_ONCE(t->syscall_ns, t->syscall_ns + d);
-	WRITE_ONCE(t->errors, t->errors + err);
-	WRITE_ONCE(t->syscalls, t->syscalls + 1);
+	if (!c[ST_SITE_CALLS] || d < c[ST_SITE_MIN_NS])
+		WRITE_ONCE(c[ST_SITE_MIN_NS], d);
+	if (d > c[ST_SITE_MAX_NS])
+		WRITE_ONCE(c[ST_SITE_MAX_NS], d);
+	WRITE_ONCE(c[ST_SITE_TOTAL_NS], c[ST_SITE_TOTAL_NS] + d);
+	WRITE_ONCE(c[ST_SITE_ERRORS], c[ST_SITE_ERRORS] + err);
+	WRITE_ONCE(c[ST_SITE_CALLS], c[ST_SITE_CALLS] + 1);
+	WRITE_ONCE(tc[ST_PROC_SYSCALL_NS], tc[ST_PROC_SYSCALL_NS] + d);
+	WRITE_ONCE(tc[ST_PROC_ERRORS], tc[ST_PROC_ERRORS] + err);
+	WRITE_ONCE(tc[ST_PROC_SYSCALLS], tc[ST_PROC_SYSCALLS] + 1);
 	if (unlikely(t->logging))
 		st_log_syscall(t, ts->site, ret, d);
 }
 
-/* ---- snapshots for dumps ---- */
+/* ---- merges and snapshots for dumps ---- */
+
+/**
+ * st_site_counts_add() - merge a thread's site counters into a sum
+ * @d: the sum (a site row's, or a snapshot's)
+ * @s: the thread's, which it may be counting into meanwhile
+ *
+ * Each counter merges as its SYSTRACE_SITE_COUNTERS entry says; a thread
+ * that completed no call adds nothing (to the minimum neither).
+ */
+void st_site_counts_add(struct st_site_counts *d,
+			const struct st_site_counts *s)
+{
+	static const u8 how[ST_NSITE_COUNTS] = {
+#define ST_SITE_MERGE(name, field, merge) SYSTRACE_MERGE_##merge,
+		SYSTRACE_SITE_COUNTERS(ST_SITE_MERGE)
+#undef ST_SITE_MERGE
+	};
+	bool first = !d->v[ST_SITE_CALLS];
+	int i;
+
+	if (!READ_ONCE(s->v[ST_SITE_CALLS]))
+		return;
+	for (i = 0; i < ST_NSITE_COUNTS; i++) {
+		u64 v = READ_ONCE(s->v[i]);
+
+		switch (how[i]) {
+		case SYSTRACE_MERGE_SUM:
+			d->v[i] += v;
+			break;
+		case SYSTRACE_MERGE_MIN:
+			if (first || v < d->v[i])
+				d->v[i] = v;
+			break;
+		case SYSTRACE_MERGE_MAX:
+			if (v > d->v[i])
+				d->v[i] = v;
+			break;
+		}
+	}
+}
+
+/**
+ * st_proc_counts_add() - add a thread's process counters to a sum
+ * @d: the sum (a process row's, or a snapshot's)
+ * @s: the thread's, which it may be counting into meanwhile
+ */
+void st_proc_counts_add(struct st_proc_counts *d,
+			const struct st_proc_counts *s)
+{
+	int i;
+
+	for (i = 0; i < ST_NPROC_COUNTS; i++)
+		d->v[i] += READ_ONCE(s->v[i]);
+}
 
 /**
  * st_proc_snapshot() - a process row's totals, merged and live
@@ -409,17 +464,13 @@ void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
 
 	do {
 		seq = read_seqcount_begin(&p->seq);
-		snap->syscalls = READ_ONCE(p->syscalls);
-		snap->errors = READ_ONCE(p->errors);
-		snap->syscall_ns = READ_ONCE(p->syscall_ns);
+		snap->c = p->c;
 		snap->acct = p->acct;
 		snap->counter_value = p->counter_value;
 		snap->counter_tasks = p->counter_tasks;
 		snap->live_threads = 0;
 		list_for_each_entry_rcu(t, &p->live, plist) {
-			snap->syscalls += READ_ONCE(t->syscalls);
-			snap->errors += READ_ONCE(t->errors);
-			snap->syscall_ns += READ_ONCE(t->syscall_ns);
+			st_proc_counts_add(&snap->c, &t->c);
 			st_acct_add_delta(&snap->acct, t->task, &t->base);
 			snap->live_threads++;
 		}
@@ -436,33 +487,16 @@ void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
  * hit this site, so a dump is linear in the rows and their threads.
  */
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
-		      struct st_site_snap *snap)
+		      struct st_site_counts *snap)
 {
 	struct st_tsite *ts;
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&p->seq);
-		snap->calls = READ_ONCE(site->calls);
-		snap->errors = READ_ONCE(site->errors);
-		snap->total_ns = READ_ONCE(site->total_ns);
-		snap->min_ns = READ_ONCE(site->min_ns);
-		snap->max_ns = READ_ONCE(site->max_ns);
-		hlist_for_each_entry_rcu(ts, &site->live, snode) {
-			u64 calls = READ_ONCE(ts->calls);
-			u64 mn = READ_ONCE(ts->min_ns);
-			u64 mx = READ_ONCE(ts->max_ns);
-
-			if (!calls)
-				continue;
-			if (!snap->calls || mn < snap->min_ns)
-				snap->min_ns = mn;
-			if (mx > snap->max_ns)
-				snap->max_ns = mx;
-			snap->calls += calls;
-			snap->errors += READ_ONCE(ts->errors);
-			snap->total_ns += READ_ONCE(ts->total_ns);
-		}
+		*snap = site->c;
+		hlist_for_each_entry_rcu(ts, &site->live, snode)
+			st_site_counts_add(snap, &ts->c);
 	} while (read_seqcount_retry(&p->seq, seq));
 }
 

@@ -23,6 +23,30 @@ struct netlink_ext_ack;
 struct vm_area_struct;
 struct mm_struct;
 
+/* A site row's counters: one per SYSTRACE_SITE_COUNTERS entry, in its order. */
+enum st_site_count {
+#define ST_SITE_ENUM(name, field, merge) ST_SITE_##name,
+	SYSTRACE_SITE_COUNTERS(ST_SITE_ENUM)
+#undef ST_SITE_ENUM
+	ST_NSITE_COUNTS
+};
+
+struct st_site_counts {
+	u64 v[ST_NSITE_COUNTS];
+};
+
+/* A process row's: one per SYSTRACE_PROC_COUNTERS entry, in its order. */
+enum st_proc_count {
+#define ST_PROC_ENUM(name, field) ST_PROC_##name,
+	SYSTRACE_PROC_COUNTERS(ST_PROC_ENUM)
+#undef ST_PROC_ENUM
+	ST_NPROC_COUNTS
+};
+
+struct st_proc_counts {
+	u64 v[ST_NPROC_COUNTS];
+};
+
 /* A mapped file, interned once per session and shared by its rows. */
 struct st_obj {
 	struct hlist_node hnode;	/* session->objs, under session->lock */
@@ -51,7 +75,7 @@ struct st_site {
 	u64 offset;
 	u64 first_ns;
 	u64 first_ord;
-	u64 calls, errors, total_ns, min_ns, max_ns;
+	struct st_site_counts c;
 };
 
 /* A thread's private counters for one site: only that thread writes them. */
@@ -60,7 +84,7 @@ struct st_tsite {
 	struct st_tsite *next;		/* thread->tsites list, RCU readers */
 	struct hlist_node snode;	/* site->live while the thread is */
 	struct st_site *site;
-	u64 calls, errors, total_ns, min_ns, max_ns;
+	struct st_site_counts c;
 };
 
 /* Kernel task accounting of one task, as a sum or a baseline. */
@@ -111,7 +135,7 @@ struct st_proc {
 	bool pinned_exit;		/* its last thread exited while pinned, */
 	u32 pinned_code;		/* with this wait status */
 
-	u64 syscalls, errors, syscall_ns;
+	struct st_proc_counts c;
 	struct st_acct acct;
 	u64 counter_value;
 	u32 counter_tasks;
@@ -142,7 +166,7 @@ struct st_thread {
 	struct st_tsite *tsites;	/* newest first, RCU readers */
 	struct st_tsite *last;
 
-	u64 syscalls, errors, syscall_ns;
+	struct st_proc_counts c;
 	struct st_acct base;		/* task accounting when it joined */
 
 	struct st_counter *counter;	/* owned by counters.c */
@@ -181,16 +205,12 @@ struct st_session {
 
 /* Sums over a process image's merged data and its live threads. */
 struct st_proc_snap {
-	u64 syscalls, errors, syscall_ns;
+	struct st_proc_counts c;
 	struct st_acct acct;
 	u32 live_threads;
 	u64 counter_value;
 	u32 counter_tasks;
 	bool counted;
-};
-
-struct st_site_snap {
-	u64 calls, errors, total_ns, min_ns, max_ns;
 };
 
 /*
@@ -291,7 +311,11 @@ struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
 void st_tsite_account(struct st_thread *t, long ret, u64 now);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
-		      struct st_site_snap *snap);
+		      struct st_site_counts *snap);
+void st_site_counts_add(struct st_site_counts *d,
+			const struct st_site_counts *s);
+void st_proc_counts_add(struct st_proc_counts *d,
+			const struct st_proc_counts *s);
 void st_free_session_rows(struct st_session *s);
 u32 st_proc_row_bytes(void);
 u32 st_site_row_bytes(void);

@@ -194,19 +194,6 @@ static void st_thread_free_rcu(struct rcu_head *head)
 	kmem_cache_free(st_thread_cache, t);
 }
 
-static void st_site_merge(struct st_site *site, const struct st_tsite *ts)
-{
-	if (!ts->calls)
-		return;
-	if (!site->calls || ts->min_ns < site->min_ns)
-		site->min_ns = ts->min_ns;
-	if (ts->max_ns > site->max_ns)
-		site->max_ns = ts->max_ns;
-	site->calls += ts->calls;
-	site->errors += ts->errors;
-	site->total_ns += ts->total_ns;
-}
-
 /*
  * Fold a thread's counters into its process row and take it off the row's
  * live list. The caller owns @t: it is the thread itself, or @t was taken
@@ -221,12 +208,10 @@ static bool st_thread_merge(struct st_thread *t)
 	spin_lock(&p->lock);
 	write_seqcount_begin(&p->seq);
 	for (ts = t->tsites; ts; ts = ts->next) {
-		st_site_merge(ts->site, ts);
+		st_site_counts_add(&ts->site->c, &ts->c);
 		hlist_del_rcu(&ts->snode);
 	}
-	p->syscalls += t->syscalls;
-	p->errors += t->errors;
-	p->syscall_ns += t->syscall_ns;
+	st_proc_counts_add(&p->c, &t->c);
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);

@@ -4,6 +4,8 @@
  * from the command line, and reading it whole.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -86,6 +88,78 @@ int st_output_opt(int c, const char *arg, const char *usage,
 }
 
 /* Decimal, no sign, no junk. Returns 0 or -EINVAL. */
+static int by_id(const void *a, const void *b)
+{
+	const struct st_session_row *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The sessions (and the status) from the backend; 0 or an exit code. */
+static int sessions_read(const struct st_sessions_cmd *cmd, struct st_status *st,
+			 struct st_session_row **ss, size_t *n)
+{
+	struct st_backend *be;
+	struct st_err err;
+
+	if (st_backend_open(&be, &err))
+		return st_fail(&err, NULL);
+	if (cmd->status && st_backend_status(be, st, &err))
+		return st_fail(&err, be);
+	if (st_backend_session_list(be, ss, n, NULL, &err))
+		return st_fail(&err, be);
+	st_backend_close(be);
+	if (cmd->status && st->abi_version != SYSTRACE_ABI_VERSION)
+		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
+			st->abi_version, SYSTRACE_ABI_VERSION);
+	if (cmd->by_id && *n)
+		qsort(*ss, *n, sizeof(**ss), by_id);
+	return ST_EXIT_OK;
+}
+
+int st_sessions_main(int argc, char **argv, const struct st_sessions_cmd *cmd)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct st_session_row *ss = NULL;
+	struct st_status st;
+	bool json = false;
+	size_t n = 0;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return st_print_usage(cmd->usage);
+		default:
+			return st_usage_error(cmd->usage, "bad option");
+		}
+	}
+	if (optind < argc)
+		return st_usage_error(cmd->usage, "unexpected argument '%s'", argv[optind]);
+
+	ret = sessions_read(cmd, &st, &ss, &n);
+	if (ret)
+		return ret;
+	if (cmd->print(&st, ss, n, json)) {
+		free(ss);
+		st_warn("out of memory");
+		return ST_EXIT_LOCAL;
+	}
+	free(ss);
+	if (fflush(stdout) || ferror(stdout)) {
+		st_warn("cannot write the output");
+		return ST_EXIT_LOCAL;
+	}
+	return ST_EXIT_OK;
+}
+
 int st_parse_u32(const char *s, uint32_t *out)
 {
 	unsigned long long v;

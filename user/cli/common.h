@@ -20,6 +20,20 @@ int st_session_report_check(const struct st_dump *d);
 	{ "output", required_argument, NULL, 'o' }
 int st_output_opt(int c, const char *arg, const char *usage,
 		  struct st_output_opts *o);
+/*
+ * A command of sessions, list's and status's: its only option --json, its
+ * data the backend's sessions (and with status, the module's status),
+ * written to stdout by print.
+ */
+struct st_sessions_cmd {
+	const char *usage;
+	bool status;			/* also the status, and its ABI check */
+	bool by_id;			/* the sessions sorted by id */
+	int (*print)(const struct st_status *st,
+		     const struct st_session_row *ss, size_t n, bool json);
+};
+
+int st_sessions_main(int argc, char **argv, const struct st_sessions_cmd *cmd);
 int st_parse_u32(const char *s, uint32_t *out);
 int st_parse_u64(const char *s, uint64_t *out, uint64_t min);
 

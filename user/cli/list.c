@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* systracectl list: one line per session. */
-#include <getopt.h>
-#include <stdlib.h>
+#include "common.h"
 #include "subcommands.h"
 #include "systrace.h"
 
@@ -85,53 +84,20 @@ int st_list_print(FILE *f, const struct st_session_row *ss, size_t n, bool json)
 	return st_table_text(f, &t, &list_layout);
 }
 
-static int by_id(const void *a, const void *b)
+static int list_print(const struct st_status *st,
+		      const struct st_session_row *ss, size_t n, bool json)
 {
-	const struct st_session_row *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
+	(void)st;
+	return st_list_print(stdout, ss, n, json);
 }
 
 int list_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	static const struct st_sessions_cmd cmd = {
+		.usage = list_usage,
+		.by_id = true,
+		.print = list_print,
 	};
-	struct st_session_row *ss;
-	struct st_err err;
-	struct st_backend *be;
-	bool json = false;
-	size_t n;
-	int c, ret = ST_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			return st_print_usage(list_usage);
-		default:
-			return st_usage_error(list_usage, "bad option");
-		}
-	}
-	if (optind < argc)
-		return st_usage_error(list_usage, "unexpected argument '%s'", argv[optind]);
-
-	if (st_backend_open(&be, &err))
-		return st_fail(&err, NULL);
-	if (st_backend_session_list(be, &ss, &n, NULL, &err))
-		return st_fail(&err, be);
-	st_backend_close(be);
-	if (n)
-		qsort(ss, n, sizeof(*ss), by_id);
-
-	if (st_list_print(stdout, ss, n, json))
-		ret = ST_EXIT_LOCAL;
-	free(ss);
-	if (fflush(stdout) || ferror(stdout))
-		ret = ST_EXIT_LOCAL;
-	return ret;
+	return st_sessions_main(argc, argv, &cmd);
 }

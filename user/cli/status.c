@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* systracectl status: the module, its limits, and each session's memory. */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <stdlib.h>
+#include "common.h"
 #include "subcommands.h"
 #include "systrace.h"
 
@@ -43,6 +41,29 @@ static void print_session(const struct st_session_row *s)
 		       " events dropped\n", s->log_buffer, s->dropped_events);
 }
 
+/* "label" then each parameter of the line, "name value", comma-separated. */
+static void print_params(const char *label, const struct st_params *p,
+			 bool testing)
+{
+	const char *sep = "";
+	size_t i;
+
+	fputs(label, stdout);
+	for (i = 0; i < st_nparams; i++) {
+		const struct st_param_desc *d = &st_params_desc[i];
+		uint64_t v = st_param_get(p, d);
+
+		if (d->testing != testing)
+			continue;
+		if (d->type == ST_PARAM_BOOL)
+			printf("%s%s %s", sep, d->key, v ? "Y" : "N");
+		else
+			printf("%s%s %" PRIu64, sep, d->key, v);
+		sep = ", ";
+	}
+	putchar('\n');
+}
+
 static void print_status(const struct st_status *st,
 			 const struct st_session_row *ss, size_t n)
 {
@@ -53,14 +74,8 @@ static void print_status(const struct st_status *st,
 	printf("probes active:   %s\n", st->probes_active ? "yes" : "no");
 	printf("sessions live:   %" PRIu32 "\n", st->sessions_live);
 	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
-	printf("limits:          max_sessions %" PRIu32 ", max_procs %" PRIu32
-	       ", max_sites %" PRIu32 ", max_mem_bytes %" PRIu64
-	       ", max_mem_total_bytes %" PRIu64 "\n",
-	       st->params.max_sessions, st->params.max_procs,
-	       st->params.max_sites, st->params.max_mem_bytes,
-	       st->params.max_mem_total_bytes);
-	printf("testing:         force_late_resolve %s\n",
-	       st->params.force_late_resolve ? "Y" : "N");
+	print_params("limits:          ", &st->params, false);
+	print_params("testing:         ", &st->params, true);
 	for (i = 0; i < n; i++) {
 		putchar('\n');
 		print_session(&ss[i]);
@@ -79,53 +94,11 @@ int st_status_print(const struct st_status *st, const struct st_session_row *ss,
 
 int status_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	static const struct st_sessions_cmd cmd = {
+		.usage = status_usage,
+		.status = true,
+		.print = st_status_print,
 	};
-	struct st_session_row *ss = NULL;
-	struct st_status st;
-	struct st_err err;
-	struct st_backend *be;
-	bool json = false;
-	size_t n = 0;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			return st_print_usage(status_usage);
-		default:
-			return st_usage_error(status_usage, "bad option");
-		}
-	}
-	if (optind < argc)
-		return st_usage_error(status_usage, "unexpected argument '%s'", argv[optind]);
-
-	if (st_backend_open(&be, &err))
-		return st_fail(&err, NULL);
-	if (st_backend_status(be, &st, &err))
-		return st_fail(&err, be);
-	if (st_backend_session_list(be, &ss, &n, NULL, &err))
-		return st_fail(&err, be);
-	st_backend_close(be);
-	if (st.abi_version != SYSTRACE_ABI_VERSION)
-		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
-			st.abi_version, SYSTRACE_ABI_VERSION);
-
-	if (st_status_print(&st, ss, n, json)) {
-		free(ss);
-		st_warn("out of memory");
-		return ST_EXIT_LOCAL;
-	}
-	free(ss);
-	if (fflush(stdout) || ferror(stdout)) {
-		st_warn("cannot write the output");
-		return ST_EXIT_LOCAL;
-	}
-	return ST_EXIT_OK;
+	return st_sessions_main(argc, argv, &cmd);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "backend.h"
 #include "columns.h"
 #include "names.h"
 
@@ -78,6 +79,142 @@ bool st_per_kinsn(uint64_t syscalls, uint64_t instructions, uint64_t *milli)
 	num = (unsigned __int128)syscalls * 1000000U;
 	*milli = (uint64_t)((num + instructions / 2) / instructions);
 	return true;
+}
+
+/* The session. */
+
+static void c_s_id(const struct st_row *r, struct st_val *v)
+{
+	v_uint(v, r->session->id);
+}
+
+/* A name, or null for none (the empty string too). */
+static void v_name(struct st_val *v, const char *s)
+{
+	v_str(v, s && *s ? s : NULL);
+}
+
+static void c_s_backend(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_backend_name(r->session->backend));
+}
+
+static void c_s_name(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, r->session->name);
+}
+
+static void c_s_state(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_state_name(r->session->state));
+}
+
+static void c_s_created_time(const struct st_row *r, struct st_val *v)
+{
+	st_format_time(r->session->created_ns + r->session->realtime_base_ns,
+		       v->buf, sizeof(v->buf));
+	v_name(v, v->buf);
+}
+
+static void c_s_counters(const struct st_row *r, struct st_val *v)
+{
+	v_name(v, st_counters_name(r->session->counters));
+}
+
+static void c_s_counters_error(const struct st_row *r, struct st_val *v)
+{
+	v_str(v, r->session->has_counters_error ? r->session->counters_error : NULL);
+}
+
+static void c_s_log_buffer(const struct st_row *r, struct st_val *v)
+{
+	if (r->session->log_buffer)
+		v_uint(v, r->session->log_buffer);
+	else
+		v_null(v);
+}
+
+static void session_counter(const struct st_row *r, struct st_val *v,
+			    uint32_t mode)
+{
+	if (r->session->counters == mode && r->session->has_counter_value)
+		v_uint(v, r->session->counter_value);
+	else
+		v_null(v);
+}
+
+static void c_s_instructions(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_INSTRUCTIONS);
+}
+
+static void c_s_cycles(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_CYCLES);
+}
+
+static void c_s_task_clock_ns(const struct st_row *r, struct st_val *v)
+{
+	session_counter(r, v, SYSTRACE_COUNTERS_TASK_CLOCK);
+}
+
+#define SESSION_U64(fn, field)						\
+static void fn(const struct st_row *r, struct st_val *v)		\
+{									\
+	v_uint(v, r->session->field);					\
+}
+
+SESSION_U64(c_s_root_pid, root_pid)
+SESSION_U64(c_s_flags, flags)
+SESSION_U64(c_s_created_ns, created_ns)
+SESSION_U64(c_s_realtime_base_ns, realtime_base_ns)
+SESSION_U64(c_s_live_tasks, live_tasks)
+SESSION_U64(c_s_procs, procs)
+SESSION_U64(c_s_sites, sites)
+SESSION_U64(c_s_syscalls, syscalls)
+SESSION_U64(c_s_errors, errors)
+SESSION_U64(c_s_syscall_ns, syscall_ns)
+#define ST_STAT_COLUMN(name, key, kind) SESSION_U64(c_s_##key, key)
+SYSTRACE_SESSION_STATS(ST_STAT_COLUMN)
+#undef ST_STAT_COLUMN
+SESSION_U64(c_s_mem_bytes, mem_bytes)
+SESSION_U64(c_s_proc_row_bytes, proc_row_bytes)
+SESSION_U64(c_s_site_row_bytes, site_row_bytes)
+
+static const struct st_column session_columns[] = {
+	{ "id", c_s_id },
+	{ "backend", c_s_backend },
+	{ "name", c_s_name },
+	{ "root_pid", c_s_root_pid },
+	{ "state", c_s_state },
+	{ "flags", c_s_flags },
+	{ "created_ns", c_s_created_ns },
+	{ "created_time", c_s_created_time },
+	{ "realtime_base_ns", c_s_realtime_base_ns },
+	{ "counters", c_s_counters },
+	{ "counters_error", c_s_counters_error },
+	{ "live_tasks", c_s_live_tasks },
+	{ "processes", c_s_procs },
+	{ "sites", c_s_sites },
+	{ "syscalls", c_s_syscalls },
+	{ "errors", c_s_errors },
+	{ "syscall_ns", c_s_syscall_ns },
+#define ST_STAT_COLUMN(name, key, kind) { #key, c_s_##key },
+	SYSTRACE_SESSION_STATS(ST_STAT_COLUMN)
+#undef ST_STAT_COLUMN
+	{ "mem_bytes", c_s_mem_bytes },
+	{ "proc_row_bytes", c_s_proc_row_bytes },
+	{ "site_row_bytes", c_s_site_row_bytes },
+	{ "log_buffer", c_s_log_buffer },
+	{ "instructions", c_s_instructions },
+	{ "cycles", c_s_cycles },
+	{ "task_clock_ns", c_s_task_clock_ns },
+};
+
+const struct st_column *st_session_columns(size_t *n)
+{
+	*n = ARRAY_SIZE(session_columns);
+	return session_columns;
 }
 
 /* Common: rows that belong to a session and a process. */
@@ -216,9 +353,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 }
 
 PROC_U64(c_threads, threads)
-PROC_U64(c_syscalls, syscalls)
-PROC_U64(c_errors, errors)
-PROC_U64(c_syscall_ns, syscall_ns)
+#define ST_PROC_COLUMN(name, field) PROC_U64(c_proc_##field, field)
+SYSTRACE_PROC_COUNTERS(ST_PROC_COLUMN)
+#undef ST_PROC_COLUMN
 PROC_U64(c_sites, sites)
 #define ST_ACCT_COLUMN(name, field, column) PROC_U64(c_acct_##field, field)
 SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
@@ -288,9 +425,9 @@ static const struct st_column proc_columns[] = {
 	{ "exit_signal", c_exit_signal },
 	{ "core_dumped", c_core_dumped },
 	{ "threads", c_threads },
-	{ "syscalls", c_syscalls },
-	{ "errors", c_errors },
-	{ "syscall_ns", c_syscall_ns },
+#define ST_PROC_COLUMN(name, field) { #field, c_proc_##field },
+	SYSTRACE_PROC_COUNTERS(ST_PROC_COLUMN)
+#undef ST_PROC_COLUMN
 	{ "sites", c_sites },
 #define ST_ACCT_COLUMN(name, field, column) { #column, c_acct_##field },
 	SYSTRACE_PROC_ACCT(ST_ACCT_COLUMN)
@@ -353,11 +490,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 	v_uint(v, r->site->field);					\
 }
 
-SITE_U64(c_calls, calls)
-SITE_U64(c_site_errors, errors)
-SITE_U64(c_total_ns, total_ns)
-SITE_U64(c_min_ns, min_ns)
-SITE_U64(c_max_ns, max_ns)
+#define ST_SITE_COLUMN(name, field, merge) SITE_U64(c_site_##field, field)
+SYSTRACE_SITE_COUNTERS(ST_SITE_COLUMN)
+#undef ST_SITE_COLUMN
 SITE_U64(c_first_ns, first_ns)
 SITE_U64(c_first_ordinal, first_ordinal)
 
@@ -393,7 +528,7 @@ static void c_mtime_ns(const struct st_row *r, struct st_val *v)
 		v_null(v);
 }
 
-static const struct st_column site_columns[] = {
+static const struct st_column site_head[] = {
 	{ "session_id", c_session_id },
 	{ "proc_id", c_proc_id },
 	{ "pid", c_pid },
@@ -405,18 +540,51 @@ static const struct st_column site_columns[] = {
 	{ "map", c_map },
 	{ "path", c_path },
 	{ "offset", c_offset },
-	{ "calls", c_calls },
-	{ "errors", c_site_errors },
-	{ "total_ns", c_total_ns },
-	{ "avg_ns", c_avg_ns },
-	{ "min_ns", c_min_ns },
-	{ "max_ns", c_max_ns },
+};
+
+/* The counters (SYSTRACE_SITE_COUNTERS), then avg_ns after total_ns. */
+static const struct st_column site_counters[] = {
+#define ST_SITE_COLUMN(name, field, merge) { #field, c_site_##field },
+	SYSTRACE_SITE_COUNTERS(ST_SITE_COLUMN)
+#undef ST_SITE_COLUMN
+};
+
+static const int site_counter_attrs[] = {
+#define ST_SITE_ATTR(name, field, merge) SYSTRACE_SITE_A_##name,
+	SYSTRACE_SITE_COUNTERS(ST_SITE_ATTR)
+#undef ST_SITE_ATTR
+};
+
+static const struct st_column site_avg = { "avg_ns", c_avg_ns };
+
+static const struct st_column site_tail[] = {
 	{ "first_ns", c_first_ns },
 	{ "first_ordinal", c_first_ordinal },
 	{ "inode", c_inode },
 	{ "dev", c_dev },
 	{ "mtime_ns", c_mtime_ns },
 };
+
+static struct st_column site_columns[ARRAY_SIZE(site_head) +
+				     ARRAY_SIZE(site_counters) + 1 +
+				     ARRAY_SIZE(site_tail)];
+
+static void site_columns_make(void)
+{
+	size_t i, n = 0;
+
+	if (site_columns[0].name)
+		return;
+	for (i = 0; i < ARRAY_SIZE(site_head); i++)
+		site_columns[n++] = site_head[i];
+	for (i = 0; i < ARRAY_SIZE(site_counters); i++) {
+		site_columns[n++] = site_counters[i];
+		if (site_counter_attrs[i] == SYSTRACE_SITE_A_TOTAL_NS)
+			site_columns[n++] = site_avg;
+	}
+	for (i = 0; i < ARRAY_SIZE(site_tail); i++)
+		site_columns[n++] = site_tail[i];
+}
 
 /* Filled by a symbolizer (st_dump.symbolized); see struct st_sym. */
 
@@ -464,11 +632,9 @@ static void fn(const struct st_row *r, struct st_val *v)		\
 	v_uint(v, r->agg->field);					\
 }
 
-AGG_U64(c_agg_calls, calls)
-AGG_U64(c_agg_errors, errors)
-AGG_U64(c_agg_total_ns, total_ns)
-AGG_U64(c_agg_min_ns, min_ns)
-AGG_U64(c_agg_max_ns, max_ns)
+#define ST_AGG_COLUMN(name, field, merge) AGG_U64(c_agg_##field, field)
+SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
+#undef ST_AGG_COLUMN
 AGG_U64(c_agg_sites, sites)
 
 static const struct st_column syscall_columns[] = {
@@ -479,11 +645,9 @@ static const struct st_column syscall_columns[] = {
 	{ "abi", c_abi },
 	{ "nr", c_nr },
 	{ "syscall", c_syscall },
-	{ "calls", c_agg_calls },
-	{ "errors", c_agg_errors },
-	{ "total_ns", c_agg_total_ns },
-	{ "min_ns", c_agg_min_ns },
-	{ "max_ns", c_agg_max_ns },
+#define ST_AGG_COLUMN(name, field, merge) { #field, c_agg_##field },
+	SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
+#undef ST_AGG_COLUMN
 	{ "sites", c_agg_sites },
 };
 
@@ -497,6 +661,7 @@ void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t)
 		t->ncols = ARRAY_SIZE(proc_columns);
 		break;
 	case ST_TABLE_SITES:
+		site_columns_make();
 		t->name = "sites";
 		t->cols = site_columns;
 		t->ncols = ARRAY_SIZE(site_columns);

@@ -49,6 +49,8 @@ struct st_view {
 };
 
 void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t);
+/* The session object's keys (dump, list and status --json), row->session. */
+const struct st_column *st_session_columns(size_t *n);
 size_t st_view_rows(const struct st_view *v, enum st_table_kind kind);
 void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 		 struct st_row *row);

@@ -201,11 +201,15 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 	/* Absent in dumps of older versions: not attached. */
 	p->attached = json_is_true(json_object_get(o, "attached"));
 	p->threads = (uint32_t)get_u64(c, o, w, "threads");
-	p->syscalls = get_u64(c, o, w, "syscalls");
-	p->errors = get_u64(c, o, w, "errors");
-	p->syscall_ns = get_u64(c, o, w, "syscall_ns");
-	p->sites = (uint32_t)get_u64(c, o, w, "sites");
 	/* A column added after the first schema may be missing. */
+#define ST_PROC_LOAD(name, field)					\
+	if (SYSTRACE_PROC_A_##name <= SYSTRACE_PROC_A_SYSCALL_NS)	\
+		p->field = get_u64(c, o, w, #field);			\
+	else								\
+		get_opt_u64(c, o, w, #field, &p->field);
+	SYSTRACE_PROC_COUNTERS(ST_PROC_LOAD)
+#undef ST_PROC_LOAD
+	p->sites = (uint32_t)get_u64(c, o, w, "sites");
 #define ST_ACCT_LOAD(name, field, column)				\
 	if (SYSTRACE_PROC_A_##name <= SYSTRACE_PROC_A_MAJFLT)		\
 		p->field = get_u64(c, o, w, #column);			\
@@ -272,11 +276,14 @@ static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
 	if (path && !(s->path = strdup(path)))
 		return -ENOMEM;
 	s->offset = get_hex(c, o, w, "offset", &has);
-	s->calls = get_u64(c, o, w, "calls");
-	s->errors = get_u64(c, o, w, "errors");
-	s->total_ns = get_u64(c, o, w, "total_ns");
-	s->min_ns = get_u64(c, o, w, "min_ns");
-	s->max_ns = get_u64(c, o, w, "max_ns");
+	/* A column added after the first schema may be missing. */
+#define ST_SITE_LOAD(name, field, merge)				\
+	if (SYSTRACE_SITE_A_##name <= SYSTRACE_SITE_A_MAX_NS)		\
+		s->field = get_u64(c, o, w, #field);			\
+	else								\
+		get_opt_u64(c, o, w, #field, &s->field);
+	SYSTRACE_SITE_COUNTERS(ST_SITE_LOAD)
+#undef ST_SITE_LOAD
 	s->first_ns = get_u64(c, o, w, "first_ns");
 	s->first_ordinal = get_u64(c, o, w, "first_ordinal");
 	s->has_file_id = get_opt_u64(c, o, w, "inode", &s->inode);

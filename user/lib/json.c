@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "backend.h"
 #include "names.h"
 #include "output.h"
 
@@ -82,11 +81,6 @@ json_t *st_json_string(const char *s)
 	return j_string(s);
 }
 
-static json_t *j_str_or_null(const char *s)
-{
-	return s && *s ? j_string(s) : json_null();
-}
-
 static void set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_null());
@@ -107,41 +101,23 @@ static void set_counter_keys(json_t *o, uint32_t mode, bool has, uint64_t value)
 		    has && mode == modes[i] ? j_u64(value) : json_null());
 }
 
+/* The session's columns (columns.c) as one object. */
 json_t *st_json_session(const struct st_session_row *s)
 {
+	const struct st_row row = { .session = s };
+	const struct st_column *cols;
 	json_t *o = json_object();
-	char when[48];
-	size_t i;
+	struct st_val v;
+	size_t i, n;
 
 	if (!o)
 		return NULL;
-	st_format_time(s->created_ns + s->realtime_base_ns, when, sizeof(when));
-	set(o, "id", j_u64(s->id));
-	set(o, "backend", j_str_or_null(st_backend_name(s->backend)));
-	set(o, "name", j_str_or_null(s->name));
-	set(o, "root_pid", j_u64(s->root_pid));
-	set(o, "state", j_str_or_null(st_state_name(s->state)));
-	set(o, "flags", j_u64(s->flags));
-	set(o, "created_ns", j_u64(s->created_ns));
-	set(o, "created_time", j_str_or_null(when));
-	set(o, "realtime_base_ns", j_u64(s->realtime_base_ns));
-	set(o, "counters", j_str_or_null(st_counters_name(s->counters)));
-	set(o, "counters_error",
-	    s->has_counters_error ? j_string(s->counters_error) : json_null());
-	set(o, "live_tasks", j_u64(s->live_tasks));
-	set(o, "processes", j_u64(s->procs));
-	set(o, "sites", j_u64(s->sites));
-	set(o, "syscalls", j_u64(s->syscalls));
-	set(o, "errors", j_u64(s->errors));
-	set(o, "syscall_ns", j_u64(s->syscall_ns));
-	for (i = 0; i < st_session_nstats; i++)
-		set(o, st_session_stats[i].key,
-		    j_u64(st_stat_get(s, &st_session_stats[i])));
-	set(o, "mem_bytes", j_u64(s->mem_bytes));
-	set(o, "proc_row_bytes", j_u64(s->proc_row_bytes));
-	set(o, "site_row_bytes", j_u64(s->site_row_bytes));
-	set(o, "log_buffer", s->log_buffer ? j_u64(s->log_buffer) : json_null());
-	set_counter_keys(o, s->counters, s->has_counter_value, s->counter_value);
+	cols = st_session_columns(&n);
+	for (i = 0; i < n; i++) {
+		memset(&v, 0, sizeof(v));
+		cols[i].get(&row, &v);
+		set(o, cols[i].name, st_cell_json(&v.c));
+	}
 	return o;
 }
 
@@ -157,12 +133,13 @@ json_t *st_json_status(const struct st_status *st, const struct st_session_row *
 		json_decref(arr);
 		return NULL;
 	}
-	set(params, "max_sessions", j_u64(st->params.max_sessions));
-	set(params, "max_procs", j_u64(st->params.max_procs));
-	set(params, "max_sites", j_u64(st->params.max_sites));
-	set(params, "max_mem_bytes", j_u64(st->params.max_mem_bytes));
-	set(params, "max_mem_total_bytes", j_u64(st->params.max_mem_total_bytes));
-	set(params, "force_late_resolve", json_boolean(st->params.force_late_resolve));
+	for (i = 0; i < st_nparams; i++) {
+		const struct st_param_desc *d = &st_params_desc[i];
+		uint64_t v = st_param_get(&st->params, d);
+
+		set(params, d->key,
+		    d->type == ST_PARAM_BOOL ? json_boolean(v) : j_u64(v));
+	}
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, st_json_session(&ss[i]));
 

@@ -79,6 +79,55 @@ const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id
 	return bsearch(&key, d->procs, d->nprocs, sizeof(*d->procs), proc_cmp);
 }
 
+#define ST_PARAM(name, field, type, testing) \
+	{ SYSTRACE_PARAM_##name, #field, ST_PARAM_##type, \
+	  offsetof(struct st_params, field), testing }
+
+const struct st_param_desc st_params_desc[] = {
+	ST_PARAM(MAX_SESSIONS, max_sessions, U32, false),
+	ST_PARAM(MAX_PROCS, max_procs, U32, false),
+	ST_PARAM(MAX_SITES, max_sites, U32, false),
+	ST_PARAM(MAX_MEM_BYTES, max_mem_bytes, U64, false),
+	ST_PARAM(MAX_MEM_TOTAL_BYTES, max_mem_total_bytes, U64, false),
+	ST_PARAM(FORCE_LATE_RESOLVE, force_late_resolve, BOOL, true),
+};
+#undef ST_PARAM
+
+const size_t st_nparams = sizeof(st_params_desc) / sizeof(st_params_desc[0]);
+
+uint64_t st_param_get(const struct st_params *p, const struct st_param_desc *d)
+{
+	const char *at = (const char *)p + d->offset;
+
+	switch (d->type) {
+	case ST_PARAM_U32:
+		return *(const uint32_t *)at;
+	case ST_PARAM_U64:
+		return *(const uint64_t *)at;
+	case ST_PARAM_BOOL:
+		return *(const bool *)at;
+	}
+	return 0;
+}
+
+void st_param_set(struct st_params *p, const struct st_param_desc *d,
+		  uint64_t v)
+{
+	char *at = (char *)p + d->offset;
+
+	switch (d->type) {
+	case ST_PARAM_U32:
+		*(uint32_t *)at = (uint32_t)v;
+		break;
+	case ST_PARAM_U64:
+		*(uint64_t *)at = v;
+		break;
+	case ST_PARAM_BOOL:
+		*(bool *)at = v != 0;
+		break;
+	}
+}
+
 const struct st_stat_desc st_session_stats[] = {
 #define ST_STAT_DESC(name, key, kind) \
 	{ SYSTRACE_SESSION_A_##name, #key, SYSTRACE_STAT_##kind, \
@@ -137,6 +186,20 @@ void st_format_dropped(const struct st_session_row *s, char *buf, size_t len)
 	}
 }
 
+/* v merged into d by m (SYSTRACE_MERGE_*); first: d holds nothing yet. */
+static uint64_t merge(enum systrace_merge m, uint64_t d, uint64_t v, bool first)
+{
+	switch (m) {
+	case SYSTRACE_MERGE_SUM:
+		return d + v;
+	case SYSTRACE_MERGE_MIN:
+		return first || v < d ? v : d;
+	case SYSTRACE_MERGE_MAX:
+		return first || v > d ? v : d;
+	}
+	return d;
+}
+
 struct agg_key {
 	const struct st_site_row *site;
 	uint64_t proc_id;
@@ -183,23 +246,19 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 	qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
 	for (i = 0; i < d->nsites; i++) {
 		const struct st_site_row *s = keys[i].site;
+		bool first = !r || r->proc_id != keys[i].proc_id ||
+			     r->abi != s->abi || r->nr != s->nr;
 
-		if (!r || r->proc_id != keys[i].proc_id || r->abi != s->abi ||
-		    r->nr != s->nr) {
+		if (first) {
 			r = &rows[nrows++];
 			r->proc_id = keys[i].proc_id;
 			r->abi = s->abi;
 			r->nr = s->nr;
-			r->min_ns = s->min_ns;
-			r->max_ns = s->max_ns;
 		}
-		r->calls += s->calls;
-		r->errors += s->errors;
-		r->total_ns += s->total_ns;
-		if (s->min_ns < r->min_ns)
-			r->min_ns = s->min_ns;
-		if (s->max_ns > r->max_ns)
-			r->max_ns = s->max_ns;
+#define ST_SITE_MERGE(name, field, kind) \
+		r->field = merge(SYSTRACE_MERGE_##kind, r->field, s->field, first);
+		SYSTRACE_SITE_COUNTERS(ST_SITE_MERGE)
+#undef ST_SITE_MERGE
 		r->sites++;
 	}
 	free(keys);

@@ -22,6 +22,28 @@ struct st_params {
 	bool force_late_resolve;
 };
 
+/*
+ * The module's parameters (SYSTRACE_A_PARAMS), in their order: decoding,
+ * status's text (its "limits" line, then its "testing" line) and its JSON
+ * walk this table.
+ */
+enum st_param_type { ST_PARAM_U32, ST_PARAM_U64, ST_PARAM_BOOL };
+
+struct st_param_desc {
+	int attr;			/* SYSTRACE_PARAM_* */
+	const char *key;		/* JSON key and status name; field */
+	enum st_param_type type;
+	size_t offset;			/* in struct st_params */
+	bool testing;			/* status: on the "testing" line */
+};
+
+extern const struct st_param_desc st_params_desc[];
+extern const size_t st_nparams;
+
+uint64_t st_param_get(const struct st_params *p, const struct st_param_desc *d);
+void st_param_set(struct st_params *p, const struct st_param_desc *d,
+		  uint64_t v);
+
 struct st_status {
 	char version[64];
 	uint32_t abi_version;
@@ -79,7 +101,9 @@ struct st_proc_row {
 	uint32_t exit_signal;
 	bool core_dumped;
 	uint32_t threads;
-	uint64_t syscalls, errors, syscall_ns;
+#define ST_PROC_FIELD(name, field) uint64_t field;
+	SYSTRACE_PROC_COUNTERS(ST_PROC_FIELD)	/* syscalls ... syscall_ns */
+#undef ST_PROC_FIELD
 	uint32_t sites;
 #define ST_ACCT_FIELD(name, field, column) uint64_t field;
 	SYSTRACE_PROC_ACCT(ST_ACCT_FIELD)	/* user_ns ... majflt */
@@ -102,7 +126,8 @@ struct st_site_row {
 	uint64_t inode;
 	uint32_t dev;
 	uint64_t mtime_ns;
-	uint64_t calls, errors, total_ns, min_ns, max_ns;
+#define ST_SITE_FIELD(name, field, merge) uint64_t field;
+	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 	uint64_t first_ns, first_ordinal;
 	struct st_sym *sym;		/* NULL until symbolized; owned */
 };
@@ -125,7 +150,8 @@ struct st_sym {
 struct st_sysagg {
 	uint64_t proc_id;
 	uint32_t abi, nr;
-	uint64_t calls, errors, total_ns, min_ns, max_ns;
+	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
+#undef ST_SITE_FIELD
 	uint32_t sites;
 };
 

@@ -70,14 +70,8 @@ static struct nla_policy top_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_EVENT] = NEST,
 };
 
-static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1] = {
-	[SYSTRACE_PARAM_MAX_SESSIONS] = U32,
-	[SYSTRACE_PARAM_MAX_PROCS] = U32,
-	[SYSTRACE_PARAM_MAX_SITES] = U32,
-	[SYSTRACE_PARAM_MAX_MEM_BYTES] = U64,
-	[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] = U8,
-	[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES] = U64,
-};
+/* From st_params_desc, by param_policy_make(). */
+static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1];
 
 static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
 	[SYSTRACE_SESSION_A_ID] = U32,
@@ -121,9 +115,9 @@ static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
 	[SYSTRACE_PROC_A_EXIT_SIGNAL] = U32,
 	[SYSTRACE_PROC_A_CORE_DUMPED] = U8,
 	[SYSTRACE_PROC_A_THREADS] = U32,
-	[SYSTRACE_PROC_A_SYSCALLS] = U64,
-	[SYSTRACE_PROC_A_ERRORS] = U64,
-	[SYSTRACE_PROC_A_SYSCALL_NS] = U64,
+#define ST_PROC_POLICY(name, field) [SYSTRACE_PROC_A_##name] = U64,
+	SYSTRACE_PROC_COUNTERS(ST_PROC_POLICY)
+#undef ST_PROC_POLICY
 	[SYSTRACE_PROC_A_SITES] = U32,
 #define ST_ACCT_POLICY(name, field, column) [SYSTRACE_PROC_A_##name] = U64,
 	SYSTRACE_PROC_ACCT(ST_ACCT_POLICY)
@@ -144,11 +138,9 @@ static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
 	[SYSTRACE_SITE_A_INODE] = U64,
 	[SYSTRACE_SITE_A_DEV] = U32,
 	[SYSTRACE_SITE_A_MTIME_NS] = U64,
-	[SYSTRACE_SITE_A_CALLS] = U64,
-	[SYSTRACE_SITE_A_ERRORS] = U64,
-	[SYSTRACE_SITE_A_TOTAL_NS] = U64,
-	[SYSTRACE_SITE_A_MIN_NS] = U64,
-	[SYSTRACE_SITE_A_MAX_NS] = U64,
+#define ST_SITE_POLICY(name, field, merge) [SYSTRACE_SITE_A_##name] = U64,
+	SYSTRACE_SITE_COUNTERS(ST_SITE_POLICY)
+#undef ST_SITE_POLICY
 	[SYSTRACE_SITE_A_FIRST_NS] = U64,
 	[SYSTRACE_SITE_A_FIRST_ORDINAL] = U64,
 };
@@ -284,9 +276,10 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 	p->core_dumped = tb[SYSTRACE_PROC_A_CORE_DUMPED] &&
 			 nla_get_u8(tb[SYSTRACE_PROC_A_CORE_DUMPED]);
 	p->threads = u32_or_0(tb[SYSTRACE_PROC_A_THREADS]);
-	p->syscalls = u64_or_0(tb[SYSTRACE_PROC_A_SYSCALLS]);
-	p->errors = u64_or_0(tb[SYSTRACE_PROC_A_ERRORS]);
-	p->syscall_ns = u64_or_0(tb[SYSTRACE_PROC_A_SYSCALL_NS]);
+#define ST_PROC_DECODE(name, field) \
+	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
+	SYSTRACE_PROC_COUNTERS(ST_PROC_DECODE)
+#undef ST_PROC_DECODE
 	p->sites = u32_or_0(tb[SYSTRACE_PROC_A_SITES]);
 #define ST_ACCT_DECODE(name, field, column) \
 	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
@@ -325,11 +318,10 @@ static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site_row *s
 	s->inode = u64_or_0(tb[SYSTRACE_SITE_A_INODE]);
 	s->dev = u32_or_0(tb[SYSTRACE_SITE_A_DEV]);
 	s->mtime_ns = u64_or_0(tb[SYSTRACE_SITE_A_MTIME_NS]);
-	s->calls = u64_or_0(tb[SYSTRACE_SITE_A_CALLS]);
-	s->errors = u64_or_0(tb[SYSTRACE_SITE_A_ERRORS]);
-	s->total_ns = u64_or_0(tb[SYSTRACE_SITE_A_TOTAL_NS]);
-	s->min_ns = u64_or_0(tb[SYSTRACE_SITE_A_MIN_NS]);
-	s->max_ns = u64_or_0(tb[SYSTRACE_SITE_A_MAX_NS]);
+#define ST_SITE_DECODE(name, field, merge) \
+	s->field = u64_or_0(tb[SYSTRACE_SITE_A_##name]);
+	SYSTRACE_SITE_COUNTERS(ST_SITE_DECODE)
+#undef ST_SITE_DECODE
 	s->first_ns = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_NS]);
 	s->first_ordinal = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_ORDINAL]);
 	if (dup_str(&s->path, tb[SYSTRACE_SITE_A_PATH]))
@@ -364,10 +356,39 @@ static int parse_top(struct rx *rx, struct nlattr **tb, struct nlattr *attrs,
 	return 0;
 }
 
+static void param_policy_make(void)
+{
+	static const struct nla_policy by_type[] = {
+		[ST_PARAM_U32] = U32,
+		[ST_PARAM_U64] = U64,
+		[ST_PARAM_BOOL] = U8,
+	};
+	size_t i;
+
+	for (i = 0; i < st_nparams; i++)
+		param_policy[st_params_desc[i].attr] = by_type[st_params_desc[i].type];
+}
+
+static uint64_t param_value(const struct st_param_desc *d, struct nlattr *a)
+{
+	if (!a)
+		return 0;
+	switch (d->type) {
+	case ST_PARAM_U32:
+		return nla_get_u32(a);
+	case ST_PARAM_U64:
+		return nla_get_u64(a);
+	case ST_PARAM_BOOL:
+		return nla_get_u8(a);
+	}
+	return 0;
+}
+
 static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 {
 	struct nlattr *tb[SYSTRACE_A_MAX + 1], *pt[SYSTRACE_PARAM_MAX + 1];
 	struct st_status *st = rx->arg;
+	size_t i;
 	int ret;
 
 	ret = parse_top(rx, tb, attrs, len);
@@ -382,18 +403,15 @@ static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
 	st->probes_active = tb[SYSTRACE_A_PROBES_ACTIVE] &&
 			    nla_get_u8(tb[SYSTRACE_A_PROBES_ACTIVE]);
 	if (tb[SYSTRACE_A_PARAMS]) {
+		param_policy_make();
 		ret = parse_nest(rx, pt, SYSTRACE_PARAM_MAX, tb[SYSTRACE_A_PARAMS],
 				 param_policy, "params");
 		if (ret)
 			return ret;
-		st->params.max_sessions = u32_or_0(pt[SYSTRACE_PARAM_MAX_SESSIONS]);
-		st->params.max_procs = u32_or_0(pt[SYSTRACE_PARAM_MAX_PROCS]);
-		st->params.max_sites = u32_or_0(pt[SYSTRACE_PARAM_MAX_SITES]);
-		st->params.max_mem_bytes = u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_BYTES]);
-		st->params.max_mem_total_bytes =
-			u64_or_0(pt[SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES]);
-		st->params.force_late_resolve = pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE] &&
-			nla_get_u8(pt[SYSTRACE_PARAM_FORCE_LATE_RESOLVE]);
+		for (i = 0; i < st_nparams; i++)
+			st_param_set(&st->params, &st_params_desc[i],
+				     param_value(&st_params_desc[i],
+						 pt[st_params_desc[i].attr]));
 	}
 	return 0;
 }

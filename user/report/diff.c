@@ -46,68 +46,82 @@ static void count(struct df_row *r, int side, uint64_t calls,
 	r->ns[side] = ns;
 }
 
-/* The sums per syscall of the syscalls report; rows: its site rows. */
-static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
-{
-	struct st_sysagg *aggs;
-	size_t i, n;
+/* Fills a row's key and one side's counts from element i of a table. */
+typedef void (*df_key_fn)(struct df_row *r, const void *rows, size_t i,
+			  int side);
 
-	if (st_aggregate_syscalls(d, false, &aggs, &n))
-		return -ENOMEM;
+/* One df_row per element of rows, n of them. */
+static int collect(struct vec *v, const void *rows, size_t n, int side,
+		   df_key_fn key)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++) {
 		struct df_row *r = push(v);
 
-		if (!r) {
-			free(aggs);
+		if (!r)
 			return -ENOMEM;
-		}
-		r->num[0] = aggs[i].abi;
-		r->num[1] = aggs[i].nr;
-		count(r, side, aggs[i].calls, aggs[i].errors, aggs[i].total_ns);
-		r->rows[side] = aggs[i].sites;
+		key(r, rows, i, side);
 	}
-	free(aggs);
 	return 0;
+}
+
+/* The sums per syscall of the syscalls report; rows: its site rows. */
+static void key_syscall(struct df_row *r, const void *rows, size_t i, int side)
+{
+	const struct st_sysagg *a = (const struct st_sysagg *)rows + i;
+
+	r->num[0] = a->abi;
+	r->num[1] = a->nr;
+	count(r, side, a->calls, a->errors, a->total_ns);
+	r->rows[side] = a->sites;
+}
+
+static void key_process(struct df_row *r, const void *rows, size_t i, int side)
+{
+	const struct st_proc_row *p = (const struct st_proc_row *)rows + i;
+
+	r->str[0] = p->comm;
+	r->str[1] = p->exe;
+	count(r, side, p->syscalls, p->errors, p->syscall_ns);
+}
+
+/* A file site's object: the symbolizer's (path without " (deleted)"), else path. */
+static void key_site(struct df_row *r, const void *rows, size_t i, int side)
+{
+	const struct st_site_row *s = (const struct st_site_row *)rows + i;
+
+	r->num[0] = s->map;
+	if (s->map == SYSTRACE_MAP_FILE) {
+		r->str[0] = s->sym && s->sym->object ? s->sym->object : s->path;
+		r->num[1] = s->offset;
+		r->sym = s->sym;
+	}
+	r->num[2] = (uint64_t)s->abi << 32 | s->nr;
+	count(r, side, s->calls, s->errors, s->total_ns);
+}
+
+static int collect_syscalls(struct vec *v, const struct st_dump *d, int side)
+{
+	struct st_sysagg *aggs;
+	size_t n;
+	int ret;
+
+	if (st_aggregate_syscalls(d, false, &aggs, &n))
+		return -ENOMEM;
+	ret = collect(v, aggs, n, side, key_syscall);
+	free(aggs);
+	return ret;
 }
 
 static int collect_processes(struct vec *v, const struct st_dump *d, int side)
 {
-	size_t i;
-
-	for (i = 0; i < d->nprocs; i++) {
-		const struct st_proc_row *p = &d->procs[i];
-		struct df_row *r = push(v);
-
-		if (!r)
-			return -ENOMEM;
-		r->str[0] = p->comm;
-		r->str[1] = p->exe;
-		count(r, side, p->syscalls, p->errors, p->syscall_ns);
-	}
-	return 0;
+	return collect(v, d->procs, d->nprocs, side, key_process);
 }
 
-/* A file site's object: the symbolizer's (path without " (deleted)"), else path. */
 static int collect_sites(struct vec *v, const struct st_dump *d, int side)
 {
-	size_t i;
-
-	for (i = 0; i < d->nsites; i++) {
-		const struct st_site_row *s = &d->sites[i];
-		struct df_row *r = push(v);
-
-		if (!r)
-			return -ENOMEM;
-		r->num[0] = s->map;
-		if (s->map == SYSTRACE_MAP_FILE) {
-			r->str[0] = s->sym && s->sym->object ? s->sym->object : s->path;
-			r->num[1] = s->offset;
-			r->sym = s->sym;
-		}
-		r->num[2] = (uint64_t)s->abi << 32 | s->nr;
-		count(r, side, s->calls, s->errors, s->total_ns);
-	}
-	return 0;
+	return collect(v, d->sites, d->nsites, side, key_site);
 }
 
 static int strcmp_null(const char *a, const char *b)

@@ -366,6 +366,22 @@ enum systrace_proc_attr {
 	X(MINFLT, minflt, minor_faults)				\
 	X(MAJFLT, majflt, major_faults)
 
+/*
+ * A process row's syscall counters, summed over its threads while they were
+ * traced: X(NAME, field) with SYSTRACE_PROC_A_<NAME> its u64 attribute and
+ * field its name in the module's and systracectl's structs, its CSV header
+ * and its JSON key, in column order. The module counts each per thread in
+ * st_tsite_account() (kmod/rows.c); its per-thread and per-row fields, the
+ * fold of a thread into its row, the snapshot and the reply, and
+ * systracectl's decoding, model, columns and dump loading derive from this
+ * list. A new one is its attribute appended above, its line here, and its
+ * count.
+ */
+#define SYSTRACE_PROC_COUNTERS(X)				\
+	X(SYSCALLS, syscalls)					\
+	X(ERRORS, errors)					\
+	X(SYSCALL_NS, syscall_ns)
+
 enum systrace_abi {
 	SYSTRACE_ABI_X64,
 	SYSTRACE_ABI_IA32,
@@ -409,5 +425,34 @@ enum systrace_site_attr {
 	__SYSTRACE_SITE_A_MAX,
 	SYSTRACE_SITE_A_MAX = __SYSTRACE_SITE_A_MAX - 1
 };
+
+/*
+ * How two values of one counter combine: those of two threads into their
+ * site row, and those of two site rows into a sum per syscall. MIN and MAX
+ * are over the calls counted: a thread with none adds nothing to its row.
+ */
+enum systrace_merge {
+	SYSTRACE_MERGE_SUM,
+	SYSTRACE_MERGE_MIN,
+	SYSTRACE_MERGE_MAX,
+};
+
+/*
+ * A site row's counters: X(NAME, field, merge) with SYSTRACE_SITE_A_<NAME>
+ * its u64 attribute, field its name in the module's and systracectl's
+ * structs, its CSV header and its JSON key, and merge a SYSTRACE_MERGE_*,
+ * in column order. The module counts each per thread in st_tsite_account()
+ * (kmod/rows.c); its per-thread and per-row fields, the fold of a thread
+ * into its row, the snapshot and the reply, and systracectl's decoding,
+ * model, columns (of the sites and of `dump --syscalls`), sums per syscall
+ * and dump loading derive from this list. A new one is its attribute
+ * appended above, its line here, and its count.
+ */
+#define SYSTRACE_SITE_COUNTERS(X)				\
+	X(CALLS, calls, SUM)					\
+	X(ERRORS, errors, SUM)					\
+	X(TOTAL_NS, total_ns, SUM)				\
+	X(MIN_NS, min_ns, MIN)					\
+	X(MAX_NS, max_ns, MAX)
 
 #endif /* _UAPI_LINUX_SYSTRACE_H */
