@@ -66,7 +66,7 @@ need_cmd bpftool
 trace --log "$T/bpf.log.csv" --log-buffer 1536K -- "$PROGS/sites" 7 3 2
 assert_eq "$TRACE_RC" 0 "sites 7 3 2 with --log: exit status"
 logged=$D
-assert_eq "$(cd /sys/fs/bpf/systrace/"$SID" && ls -d log* | sort -V | tr '\n' ' ')" \
+assert_eq "$(cd /sys/fs/bpf/systrace/"$SID" && printf '%s\n' log* | sort -V | tr '\n' ' ')" \
 	"$(for ((i = 0; i < ncpus; i++)); do printf 'log%d ' $i; done)" "the log rings session $SID pins ($ncpus possible CPUs)"
 for ((i = 0; i < ncpus; i++)); do
 	expect_eq "$(bpftool -j map show pinned /sys/fs/bpf/systrace/"$SID"/log$i | csvq --json get max_entries)" 1048576 \

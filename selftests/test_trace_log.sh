@@ -77,6 +77,7 @@ sid=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$T/tw
 [ -n "$sid" ] || fail "no session id: $(cat "$T/two.err")"
 timeout --preserve-status -s INT 1 "$SYSTRACECTL" log "$sid" -o "$T/part1.csv" 2>"$T/part1.err"
 assert_eq "$?" 0 "systracectl log stopped by SIGINT: exit status ($(cat "$T/part1.err"))"
+# shellcheck disable=SC2016 # $1 is the inner shell's
 timeout 30 sh -c 'echo go >"$1"' sh "$T/go" || fail "the shell does not read $T/go"
 wait $tp
 assert_eq "$?" 0 "start of the two-reader session: exit status ($(cat "$T/two.err"))"
