@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of test_bpf_backend.sh, run by its pycheck after the traces."""
+import csv
 import json
-from trace_check import begin, done, eq, Trace
+from trace_check import begin, done, eq, ge, Trace
 
 ARGS = begin()
-full, sites5, procs3, sites_prog, kill, ident = ARGS
+full, sites5, procs3, sites_prog, kill, ident, logged, log_csv, ncpus = ARGS
 t = Trace(full)
 eq(t.session["backend"], "bpf", "session backend")
 eq(t.session["counters_error"], None, "counters_error with --counters none")
@@ -62,4 +63,14 @@ with open(kill) as f:
 kills = [s for s in k["sites"] if s["nr"] == 62]
 eq(sum(s["calls"] for s in kills), 1, "kill -0 1: kill calls")
 eq(sum(s["errors"] for s in kills), 1, "kill -0 1: kill errors (EPERM)")
+
+# sites 7 3 2 with --log-buffer 1536K: the session says what was asked, its
+# memory holds the rings, and the log has every call.
+t = Trace(logged)
+eq(t.session["log_buffer"], 1536 << 10, "log session: log_buffer (as asked)")
+eq(t.session["dropped_events"], 0, "log session: dropped_events")
+ge(t.session["mem_bytes"], int(ncpus) << 20, "log session: mem_bytes holds the %s rings of 1 MiB" % ncpus)
+with open(log_csv, newline="") as f:
+    evs = [r for r in csv.DictReader(f) if r["event"] == "syscall"]
+eq(len(evs), t.session["syscalls"], "log session: syscall events")
 done()

@@ -3,7 +3,8 @@
 # /sys/fs/bpf/systrace/ID until reset removes it; max_sites and max_procs
 # drop exactly the site rows and processes past the limit, and count them;
 # -EPERM (-1) counts as an error; an unprivileged caller gets the
-# backend's reason and exit status 3.
+# backend's reason and exit status 3; a log session pins a ring per
+# possible CPU, sized as the module's log, and its memory counts.
 # tags: bpf
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -56,11 +57,34 @@ assert_contains "$CTL_ERR" "the BPF backend needs root, or CAP_BPF and CAP_PERFM
 as_nobody "$SYSTRACECTL" list
 assert_eq "$CTL_RC" 3 "nobody: list: exit status"
 
-# The temporal log is the module's: refused before anything runs.
-"$SYSTRACECTL" start --backend bpf --log "$T/bpf.log.csv" -- /bin/true 2>"$T/bpflog.err"
-expect_eq "$?" 4 "start --backend bpf --log: exit status"
-expect_contains "$(cat "$T/bpflog.err")" "keeps no temporal log" "start --backend bpf --log: message"
-expect_eq "$(ls /sys/fs/bpf/systrace)" "" "start --backend bpf --log: no session left"
+# The temporal log: a ring buffer per possible CPU, pinned as log0, log1...
+# beside the maps, of the size asked per CPU rounded down to a power of 2;
+# reset removes them with the rest. (test_trace_log checks the events.)
+ncpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' \
+	/sys/devices/system/cpu/possible)
+need_cmd bpftool
+trace --log "$T/bpf.log.csv" --log-buffer 1536K -- "$PROGS/sites" 7 3 2
+assert_eq "$TRACE_RC" 0 "sites 7 3 2 with --log: exit status"
+logged=$D
+assert_eq "$(cd /sys/fs/bpf/systrace/"$SID" && printf '%s\n' log* | sort -V | tr '\n' ' ')" \
+	"$(for ((i = 0; i < ncpus; i++)); do printf 'log%d ' $i; done)" "the log rings session $SID pins ($ncpus possible CPUs)"
+for ((i = 0; i < ncpus; i++)); do
+	expect_eq "$(bpftool -j map show pinned /sys/fs/bpf/systrace/"$SID"/log$i | csvq --json get max_entries)" 1048576 \
+		"log$i: bytes (1536K rounded down to a power of 2)"
+done
+ctl_ok reset "$SID"
+assert_eq "$(ls /sys/fs/bpf/systrace)" "" "what /sys/fs/bpf/systrace holds after the reset of a log session"
+
+# The rings of all possible CPUs may take half of max_mem, as the module's.
+SYSTRACE_MAX_MEM=$((2 * ncpus * 1048576 - 2)) "$SYSTRACECTL" start --backend bpf --counters none --quiet \
+	--log-buffer 1M -- /bin/true 2>"$T/cap.err"
+expect_eq "$?" 4 "--log-buffer 1M, max_mem just under 2 x $ncpus MiB: exit status"
+expect_contains "$(cat "$T/cap.err")" "log buffer times CPUs over half of max_mem" "--log-buffer over half of max_mem: message"
+expect_eq "$(ls /sys/fs/bpf/systrace)" "" "--log-buffer over half of max_mem: no session left"
+SYSTRACE_MAX_MEM=$((2 * ncpus * 1048576)) "$SYSTRACECTL" start --backend bpf --counters none --quiet \
+	--log-buffer 1M -- /bin/true 2>"$T/cap2.err"
+expect_eq "$?" 0 "--log-buffer 1M, max_mem 2 x $ncpus MiB: exit status ($(cat "$T/cap2.err"))"
+ctl_ok reset
 
 pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json" \
-	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites") $(stat -f -L -c %T "$PROGS/sites")"
+	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites") $(stat -f -L -c %T "$PROGS/sites")" "$logged" "$T/bpf.log.csv" "$ncpus"

@@ -9,7 +9,7 @@ from trace_check import begin, done, eq, expect, ge, le, Trace
 
 ARGS = begin()
 (tmp, prog, off_a, off_b, off_c,
- d_sites, d_jsonl, d_shell, d_storm, d_chrome, d_late, d_build) = ARGS
+ d_sites, d_jsonl, d_shell, d_storm, d_chrome, d_late, d_build, d_two) = ARGS
 
 INT = ("session_id", "proc_id", "pid", "tid", "seq", "ts_ns", "dur_ns", "nr",
        "ret", "errno", "child_proc_id", "child_pid", "exit_code", "exit_signal")
@@ -93,6 +93,8 @@ def phase_checks(log, what):
 # --- sites 1000 250 37, CSV ---------------------------------------------
 t = Trace(d_sites)
 log = read_csv(os.path.join(tmp, "sites.csv"))
+eq(t.session["dropped_events"], 0, "sites: dropped_events with a 4M buffer")
+eq(t.session["log_buffer"], 4 << 20, "sites: log_buffer (bytes per CPU, as asked)")
 same_counts(log, t, "sites")
 order_checks(log, "sites")
 phase_checks(log, "sites")
@@ -162,6 +164,7 @@ eq(ev_ts, sorted(ev_ts), "shell: events ordered by time")
 t = Trace(d_storm)
 log = read_csv(os.path.join(tmp, "storm.csv"))
 dropped = t.session["dropped_events"]
+eq(t.session["log_buffer"], 4096, "storm: log_buffer")
 expect(dropped > 0, "storm: dropped_events > 0 (got %d)" % dropped)
 eq(len(syscalls(log)) + dropped, t.session["syscalls"], "storm: logged + dropped_events = session syscalls")
 rows = {key(s): s["calls"] for s in t.sites}
@@ -200,6 +203,7 @@ ge(sum(1 for e in evs if e.get("ph") == "M" and e.get("name") == "process_name")
 # --- a real build: make -j2 --------------------------------------------
 t = Trace(d_build)
 log = read_csv(os.path.join(tmp, "build.csv"))
+eq(t.session["dropped_events"], 0, "build: dropped_events")
 same_counts(log, t, "build")
 order_checks(log, "build")
 phase_checks(log, "build")
@@ -225,4 +229,23 @@ same_counts(log, t, "log")
 order_checks(log, "log")
 eq(Counter((e["offset"], e["nr"]) for e in syscalls(log) if e["path"] == prog),
    Counter({(off_a, 110): 500, (off_c, 3): 3}), "log: the program's calls per site")
+eq(syscalls(read_csv(os.path.join(tmp, "late2.csv"))), [], "log: a second log of the drained session has no syscall")
+
+# --- two readers of one session, one after the other ----------------------
+t = Trace(d_two)
+part1 = read_csv(os.path.join(tmp, "part1.csv"))
+part2 = read_csv(os.path.join(tmp, "part2.csv"))
+eq(t.session["dropped_events"], 0, "two readers: dropped_events")
+ids1 = Counter((e["proc_id"], e["seq"]) for e in syscalls(part1))
+ids2 = Counter((e["proc_id"], e["seq"]) for e in syscalls(part2))
+eq(sorted(k for k, v in (ids1 + ids2).items() if v > 1), [], "two readers: no call read twice")
+same_counts(syscalls(part1) + syscalls(part2), t, "two readers: both parts")
+order_checks(syscalls(part1) + syscalls(part2), "two readers: both parts")
+by_img = defaultdict(lambda: [0, 0])
+for i, part in enumerate((part1, part2)):
+    for e in syscalls(part):
+        if e["path"] == prog and e["offset"] == off_a:
+            by_img[e["proc_id"]][i] += 1
+eq(sorted(by_img.values()), [[0, 200], [300, 0]],
+   "two readers: sites 300's calls all in the first part, sites 200's all in the second")
 done()

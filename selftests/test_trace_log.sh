@@ -6,9 +6,12 @@
 # exit events with the right links; a 4K buffer under a storm drops, and
 # the log plus dropped_events is the rows' calls; a make -j2 build's log
 # has each image's calls and process events exactly; `systracectl log` drains
-# a session started elsewhere; the Chrome trace has consistent slices; bad
-# requests fail with their exit codes.
-# tags: trace debug
+# a session started elsewhere, each event once: a second reader goes on
+# where the first stopped; the Chrome trace has consistent slices; bad
+# requests fail with their exit codes. The same on both backends
+# (selftests/run bpf trace_log): the module's per-CPU rings and the BPF
+# programs' per-CPU ring buffers give the same events.
+# tags: trace debug bpf
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
@@ -52,6 +55,38 @@ trace --log-buffer 1M -- "$P" 500 0 3
 d_late=$D
 "$SYSTRACECTL" log "$SID" -o "$T/late.csv" 2>"$T/late.err"
 assert_eq "$?" 0 "systracectl log of a finished session: exit status ($(cat "$T/late.err"))"
+"$SYSTRACECTL" log "$SID" -o "$T/late2.csv" 2>"$T/late2.err"
+assert_eq "$?" 0 "systracectl log of a drained session: exit status ($(cat "$T/late2.err"))"
+
+# Two readers of a running session, one after the other: sites 300, then
+# (once the first reader has stopped) sites 200. The first reader is
+# stopped by SIGINT while the shell waits on a fifo; the second goes on
+# from there.
+mkfifo "$T/go"
+"$SYSTRACECTL" start --counters none --backend "${SYSTRACE_BACKEND:-kmod}" --log-buffer 1M --quiet -- \
+	/bin/sh -c "$P 300 0 0; : >'$T/first.done'; read -r x <'$T/go'; $P 200 0 0" \
+	>"$T/two.out" 2>"$T/two.err" &
+tp=$!
+on_exit "kill $tp 2>/dev/null"
+for ((i = 0; i < 300; i++)); do
+	[ -e "$T/first.done" ] && break
+	sleep 0.1
+done
+[ -e "$T/first.done" ] || fail "sites 300 did not end: $(cat "$T/two.err")"
+sid=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$T/two.err" | head -n 1)
+[ -n "$sid" ] || fail "no session id: $(cat "$T/two.err")"
+timeout --preserve-status -s INT 1 "$SYSTRACECTL" log "$sid" -o "$T/part1.csv" 2>"$T/part1.err"
+assert_eq "$?" 0 "systracectl log stopped by SIGINT: exit status ($(cat "$T/part1.err"))"
+# shellcheck disable=SC2016 # $1 is the inner shell's
+timeout 30 sh -c 'echo go >"$1"' sh "$T/go" || fail "the shell does not read $T/go"
+wait $tp
+assert_eq "$?" 0 "start of the two-reader session: exit status ($(cat "$T/two.err"))"
+"$SYSTRACECTL" log "$sid" -o "$T/part2.csv" 2>"$T/part2.err"
+assert_eq "$?" 0 "the second systracectl log: exit status ($(cat "$T/part2.err"))"
+D=$T/trace.two
+mkdir -p "$D"
+trace_dump "$sid"
+d_two=$D
 
 # Refusals.
 trace -- "$P" 1 0 0
@@ -69,4 +104,4 @@ expect_eq "$?" 1 "--log-format without --log: exit status"
 expect_eq "$?" 4 "log of an unknown session: exit status"
 
 pycheck test_trace_log.py "$T" "$P" "$off_a" "$off_b" "$off_c" \
-	"$d_sites" "$d_jsonl" "$d_shell" "$d_storm" "$d_chrome" "$d_late" "$d_build"
+	"$d_sites" "$d_jsonl" "$d_shell" "$d_storm" "$d_chrome" "$d_late" "$d_build" "$d_two"

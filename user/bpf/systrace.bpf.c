@@ -49,6 +49,8 @@ const volatile __u32 pidns_inum;
 /* The sizes of `procs` and `sites`: a row past them is a drop, not an error. */
 const volatile __u64 max_procs = 1;
 const volatile __u64 max_sites = 1;
+/* Whether the session keeps a temporal log: its rings are in `logs`. */
+const volatile bool log_on;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -95,6 +97,23 @@ struct {
 	__type(key, struct stb_file_key);
 	__type(value, struct stb_file);
 } files SEC(".maps");
+
+/*
+ * The temporal log: one ring buffer per possible CPU, made and put here
+ * by systracectl (which pins each as logCPU for the readers); the
+ * template below only gives the kernel the inner maps' type.
+ */
+struct log_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct log_ring);
+} logs SEC(".maps");
 
 /* Room to build a path or a row outside the 512-byte stack. */
 struct scratch {
@@ -468,6 +487,41 @@ static __always_inline void update_max(__u64 *slot, __u64 d)
 	}
 }
 
+/*
+ * Logs the call @t completes, with its image's ordinal @seq, into the ring
+ * of this CPU. A full ring never makes the caller wait: the record is
+ * counted in dropped_events instead.
+ */
+static __always_inline void log_syscall(struct stb_task *t, struct stb_proc *p,
+					long ret, __u64 d, __u64 seq)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct stb_log_rec *r;
+	struct stb_meta *m;
+	void *ring;
+
+	ring = bpf_map_lookup_elem(&logs, &cpu);
+	r = ring ? bpf_ringbuf_reserve(ring, sizeof(*r), 0) : NULL;
+	if (!r) {
+		m = meta_get();
+		if (m)
+			stat_inc(&m->dropped_events);
+		return;
+	}
+	r->ts_ns = t->start_ns;
+	r->dur_ns = d;
+	r->proc_id = t->proc_id;
+	r->seq = seq;
+	r->addr = t->addr;
+	r->ret = ret;
+	r->tgid = p->tgid;
+	r->tid = t->tid;
+	r->nr = t->nr;
+	r->abi = t->abi;
+	/* The reader polls: no wakeup (an irq_work) per record. */
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
 /* Completes the in-flight syscall of @t with return value @ret. */
 static __always_inline void account(struct stb_task *t, long ret, __u64 now)
 {
@@ -478,6 +532,7 @@ static __always_inline void account(struct stb_task *t, long ret, __u64 now)
 	struct stb_proc *p;
 	__u64 d = now - t->start_ns;
 	__u64 err = (unsigned long)ret >= (unsigned long)-MAX_ERRNO;
+	__u64 seq;
 
 	t->inflight = 0;
 	if ((__s64)d < 0)
@@ -493,7 +548,10 @@ static __always_inline void account(struct stb_task *t, long ret, __u64 now)
 	__sync_fetch_and_add(&site->calls, 1);
 	__sync_fetch_and_add(&p->syscall_ns, d);
 	__sync_fetch_and_add(&p->errors, err);
-	__sync_fetch_and_add(&p->syscalls, 1);
+	/* The image's calls completed before this one: the log's seq. */
+	seq = __sync_fetch_and_add(&p->syscalls, 1);
+	if (log_on)
+		log_syscall(t, p, ret, d, seq);
 }
 
 static __always_inline __u8 syscall_abi(struct task_struct *task, long *nr)
@@ -706,6 +764,7 @@ int BPF_PROG(st_fork, struct task_struct *parent, struct task_struct *child)
 		stat_inc(&m->forks);
 	}
 	ct->proc_id = id;
+	ct->tid = pid_in_ns(BPF_CORE_READ(child, thread_pid));
 	ct->inflight = 0;
 	acct_base(ct, child);
 	ct->state = STB_TASK_ACTIVE;
@@ -764,6 +823,8 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 		return 0;
 	}
 	t->proc_id = id;
+	/* A thread's exec made it the leader: it has the leader's pid now. */
+	t->tid = pid_in_ns(BPF_CORE_READ(task, thread_pid));
 	t->inflight = 0;
 	acct_base(t, task);
 	t->state = STB_TASK_ACTIVE;

@@ -44,6 +44,8 @@ struct stb_task {
 	__u8 inflight;
 	__u8 state;
 	__u8 pad;
+	__u32 tid;		/* in the session's pid namespace */
+	__u32 pad2;
 	__u64 base_utime, base_stime, base_nvcsw, base_nivcsw;
 	__u64 base_minflt, base_majflt;
 };
@@ -57,6 +59,7 @@ struct stb_meta {
 	__u64 dropped_procs, dropped_sites, dropped_syscalls;
 	__u64 dropped_nomem, dropped_resolve;
 	__u64 late_resolves;
+	__u64 dropped_events;	/* the log's ring was full */
 };
 
 /* What the session is: written once by systracectl start, read by the others. */
@@ -66,7 +69,7 @@ struct stb_info {
 	__u32 flags;
 	__u32 counters;
 	__u32 max_procs, max_sites;
-	__u32 pad;
+	__u32 log_buffer;	/* bytes per CPU as asked; 0: no log */
 	__u64 created_ns, realtime_base_ns;
 };
 
@@ -115,5 +118,19 @@ struct stb_site {
 	__u8 has_path;
 	__u16 pad;
 };
+
+/*
+ * One syscall of the temporal log, as the module's struct st_log_rec: the
+ * record the programs put in the ring of the CPU the call completes on.
+ */
+struct stb_log_rec {
+	__u64 ts_ns, dur_ns, proc_id, seq, addr;
+	__s64 ret;
+	__u32 tgid, tid, nr;
+	__u32 abi;
+};
+
+/* The pin of CPU N's ring in a session's folder: "logN" (bpffs refuses dots). */
+#define STB_LOG_PIN	"log"
 
 #endif

@@ -42,7 +42,7 @@ const char start_usage[] =
 	"                        while CMD runs, and write it to FILE at the end\n"
 	"  --log-format F        csv (default), jsonl, or chrome (trace-event JSON\n"
 	"                        for Perfetto and chrome://tracing)\n"
-	"  --log-buffer SIZE     the module's log buffer per CPU (default 4M, from\n"
+	"  --log-buffer SIZE     the log buffer per CPU (default 4M, from\n"
 	"                        4K to 256M); without --log, keep a log that\n"
 	"                        systracectl log drains\n"
 	"  --early-object PATH   with --log: calls before the image's first call\n"
@@ -123,8 +123,8 @@ static int wait_child(pid_t pid)
 
 /*
  * wait_child() that drains the session's log every 20 ms meanwhile, so the
- * module's buffer has room. A drain that fails is said once; the log then
- * keeps what it had and the rest stays in the module's buffer.
+ * tracer's buffers have room. A drain that fails is said once; the log then
+ * keeps what it had and the rest stays in the tracer's buffers.
  */
 static int wait_draining(pid_t pid, struct st_backend *be, uint32_t id,
 			 struct st_log *log)

@@ -105,20 +105,10 @@ int st_backend_status(struct st_backend *b, struct st_status *st,
 	return b->ops->status(b->priv, st, err);
 }
 
-/* A backend without log_read (BPF's) keeps no temporal log. */
-static int no_log(struct st_err *err, const char *op)
-{
-	st_err_set(err, ST_ERR_KERNEL, EOPNOTSUPP, op,
-		   "the bpf backend keeps no temporal log (--log, --log-buffer, log): use the module (--backend kmod)");
-	return -EOPNOTSUPP;
-}
-
 int st_backend_session_new(struct st_backend *b,
 			   const struct st_session_req *req,
 			   struct st_session_row *out, struct st_err *err)
 {
-	if (req->log_buffer && !b->ops->log_read)
-		return no_log(err, "start");
 	return b->ops->session_new(b->priv, req, out, err);
 }
 
@@ -156,7 +146,5 @@ int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,
 			size_t *n, struct st_err *err)
 {
 	*n = 0;
-	if (!b->ops->log_read)
-		return no_log(err, "log");
 	return b->ops->log_read(b->priv, id, log, n, err);
 }

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
+#include "log.h"
 #include "systrace_bpf.h"
 #include "systrace.skel.h"
 
@@ -31,6 +32,9 @@
 #define BPF_FS_MAGIC_	0xcafe4a11
 #define DEF_MAX_PROCS	1048576
 #define DEF_MAX_SITES	4194304
+#define DEF_MAX_MEM	(1ULL << 30)
+/* A log record in its ring: the ring's 8-byte header, then the record. */
+#define LOG_REC_BYTES	(8 + sizeof(struct stb_log_rec))
 
 static const char *const map_names[] = { "tasks", "meta", "procs", "sites", "files", "info" };
 static const char *const link_names[] = { "sys_enter", "sys_exit", "fork", "exec", "exit" };
@@ -112,6 +116,19 @@ static uint32_t max_sites(void)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
+/*
+ * The bytes of each CPU's log ring for @bytes asked per CPU: rounded down
+ * to a power of 2 (a BPF ring's size must be one), at least a page.
+ */
+static uint32_t log_ring_bytes(uint32_t bytes)
+{
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), r = page;
+
+	while (r <= bytes / 2)
+		r *= 2;
+	return r;
+}
+
 static uint64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;
@@ -163,11 +180,20 @@ static void pin_path(char *buf, size_t len, uint32_t id, const char *name)
 		snprintf(buf, len, PIN_ROOT "/%" PRIu32, id);
 }
 
+static void log_pin_path(char *buf, size_t len, uint32_t id, int cpu)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), STB_LOG_PIN "%d", cpu);
+	pin_path(buf, len, id, name);
+}
+
 /* Removes every pin of session @id, then its folder. */
 static int unpin_all(uint32_t id)
 {
 	char path[PATH_MAX];
 	size_t i;
+	int cpu;
 
 	for (i = 0; i < sizeof(link_names) / sizeof(link_names[0]); i++) {
 		pin_path(path, sizeof(path), id, link_names[i]);
@@ -176,6 +202,11 @@ static int unpin_all(uint32_t id)
 	for (i = 0; i < sizeof(map_names) / sizeof(map_names[0]); i++) {
 		pin_path(path, sizeof(path), id, map_names[i]);
 		unlink(path);
+	}
+	for (cpu = 0;; cpu++) {
+		log_pin_path(path, sizeof(path), id, cpu);
+		if (unlink(path))
+			break;
 	}
 	pin_path(path, sizeof(path), id, NULL);
 	return rmdir(path) ? -errno : 0;
@@ -322,6 +353,43 @@ fail:
 }
 
 /*
+ * The temporal log's rings: one of @bytes per possible CPU, put in the
+ * programs' `logs` and pinned as logCPU, where the readers find them.
+ */
+static int log_rings(struct systrace_bpf *skel, uint32_t id, uint32_t bytes,
+		     int ncpus, struct st_err *err)
+{
+	int outer = bpf_map__fd(skel->maps.logs), fd, ret = 0;
+	char path[PATH_MAX];
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < (uint32_t)ncpus; cpu++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "st_log", 0, 0, bytes, NULL);
+		if (fd < 0) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_KERNEL, -ret, "log buffer",
+				   "cannot allocate the log buffer (%" PRIu32 " bytes on CPU %" PRIu32 ")",
+				   bytes, cpu);
+			return ret;
+		}
+		if (bpf_map_update_elem(outer, &cpu, &fd, BPF_ANY)) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_LOCAL, -ret, "bpf map update", "logs");
+		} else {
+			log_pin_path(path, sizeof(path), id, (int)cpu);
+			if (bpf_obj_pin(fd, path)) {
+				ret = -errno;
+				st_err_set(err, ST_ERR_LOCAL, -ret, "pin", "%s", path);
+			}
+		}
+		close(fd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Loads and attaches the programs, pins them as session @id, and makes
  * @pid (which has not exec'd yet) the session's root.
  */
@@ -332,7 +400,7 @@ static int session_load(uint32_t id, const struct st_session_req *req,
 	struct stb_task root = { .state = STB_TASK_PENDING };
 	struct systrace_bpf *skel;
 	uint32_t zero = 0, level = 0, inum = 0;
-	int ret, pidfd = -1;
+	int ret, pidfd = -1, ncpus = 1;
 
 	ret = pidns_self(&level, &inum);
 	if (ret) {
@@ -352,6 +420,16 @@ static int session_load(uint32_t id, const struct st_session_req *req,
 	skel->rodata->max_sites = info->max_sites;
 	bpf_map__set_max_entries(skel->maps.procs, info->max_procs);
 	bpf_map__set_max_entries(skel->maps.sites, info->max_sites);
+	if (info->log_buffer) {
+		ncpus = libbpf_num_possible_cpus();
+		if (ncpus < 1) {
+			ret = ncpus ? ncpus : -EINVAL;
+			st_err_set(err, ST_ERR_LOCAL, -ret, "possible CPUs", NULL);
+			goto out;
+		}
+		skel->rodata->log_on = true;
+	}
+	bpf_map__set_max_entries(skel->maps.logs, (uint32_t)ncpus);
 	ret = systrace_bpf__load(skel);
 	if (ret) {
 		if (ret == -EPERM || ret == -EACCES)
@@ -370,6 +448,11 @@ static int session_load(uint32_t id, const struct st_session_req *req,
 		ret = -errno;
 		st_err_set(err, ST_ERR_LOCAL, -ret, "bpf map update", NULL);
 		goto out;
+	}
+	if (info->log_buffer) {
+		ret = log_rings(skel, id, log_ring_bytes(info->log_buffer), ncpus, err);
+		if (ret)
+			goto out;
 	}
 	ret = systrace_bpf__attach(skel);
 	if (ret) {
@@ -538,6 +621,24 @@ static uint64_t link_misses(uint32_t id, const char *name)
 	return misses;
 }
 
+/* The memory of session @id's log rings. */
+static uint64_t log_memlock(uint32_t id)
+{
+	char path[PATH_MAX];
+	uint64_t sum = 0;
+	int cpu, fd;
+
+	for (cpu = 0;; cpu++) {
+		log_pin_path(path, sizeof(path), id, cpu);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			break;
+		sum += map_memlock(fd);
+		close(fd);
+	}
+	return sum;
+}
+
 static void session_row(struct bpf_session *bs, const struct stb_proc *procs,
 			size_t nprocs, struct st_session_row *s)
 {
@@ -586,8 +687,12 @@ static void session_row(struct bpf_session *bs, const struct stb_proc *procs,
 	s->dropped_nomem = m->dropped_nomem;
 	s->dropped_resolve = m->dropped_resolve;
 	s->late_resolves = m->late_resolves;
+	s->dropped_events = m->dropped_events;
+	s->log_buffer = bs->info.log_buffer;
 	for (i = 0; i < 6; i++)
 		s->mem_bytes += map_memlock(bs->fd[i]);
+	if (s->log_buffer)
+		s->mem_bytes += log_memlock(bs->id);
 	s->proc_row_bytes = sizeof(uint64_t) + sizeof(struct stb_proc);
 	s->site_row_bytes = sizeof(struct stb_site_key) + sizeof(struct stb_site);
 	s->backend = ST_BACKEND_BPF;
@@ -677,6 +782,28 @@ static uint32_t traced_by(uint32_t pid)
 	return found;
 }
 
+/*
+ * Whether a log of @bytes per CPU may be made, as the module decides: in
+ * range, and its rings over all possible CPUs at most half of max_mem.
+ */
+static int log_check(uint32_t bytes, struct st_err *err)
+{
+	uint64_t max_mem = param_u64("SYSTRACE_MAX_MEM", "max_mem", DEF_MAX_MEM);
+	int ncpus = libbpf_num_possible_cpus();
+
+	if (bytes < SYSTRACE_LOG_BUFFER_MIN || bytes > SYSTRACE_LOG_BUFFER_MAX) {
+		st_err_set(err, ST_ERR_KERNEL, ERANGE, "log buffer",
+			   "log buffer out of range (4 KiB to 256 MiB per CPU)");
+		return -ERANGE;
+	}
+	if (ncpus > 0 && (uint64_t)log_ring_bytes(bytes) * (uint64_t)ncpus > max_mem / 2) {
+		st_err_set(err, ST_ERR_KERNEL, ENOMEM, "log buffer",
+			   "log buffer times CPUs over half of max_mem");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 			      struct st_session_row *out, struct st_err *err)
 {
@@ -692,6 +819,11 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 	}
 	if (!bpf_caps())
 		return perm_error(err, EPERM, "bpf");
+	if (req->log_buffer) {
+		ret = log_check(req->log_buffer, err);
+		if (ret)
+			return ret;
+	}
 	ret = bpffs_ensure(err);
 	if (ret)
 		return ret;
@@ -713,6 +845,7 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 	info.realtime_base_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	info.max_procs = max_procs();
 	info.max_sites = max_sites();
+	info.log_buffer = req->log_buffer;
 	ret = session_load(id, req, &info, err);
 	if (ret) {
 		unpin_all(id);
@@ -931,6 +1064,137 @@ fail:
 	return ret;
 }
 
+struct log_drain {
+	struct st_log *log;
+	size_t n;
+	size_t left;		/* records this ring may still give */
+	int err;
+};
+
+/* One record of a ring: a syscall event, as the module's LOG_READ gives it. */
+static int log_event(void *ctx, void *data, size_t size)
+{
+	struct log_drain *ld = ctx;
+	const struct stb_log_rec *r = data;
+	struct st_event ev = { .kind = ST_EV_SYSCALL };
+
+	if (size < sizeof(*r))
+		return 0;
+	ev.ts_ns = r->ts_ns;
+	ev.dur_ns = r->dur_ns;
+	ev.proc_id = r->proc_id;
+	ev.seq = r->seq;
+	ev.addr = r->addr;
+	ev.ret = r->ret;
+	ev.pid = r->tgid;
+	ev.tid = r->tid;
+	ev.nr = r->nr;
+	ev.abi = r->abi;
+	if (st_log_push(ld->log, &ev)) {
+		ld->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	ld->n++;
+	/* A stop, not an error: the ring's capacity is read at most. */
+	return --ld->left ? 0 : -ENOSPC;
+}
+
+/*
+ * Reads the records of ring @fd (pinned at @path), then closes it: at
+ * most as many as it holds, so that a drain ends however fast the
+ * programs write. The ring keeps its consumer position, so a later reader
+ * goes on from there.
+ */
+static int log_ring_drain(int fd, const char *path, struct log_drain *ld,
+			  struct st_err *err)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info);
+	struct ring_buffer *rb;
+	int ret;
+
+	ret = bpf_obj_get_info_by_fd(fd, &info, &len);
+	if (ret) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, "log ring", "%s", path);
+		close(fd);
+		return ret;
+	}
+	ld->left = info.max_entries / LOG_REC_BYTES;
+	rb = ring_buffer__new(fd, log_event, ld, NULL);
+	if (!rb) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, "log ring", "%s", path);
+		close(fd);
+		return ret;
+	}
+	ret = ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	close(fd);
+	if (ld->err) {
+		st_err_set(err, ST_ERR_LOCAL, -ld->err, "log", NULL);
+		return ld->err;
+	}
+	if (ret < 0 && ret != -ENOSPC) {
+		st_err_set(err, ST_ERR_LOCAL, -ret, "log ring", "%s", path);
+		return ret;
+	}
+	return 0;
+}
+
+static int bpf_be_log_read(void *priv, uint32_t id, struct st_log *log, size_t *n,
+			   struct st_err *err)
+{
+	struct log_drain ld = { .log = log };
+	struct stb_info info;
+	char path[PATH_MAX];
+	uint32_t zero = 0;
+	int cpu, fd, ret;
+
+	(void)priv;
+	*n = 0;
+	fd = open_map(id, "info", err);
+	if (fd < 0)
+		return fd;
+	ret = bpf_map_lookup_elem(fd, &zero, &info) ? -errno : 0;
+	close(fd);
+	if (ret) {
+		st_err_set(err, ST_ERR_LOCAL, -ret, "bpf map lookup", "session %" PRIu32, id);
+		return ret;
+	}
+	if (!info.log_buffer) {
+		st_err_set(err, ST_ERR_KERNEL, ENOENT, "log",
+			   "session %" PRIu32 " keeps no log", id);
+		return -ENOENT;
+	}
+	/* log0, log1, ...: one ring per possible CPU. */
+	for (cpu = 0;; cpu++) {
+		log_pin_path(path, sizeof(path), id, cpu);
+		fd = bpf_obj_get(path);
+		if (fd < 0 && errno == ENOENT && cpu > 0) {
+			ret = 0;
+			break;
+		}
+		if (fd < 0) {
+			ret = -errno;
+			if (ret == -ENOENT)
+				st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+					   "no session with that id (%" PRIu32 "; see: systracectl list)",
+					   id);
+			else if (ret == -EPERM || ret == -EACCES)
+				perm_error(err, -ret, "open pinned log");
+			else
+				st_err_set(err, ST_ERR_LOCAL, -ret, "open", "%s", path);
+			break;
+		}
+		ret = log_ring_drain(fd, path, &ld, err);
+		if (ret)
+			break;
+	}
+	*n = ld.n;
+	return ret;
+}
+
 /* Whether BPF sessions may exist: one is pinned, or their folder is hidden from us. */
 bool st_backend_bpf_sessions(void)
 {
@@ -955,4 +1219,5 @@ const struct st_backend_ops st_backend_bpf = {
 	.session_get = bpf_be_session_get,
 	.session_list = bpf_be_session_list,
 	.dump = bpf_be_dump,
+	.log_read = bpf_be_log_read,
 };
