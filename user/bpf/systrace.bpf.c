@@ -17,6 +17,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+#ifdef STB_BENCH_NO_CLOCK
+#define STB_NOW() 0
+#else
+#define STB_NOW() bpf_ktime_get_ns()
+#endif
+
 /* enum systrace_end, enum systrace_abi, enum systrace_map of the UAPI. */
 #define END_RUNNING	0
 #define END_EXITED	1
@@ -428,17 +434,25 @@ static __always_inline void pending_drop(struct stb_proc *p, struct stb_meta *m)
 	}
 }
 
+/*
+ * The site row of @key, made at its first hit. The image's row is looked
+ * up only then: a known site costs one lookup.
+ */
 static __always_inline struct stb_site *site_get(struct task_struct *task,
-						 struct stb_site_key *key,
-						 struct stb_proc *p, __u64 now)
+						 struct stb_site_key *key, __u64 now)
 {
-	struct stb_meta *m = meta_get();
 	struct stb_site *site, v = {};
+	struct stb_meta *m;
+	struct stb_proc *p;
 	long err, res;
 
 	site = bpf_map_lookup_elem(&sites, key);
-	if (site || !m)
+	if (site)
 		return site;
+	m = meta_get();
+	p = bpf_map_lookup_elem(&procs, &key->proc_id);
+	if (!m || !p)
+		return NULL;
 	if (m->sites >= max_sites) {
 		stat_inc(&m->dropped_sites);
 		return NULL;
@@ -522,8 +536,8 @@ static __always_inline void log_syscall(struct stb_task *t, struct stb_proc *p,
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-/* Completes the in-flight syscall of @t with return value @ret. */
-static __always_inline void account(struct stb_task *t, long ret, __u64 now)
+/* Completes the in-flight syscall of @t with return value @ret; returns its image's row. */
+static __always_inline struct stb_proc *account(struct stb_task *t, long ret, __u64 now)
 {
 	struct stb_site_key key = {
 		.proc_id = t->proc_id, .addr = t->addr, .nr = t->nr, .abi = t->abi,
@@ -540,7 +554,7 @@ static __always_inline void account(struct stb_task *t, long ret, __u64 now)
 	site = bpf_map_lookup_elem(&sites, &key);
 	p = bpf_map_lookup_elem(&procs, &key.proc_id);
 	if (!site || !p)
-		return;
+		return p;
 	update_min(&site->min_ns, d);
 	update_max(&site->max_ns, d);
 	__sync_fetch_and_add(&site->total_ns, d);
@@ -552,11 +566,12 @@ static __always_inline void account(struct stb_task *t, long ret, __u64 now)
 	seq = __sync_fetch_and_add(&p->syscalls, 1);
 	if (log_on)
 		log_syscall(t, p, ret, d, seq);
+	return p;
 }
 
 static __always_inline __u8 syscall_abi(struct task_struct *task, long *nr)
 {
-	if (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT)
+	if (task->thread_info.status & TS_COMPAT)
 		return ABI_IA32;
 	if (*nr & X32_SYSCALL_BIT) {
 		*nr &= ~X32_SYSCALL_BIT;
@@ -571,23 +586,19 @@ int BPF_PROG(st_sys_enter, struct pt_regs *regs, long id)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct stb_site_key key;
 	struct stb_task *t;
-	struct stb_proc *p;
 	struct stb_meta *m;
 	__u64 now;
 
 	t = bpf_task_storage_get(&tasks, task, 0, 0);
 	if (!t || t->state != STB_TASK_ACTIVE)
 		return 0;
-	now = bpf_ktime_get_ns();
+	now = STB_NOW();
 	key.proc_id = t->proc_id;
 	key.abi = syscall_abi(task, &id);
 	key.nr = (__u32)id;
-	key.addr = BPF_CORE_READ(regs, ip) - 2;
-	p = bpf_map_lookup_elem(&procs, &key.proc_id);
-	if (!p)
-		return 0;
+	key.addr = regs->ip - 2;
 	t->inflight = 0;
-	if (!site_get(task, &key, p, now)) {
+	if (!site_get(task, &key, now)) {
 		m = meta_get();
 		if (m)
 			stat_inc(&m->dropped_syscalls);
@@ -614,8 +625,9 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 	if (!t || t->state != STB_TASK_ACTIVE)
 		return 0;
 	if (t->inflight)
-		account(t, ret, bpf_ktime_get_ns());
-	p = bpf_map_lookup_elem(&procs, &t->proc_id);
+		p = account(t, ret, STB_NOW());
+	else
+		p = bpf_map_lookup_elem(&procs, &t->proc_id);
 	if (p && p->npending) {
 		m = meta_get();
 		if (m)
