@@ -160,6 +160,18 @@ static __always_inline void stat_inc(__u64 *counter)
 	__sync_fetch_and_add(counter, 1);
 }
 
+/*
+ * bpf_map_update_elem() as an errno. Up to 6.3 the verifier calls a hash
+ * map's update directly, and its int return comes back zero-extended:
+ * -EEXIST read 4294967279, so a lost race with a sibling thread that made
+ * the same site first counted as a drop (seen on 6.1). The low 32 bits
+ * are the errno on every kernel.
+ */
+static __always_inline long map_insert(void *map, const void *key, const void *value)
+{
+	return (int)bpf_map_update_elem(map, key, value, BPF_NOEXIST);
+}
+
 static __always_inline void drop(__u64 *counter, long err)
 {
 	struct stb_meta *m = meta_get();
@@ -293,7 +305,7 @@ static __always_inline bool file_intern(struct file *file, struct stb_file_key *
 	if (path_build(&sc->file, BPF_CORE_READ(file, f_path.dentry),
 		       BPF_CORE_READ(file, f_path.mnt)))
 		return false;
-	err = bpf_map_update_elem(&files, key, &sc->file, BPF_NOEXIST);
+	err = map_insert(&files, key, &sc->file);
 	return !err || err == -EEXIST;
 }
 
@@ -461,7 +473,7 @@ static __always_inline struct stb_site *site_get(struct task_struct *task,
 	v.first_ordinal = p->syscalls;
 	v.min_ns = ~0ULL;
 	res = site_resolve(task, key->addr, &v);
-	err = bpf_map_update_elem(&sites, key, &v, BPF_NOEXIST);
+	err = map_insert(&sites, key, &v);
 	if (err && err != -EEXIST) {
 		drop(&m->dropped_sites, err);
 		return NULL;
@@ -713,7 +725,7 @@ static __always_inline __u64 proc_new(struct task_struct *task, __u64 parent_id,
 		p->has_exe = exe_of->has_exe;
 		p->exe = exe_of->exe;
 	}
-	err = bpf_map_update_elem(&procs, &p->id, p, BPF_NOEXIST);
+	err = map_insert(&procs, &p->id, p);
 	if (err) {
 		drop(&m->dropped_procs, err);
 		return 0;
