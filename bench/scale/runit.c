@@ -4,10 +4,12 @@
  *
  *   runit -o FILE -- CMD [ARGS...]
  *
- * Writes one line "WALL_NS MAXRSS_KIB STATUS" to FILE: the wall time from
- * just before fork to the return of wait4 (CLOCK_MONOTONIC), the child's
- * ru_maxrss (the largest of it and the descendants it waited for), and its
- * exit status (128+N when signal N killed it). Exits with STATUS.
+ * Writes one line "WALL_NS MAXRSS_KIB STATUS USER_NS SYS_NS" to FILE: the
+ * wall time from just before fork to the return of wait4 (CLOCK_MONOTONIC),
+ * the child's ru_maxrss (the largest of it and the descendants it waited
+ * for), its exit status (128+N when signal N killed it), and its user and
+ * system CPU time (the descendants it waited for included). Exits with
+ * STATUS.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,11 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static unsigned long long tv_ns(struct timeval tv)
+{
+	return (unsigned long long)tv.tv_sec * 1000000000u + (unsigned long long)tv.tv_usec * 1000u;
 }
 
 int main(int argc, char **argv)
@@ -56,8 +63,9 @@ int main(int argc, char **argv)
 	}
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	f = fopen(out, "w");
-	if (!f || fprintf(f, "%llu %ld %d\n", (unsigned long long)(now_ns() - t0),
-			  ru.ru_maxrss, status) < 0 || fclose(f)) {
+	if (!f || fprintf(f, "%llu %ld %d %llu %llu\n", (unsigned long long)(now_ns() - t0),
+			  ru.ru_maxrss, status, tv_ns(ru.ru_utime), tv_ns(ru.ru_stime)) < 0 ||
+	    fclose(f)) {
 		perror("runit: output file");
 		return 2;
 	}
