@@ -81,6 +81,42 @@ json_t *st_json_string(const char *s)
 	return j_string(s);
 }
 
+/*
+ * s as a JSON string literal, byte for byte what dumping st_json_string(s)
+ * prints: invalid UTF-8 becomes U+FFFD, and jansson's escapes (", \\, the
+ * control characters; nothing else, as without JSON_ENSURE_ASCII and
+ * JSON_ESCAPE_SLASH). A dump writes one per string cell, so it must not
+ * cost an allocation.
+ */
+void st_json_put_string(FILE *f, const char *s)
+{
+	static const char *const esc[0x20] = {
+		['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
+		['\r'] = "\\r", ['\t'] = "\\t",
+	};
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	size_t n;
+
+	fputc('"', f);
+	for (; *p; p += n ? n : 1) {
+		n = utf8_len(p);
+		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\'))
+			continue;
+		fwrite(run, 1, p - run, f);
+		run = p + (n ? n : 1);
+		if (!n)
+			fputs("\xef\xbf\xbd", f);
+		else if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (esc[*p])
+			fputs(esc[*p], f);
+		else
+			fprintf(f, "\\u%04X", *p);
+	}
+	fwrite(run, 1, p - run, f);
+	fputc('"', f);
+}
+
 static void set(json_t *o, const char *key, json_t *v)
 {
 	json_object_set_new(o, key, v ? v : json_null());

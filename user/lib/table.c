@@ -237,6 +237,71 @@ json_t *st_table_json_row(const struct st_table *t, const struct st_val *v)
 	return o;
 }
 
+/* The flags put_row_direct prints as jansson would: compact, nothing else. */
+static bool direct_flags(size_t flags)
+{
+	return (flags & ~(size_t)(JSON_REAL_PRECISION(31) | JSON_ENCODE_ANY)) ==
+	       JSON_COMPACT;
+}
+
+/* One cell as st_cell_json(c) dumped with flags prints it. */
+static int put_cell_json(FILE *f, const struct st_cell *c, size_t flags)
+{
+	json_t *j;
+	int ret;
+
+	switch (c->kind) {
+	case ST_U64:
+	case ST_S64:
+		fprintf(f, "%" PRId64, (int64_t)c->u);
+		return 0;
+	case ST_STR:
+		if (!c->s)
+			break;
+		st_json_put_string(f, c->s);
+		return 0;
+	case ST_HEX:
+		fprintf(f, "\"0x%" PRIx64 "\"", c->u);
+		return 0;
+	case ST_BOOL:
+		fputs(c->u ? "true" : "false", f);
+		return 0;
+	case ST_FIXED:
+		j = st_cell_json(c);
+		ret = j ? json_dumpf(j, f, flags | JSON_ENCODE_ANY) : -1;
+		json_decref(j);
+		return ret ? -EIO : 0;
+	case ST_NULL:
+		break;
+	}
+	fputs("null", f);
+	return 0;
+}
+
+/*
+ * Row r as one compact object, written as it is read: building a jansson
+ * object per row first made `dump --json` 6 times slower than the CSV of
+ * the same rows.
+ */
+static int put_row_direct(FILE *f, const struct st_table *t, size_t r,
+			  struct st_val *v, size_t flags)
+{
+	size_t c;
+
+	read_row(t, r, v);
+	fputc('{', f);
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', f);
+		st_json_put_string(f, t->col(t, c));
+		fputc(':', f);
+		if (put_cell_json(f, &v[c].c, flags))
+			return -EIO;
+	}
+	fputc('}', f);
+	return 0;
+}
+
 /* Row r as JSON, printed and freed. */
 static int put_row(FILE *f, const struct st_table *t, size_t r,
 		   struct st_val *v, size_t flags)
@@ -244,6 +309,8 @@ static int put_row(FILE *f, const struct st_table *t, size_t r,
 	json_t *row;
 	int ret;
 
+	if (direct_flags(flags))
+		return put_row_direct(f, t, r, v, flags);
 	read_row(t, r, v);
 	row = st_table_json_row(t, v);
 	if (!row)

@@ -291,3 +291,56 @@ TEST(json_utf8_overlongs_and_surrogates_are_replaced)
 	json_decref(doc);
 	st_dump_free(&d);
 }
+
+/* The rows of table kind of d as st_table_json prints them with flags. */
+static char *table_json(const struct st_dump *d, enum st_table_kind kind, size_t flags)
+{
+	struct st_view v = { .dump = d };
+	struct st_dump_table dt;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	st_dump_table(&dt, &v, kind, d->symbolized);
+	if (st_table_json(f, &dt.t, flags)) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+/*
+ * Dumps write rows straight to the stream; any other flags still go through
+ * a jansson object per row (JSON_PRESERVE_ORDER changes nothing since
+ * jansson 2.8). Both must print the same bytes, escapes and all.
+ */
+TEST(json_rows_print_as_jansson_would)
+{
+	static const enum st_table_kind kinds[] = { ST_TABLE_PROCESSES, ST_TABLE_SITES };
+	struct st_dump d;
+	char *text;
+	size_t i;
+
+	st_fixture(&d);
+	free(d.procs[0].exe);
+	d.procs[0].exe = strdup("/t\"q\\b\x01\x1f\b\f\n\r\t\x7f/\xff|\xc3\xa9|\xf0\x9f\x98\x80|\xed\xa0\x80");
+	snprintf(d.procs[0].comm, sizeof(d.procs[0].comm), "a,\"b\"\x1b");
+	d.sites[0].max_ns = UINT64_MAX;
+	d.sites[0].addr = UINT64_MAX;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		char *direct = table_json(&d, kinds[i], JSON_COMPACT | JSON_REAL_PRECISION(15));
+		char *jansson = table_json(&d, kinds[i], JSON_COMPACT | JSON_REAL_PRECISION(15) |
+					   JSON_PRESERVE_ORDER);
+
+		ASSERT_TRUE(direct && jansson);
+		EXPECT_STREQ(direct, jansson);
+		free(direct);
+		free(jansson);
+	}
+	text = table_json(&d, ST_TABLE_PROCESSES, JSON_COMPACT);
+	EXPECT_TRUE(text && strstr(text, "\"/t\\\"q\\\\b\\u0001\\u001F\\b\\f\\n\\r\\t\x7f/\xef\xbf\xbd|"));
+	free(text);
+	st_dump_free(&d);
+}
