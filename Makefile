@@ -208,7 +208,7 @@ uninstall-dkms: uninstall-user
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
 LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
-LINT_PY = $(wildcard selftests/*.py) selftests/csvq bench/report bench/scale/gen bench/scale/report
+LINT_PY = $(wildcard selftests/*.py bench/*.py) selftests/csvq bench/report bench/scale/gen bench/scale/report
 
 lint:
 	@command -v shellcheck >/dev/null && command -v pyflakes3 >/dev/null || \

@@ -14,31 +14,50 @@
 #include <linux/timekeeping.h>
 #include <linux/pid_namespace.h>
 #include "systrace.h"
+#include "hot.h"
+
+/*
+ * The syscall probes take no rcu_read_lock() of their own: they run with
+ * preemption disabled, which every grace period waits for (the flavours of
+ * RCU are one since 4.20), and a thread record is freed by call_rcu(), a
+ * session's rows after synchronize_rcu(). What dereferences RCU pointers
+ * in their slow paths takes the read lock for lockdep's sake.
+ */
+#if SYSTRACE_BENCH_SKIP & ST_SKIP_TASK
+static DEFINE_PER_CPU(unsigned long, st_bench_calls);
+#define st_bench_count()	this_cpu_inc(st_bench_calls)
+#else
+#define st_bench_count()	do { } while (0)
+#endif
 
 static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct st_thread *t;
 
-	rcu_read_lock();
-	t = st_thread_current();
-	if (t && t->proc && id >= 0) {
-		if (unlikely(t->cur.ts))
-			st_tsite_account(t, 0, st_tclock(t));
-		t->cur.ts = st_tsite_get(t, regs, id);
-		t->cur.start_ns = st_tclock(t);
+	if (st_skip(TASK)) {
+		st_bench_count();
+		return;
 	}
-	rcu_read_unlock();
+	t = st_thread_current();
+	if (!t || !t->proc || id < 0)
+		return;
+	if (unlikely(t->cur.ts))
+		st_tsite_account(t, 0, st_tclock(t));
+	t->cur.ts = st_tsite_get(t, regs, id);
+	t->cur.start_ns = st_tclock(t);
 }
 
 static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct st_thread *t;
 
-	rcu_read_lock();
+	if (st_skip(TASK)) {
+		st_bench_count();
+		return;
+	}
 	t = st_thread_current();
 	if (t && t->cur.ts)
 		st_tsite_account(t, ret, st_tclock(t));
-	rcu_read_unlock();
 }
 
 static void st_probe_fork(void *data, struct task_struct *parent,

@@ -55,6 +55,9 @@ static int __init st_init(void)
 	if (ret)
 		goto err_netlink;
 	pr_info("version %s loaded\n", SYSTRACE_VERSION);
+	if (SYSTRACE_BENCH_SKIP)
+		pr_warn("a bench-only build (skip mask %#x): its counts are wrong\n",
+			SYSTRACE_BENCH_SKIP);
 	return 0;
 
 err_netlink:

@@ -18,7 +18,6 @@
 #include <linux/jhash.h>
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
-#include <asm/syscall.h>
 #include "systrace.h"
 #include "tables.h"
 
@@ -315,83 +314,44 @@ static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u32 hash,
 	return ts;
 }
 
-static inline u8 st_abi(long *nr)
-{
-	if (in_ia32_syscall())
-		return SYSTRACE_ABI_IA32;
-#ifdef __X32_SYSCALL_BIT
-	if (*nr & __X32_SYSCALL_BIT) {
-		*nr &= ~__X32_SYSCALL_BIT;
-		return SYSTRACE_ABI_X32;
-	}
-#endif
-	return SYSTRACE_ABI_X64;
-}
-
 /**
- * st_tsite_get() - the calling thread's counters for the site it entered
+ * st_tsite_find() - the calling thread's counters for a site, the slow way
  * @t: current's record
- * @regs: user registers at syscall entry
+ * @addr: the site's address
  * @nr: syscall number
+ * @abi: enum systrace_abi
  *
- * The fast path reads only memory the thread owns.
+ * Called by st_tsite_get() when the thread enters another site than the
+ * last one: looks the thread's sites up, or makes the counters (and the
+ * site row, at the first hit in the image), and makes them the last site.
+ * Under the probe's disabled preemption, which the records' and rows'
+ * grace periods wait for.
  *
  * Return: the counters, or NULL when the syscall cannot be counted
  * (counted in dropped_syscalls).
  */
-struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
-			      long nr)
+struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi)
 {
-	u64 addr = instruction_pointer(regs) - 2;
-	u8 abi = st_abi(&nr);
-	struct st_tsite *ts = t->last;
-	u32 hash;
+	u32 hash = st_site_hash(t->hash.seed, addr, nr, abi);
+	struct st_tsite *ts;
 
-	if (likely(ts && st_site_is(ts->site, addr, nr, abi)))
-		return ts;
-	hash = st_site_hash(t->hash.seed, addr, nr, abi);
 	st_chash_for_each(ts, &t->hash, hash, hnode)
 		if (st_site_is(ts->site, addr, nr, abi))
 			break;
-	if (unlikely(!ts))
+	if (unlikely(!ts)) {
+		rcu_read_lock();
 		ts = st_tsite_new(t, hash, addr, nr, abi);
-	if (unlikely(!ts))
+		rcu_read_unlock();
+	}
+	if (unlikely(!ts)) {
 		st_stat_inc(t->s, ST_DROPPED_SYSCALLS);
-	else
-		t->last = ts;
+		return NULL;
+	}
+	t->last = ts;
+	t->last_addr = addr;
+	t->last_nr = nr;
+	t->last_abi = abi;
 	return ts;
-}
-
-/**
- * st_tsite_account() - complete the in-flight syscall of the current thread
- * @t: current's record
- * @ret: its return value
- * @now: st_tclock() at the exit
- */
-void st_tsite_account(struct st_thread *t, long ret, u64 now)
-{
-	struct st_tsite *ts = t->cur.ts;
-	u64 *c = ts->c.v, *tc = t->c.v;
-	u64 d = now - t->cur.start_ns;
-	bool err = IS_ERR_VALUE(ret);
-
-	/* Entry and exit on two CPUs whose clocks differ by more. */
-	if ((s64)d < 0)
-		d = 0;
-
-	t->cur.ts = NULL;
-	if (!c[ST_SITE_CALLS] || d < c[ST_SITE_MIN_NS])
-		WRITE_ONCE(c[ST_SITE_MIN_NS], d);
-	if (d > c[ST_SITE_MAX_NS])
-		WRITE_ONCE(c[ST_SITE_MAX_NS], d);
-	WRITE_ONCE(c[ST_SITE_TOTAL_NS], c[ST_SITE_TOTAL_NS] + d);
-	WRITE_ONCE(c[ST_SITE_ERRORS], c[ST_SITE_ERRORS] + err);
-	WRITE_ONCE(c[ST_SITE_CALLS], c[ST_SITE_CALLS] + 1);
-	WRITE_ONCE(tc[ST_PROC_SYSCALL_NS], tc[ST_PROC_SYSCALL_NS] + d);
-	WRITE_ONCE(tc[ST_PROC_ERRORS], tc[ST_PROC_ERRORS] + err);
-	WRITE_ONCE(tc[ST_PROC_SYSCALLS], tc[ST_PROC_SYSCALLS] + 1);
-	if (unlikely(t->logging))
-		st_log_syscall(t, ts->site, ret, d);
 }
 
 /* ---- merges and snapshots for dumps ---- */

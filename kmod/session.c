@@ -21,6 +21,7 @@
 #include <linux/mm.h>
 #include <net/netlink.h>
 #include "systrace.h"
+#include "hot.h"
 
 DEFINE_MUTEX(st_mutex);
 LIST_HEAD(st_sessions);

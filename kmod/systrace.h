@@ -164,7 +164,10 @@ struct st_thread {
 	pid_t tid;			/* in the session's pid namespace */
 	bool logging;			/* the session has a log */
 	struct st_tsite *tsites;	/* newest first, RCU readers */
-	struct st_tsite *last;
+	struct st_tsite *last;		/* the last site entered, and its key: */
+	u64 last_addr;			/* compared without reading the site */
+	u32 last_nr;
+	u8 last_abi;
 
 	struct st_proc_counts c;
 	struct st_acct base;		/* task accounting when it joined */
@@ -222,20 +225,40 @@ struct st_proc_snap {
 #define st_next(slot)		smp_load_acquire(&(slot))
 
 /*
- * The clock of syscall durations: the scheduler's (local_clock(), ns). On
- * x86 it reads the TSC even where CLOCK_MONOTONIC's clocksource is a slow
- * device (hpet, acpi_pm); it may differ between CPUs by a little, which a
- * duration clamps at 0. Timestamps of rows are CLOCK_MONOTONIC.
+ * The clock of syscall durations: the scheduler's raw clock (sched_clock(),
+ * ns; on x86 the TSC), cheap to read in every probe even where
+ * CLOCK_MONOTONIC's clocksource is a slow device (hpet, acpi_pm). It is
+ * local_clock() without the filtering against CLOCK_MONOTONIC that the
+ * kernel adds when it distrusts the TSC, which cost each syscall as much
+ * as the rest of the probes together (bench/parts, under TCG). A syscall
+ * that returns on another CPU is timed across the two CPUs' clocks; a
+ * negative difference clamps to 0. Timestamps of rows are CLOCK_MONOTONIC.
  */
-#define st_clock()		local_clock()
+#define st_clock()		sched_clock()
 
 /*
- * The clock a thread's syscalls are timed with: local_clock(), or for a
+ * A bench-only build (bench/parts) leaves parts of the syscall probes out
+ * to measure what each costs: -DSYSTRACE_BENCH_SKIP=<mask of these>. Its
+ * counts are wrong by design, and it says so when loaded.
+ */
+#define ST_SKIP_CLOCK	0x1	/* no clock read: every duration is 0 */
+#define ST_SKIP_COUNT	0x2	/* no counter update at exit */
+#define ST_SKIP_SITE	0x4	/* the thread's last site, not the right one */
+/* No task lookup, and so nothing else: the probe only counts its calls. */
+#define ST_SKIP_TASK	0x8
+#ifndef SYSTRACE_BENCH_SKIP
+#define SYSTRACE_BENCH_SKIP	0
+#endif
+#define st_skip(part)	(SYSTRACE_BENCH_SKIP & ST_SKIP_##part)
+
+/*
+ * The clock a thread's syscalls are timed with: st_clock(), or for a
  * session with a log CLOCK_MONOTONIC, so that an event's time, its
  * duration and the rows' sums of durations come from one clock that every
- * CPU shares (local_clock() may drift from it, and between CPUs).
+ * CPU shares (st_clock() may drift from it, and between CPUs).
  */
-#define st_tclock(t)	(unlikely((t)->logging) ? ktime_get_ns() : st_clock())
+#define st_tclock(t)	(st_skip(CLOCK) ? 0 :				\
+			 unlikely((t)->logging) ? ktime_get_ns() : st_clock())
 
 /* Module parameters (main.c). */
 extern unsigned int st_max_sessions;
@@ -290,7 +313,6 @@ void st_uncharge(struct st_session *s, size_t size);
 
 /* threads.c */
 struct st_thread *st_thread_lookup(struct task_struct *task);
-struct st_thread *st_thread_current(void);
 struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 				   struct task_struct *task, gfp_t gfp,
 				   struct st_thread *old);
@@ -306,9 +328,7 @@ bool st_proc_end(struct st_proc *p, u32 end, u32 code);
 void st_proc_pin(struct st_proc *p);
 void st_proc_unpin_end(struct st_proc *p);
 void st_proc_exit(struct st_proc *p, u32 code);
-struct st_tsite *st_tsite_get(struct st_thread *t, struct pt_regs *regs,
-			      long nr);
-void st_tsite_account(struct st_thread *t, long ret, u64 now);
+struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_counts *snap);

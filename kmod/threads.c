@@ -19,6 +19,7 @@
 #include <linux/pid.h>
 #include "systrace.h"
 #include "tables.h"
+#include "hot.h"
 
 /*
  * The key is a task pointer: a multiplicative hash and a pointer compare,
@@ -61,24 +62,8 @@ struct st_thread *st_thread_lookup(struct task_struct *task)
 	return rhashtable_lookup(&st_tasks, &task, st_task_params);
 }
 
-/*
- * The syscall probes' answer to "is current traced?", cached per CPU: a
- * loop of syscalls on one CPU, traced or not, looks the task table up
- * once. Every change of the table bumps st_tasks_gen after it is made; an
- * entry holds the generation read before its lookup, so it is used only
- * while the table is as that lookup saw it (or a change is still in
- * flight, which a lookup could have missed as well). A record that left
- * the table is freed only after a grace period that started after the
- * bump, and a probe that starts later sees the bump.
- */
-struct st_task_cache {
-	struct task_struct *task;
-	struct st_thread *t;		/* NULL: not traced */
-	unsigned long gen;
-};
-
-static DEFINE_PER_CPU(struct st_task_cache, st_task_cache);
-static atomic_long_t st_tasks_gen;
+DEFINE_PER_CPU(struct st_task_cache, st_task_cache);
+atomic_long_t st_tasks_gen;
 
 static void st_tasks_changed(void)
 {
@@ -87,28 +72,28 @@ static void st_tasks_changed(void)
 }
 
 /**
- * st_thread_current() - current's record, from a syscall probe
+ * st_thread_current_miss() - look current up and cache the answer
+ * @c: this CPU's task cache (see hot.h), which missed
  *
- * Must be called under rcu_read_lock().
- *
- * Return: the record, or NULL when current is not traced.
+ * Return: current's record, or NULL when current is not traced.
  */
-struct st_thread *st_thread_current(void)
+struct st_thread *st_thread_current_miss(struct st_task_cache *c)
 {
-	struct st_task_cache *c = get_cpu_ptr(&st_task_cache);
 	unsigned long gen = atomic_long_read(&st_tasks_gen);
 	struct st_thread *t;
+	unsigned int i;
 
-	if (likely(c->task == current && c->gen == gen)) {
-		t = c->t;
-	} else {
-		smp_rmb();	/* the generation before the lookup */
-		t = st_thread_lookup(current);
-		c->task = current;
-		c->t = t;
+	if (c->gen != gen) {
+		memset(c->task, 0, sizeof(c->task));
 		c->gen = gen;
 	}
-	put_cpu_ptr(&st_task_cache);
+	smp_rmb();	/* the generation before the lookup */
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	rcu_read_unlock();
+	i = c->next++ % ST_TASK_CACHE_WAYS;
+	c->task[i] = current;
+	c->t[i] = t;
 	return t;
 }
 
