@@ -161,11 +161,11 @@ static __always_inline void stat_inc(__u64 *counter)
 }
 
 /*
- * bpf_map_update_elem() as an errno. Up to 6.3 the verifier calls a hash
- * map's update directly, and its int return comes back zero-extended:
+ * bpf_map_update_elem() as an errno. On 6.1 the verifier calls a hash
+ * map's update directly, and its int return came back zero-extended:
  * -EEXIST read 4294967279, so a lost race with a sibling thread that made
- * the same site first counted as a drop (seen on 6.1). The low 32 bits
- * are the errno on every kernel.
+ * the same site first counted as a drop. The low 32 bits are the errno on
+ * every kernel.
  */
 static __always_inline long map_insert(void *map, const void *key, const void *value)
 {
