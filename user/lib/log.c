@@ -13,6 +13,17 @@
 #include "table.h"
 
 
+int st_event_site_cmp(const struct st_event *x, const struct st_event *y)
+{
+	if (x->proc_id != y->proc_id)
+		return x->proc_id < y->proc_id ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->abi != y->abi)
+		return x->abi < y->abi ? -1 : 1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
 int st_log_push(struct st_log *log, const struct st_event *ev)
 {
 	if (log->n == log->cap) {

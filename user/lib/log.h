@@ -73,6 +73,11 @@ enum st_log_format {
 	ST_LOG_CHROME,
 };
 
+/*
+ * Orders two syscall events by their site row's key (proc_id, addr, abi,
+ * nr), as st_site_ptr_cmp orders the rows; 0 for the same site.
+ */
+int st_event_site_cmp(const struct st_event *x, const struct st_event *y);
 int st_log_push(struct st_log *log, const struct st_event *ev);
 void st_log_free(struct st_log *log);
 

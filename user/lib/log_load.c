@@ -391,15 +391,10 @@ static int rec_by_site(const void *a, const void *b)
 {
 	const struct st_event *x = &(*(const struct rec *const *)a)->ev;
 	const struct st_event *y = &(*(const struct rec *const *)b)->ev;
+	int c = st_event_site_cmp(x, y);
 
-	if (x->proc_id != y->proc_id)
-		return x->proc_id < y->proc_id ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->abi != y->abi)
-		return x->abi < y->abi ? -1 : 1;
-	if (x->nr != y->nr)
-		return x->nr < y->nr ? -1 : 1;
+	if (c)
+		return c;
 	return a < b ? -1 : a > b;
 }
 

@@ -18,15 +18,10 @@ static int by_row(const void *a, const void *b)
 {
 	const struct st_event *x = *(const struct st_event *const *)a;
 	const struct st_event *y = *(const struct st_event *const *)b;
+	int c = st_event_site_cmp(x, y);
 
-	if (x->proc_id != y->proc_id)
-		return x->proc_id < y->proc_id ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->abi != y->abi)
-		return x->abi < y->abi ? -1 : 1;
-	if (x->nr != y->nr)
-		return x->nr < y->nr ? -1 : 1;
+	if (c)
+		return c;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
