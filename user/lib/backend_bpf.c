@@ -929,18 +929,21 @@ static int bpf_be_session_list(void *priv, struct st_session_row **out, size_t *
 	return 0;
 }
 
-static char *file_path(int fd, const struct stb_file_key *key)
+/* The file's path, valid until the next call; NULL when unknown. */
+static const char *file_path(int fd, const struct stb_file_key *key)
 {
 	static struct stb_file f;
 
 	if (bpf_map_lookup_elem(fd, key, &f) || f.off >= STB_PATH_MAX)
 		return NULL;
 	f.buf[STB_PATH_MAX - 1] = '\0';
-	return strdup(f.buf + f.off);
+	return f.buf + f.off;
 }
 
 static void proc_row(const struct stb_proc *p, int files_fd, struct st_proc_row *r)
 {
+	const char *path;
+
 	memset(r, 0, sizeof(*r));
 	r->id = p->id;
 	r->parent_id = p->parent_id;
@@ -950,7 +953,8 @@ static void proc_row(const struct stb_proc *p, int files_fd, struct st_proc_row 
 	r->ppid = p->ppid;
 	memcpy(r->comm, p->comm, sizeof(r->comm));
 	r->comm[sizeof(r->comm) - 1] = '\0';
-	r->exe = p->has_exe ? file_path(files_fd, &p->exe) : NULL;
+	path = p->has_exe ? file_path(files_fd, &p->exe) : NULL;
+	r->exe = path ? strdup(path) : NULL;
 	r->start_ns = p->start_ns;
 	r->end = p->end;
 	r->has_end_ns = p->end != SYSTRACE_END_RUNNING;
@@ -1008,8 +1012,9 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		r->nr = key.nr;
 		r->abi = key.abi;
 		r->map = v.map;
-		r->path = v.map == SYSTRACE_MAP_FILE && v.has_path ?
-			file_path(bs->fd[M_FILES], &v.file) : NULL;
+		if (v.map == SYSTRACE_MAP_FILE && v.has_path &&
+		    st_dump_str(d, file_path(bs->fd[M_FILES], &v.file), &r->path))
+			return -ENOMEM;
 		r->offset = v.offset;
 		r->has_file_id = v.has_file_id;
 		r->inode = v.file.ino;

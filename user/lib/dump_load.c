@@ -223,43 +223,27 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 	return 0;
 }
 
-static char *dup_opt(struct ctx *c, json_t *o, const char *key, bool *nomem)
-{
-	const char *s = get_opt_str(c, o, "sites", key);
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*nomem = true;
-	return d;
-}
-
 /* The symbolizer's keys, when the dump was symbolized where it was made. */
-static int load_sym(struct ctx *c, json_t *o, struct st_site_row *s)
+static int load_sym(struct ctx *c, json_t *o, struct st_dump *d,
+		    struct st_site_row *s)
 {
-	struct st_sym *sym;
-	bool nomem = false;
+	const char *w = "sites";
+	struct st_sym sym = { 0 };
 
 	if (!json_object_get(o, "symbol"))
 		return 0;
 	if (s->map != SYSTRACE_MAP_FILE)
 		return 0;
-	sym = calloc(1, sizeof(*sym));
-	if (!sym)
-		return -ENOMEM;
-	sym->object = dup_opt(c, o, "object", &nomem);
-	sym->symbol = dup_opt(c, o, "symbol", &nomem);
-	sym->symbol_offset = get_hex(c, o, "sites", "symbol_offset",
-				     &sym->has_symbol_offset);
-	sym->build_id = dup_opt(c, o, "build_id", &nomem);
-	sym->error = dup_opt(c, o, "symbol_error", &nomem);
-	s->sym = sym;
-	return nomem ? -ENOMEM : 0;
+	sym.object = get_opt_str(c, o, w, "object");
+	sym.symbol = get_opt_str(c, o, w, "symbol");
+	sym.symbol_offset = get_hex(c, o, w, "symbol_offset", &sym.has_symbol_offset);
+	sym.build_id = get_opt_str(c, o, w, "build_id");
+	sym.error = get_opt_str(c, o, w, "symbol_error");
+	return st_dump_sym(d, &sym, &s->sym);
 }
 
-static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
+static int load_site(struct ctx *c, json_t *o, struct st_dump *d,
+		     struct st_site_row *s)
 {
 	const char *w = "sites", *path;
 	bool has;
@@ -273,7 +257,7 @@ static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
 	s->nr = (uint32_t)get_u64(c, o, w, "nr");
 	s->map = get_enum(c, o, w, "map", st_map_name);
 	path = get_opt_str(c, o, w, "path");
-	if (path && !(s->path = strdup(path)))
+	if (st_dump_str(d, path, &s->path))
 		return -ENOMEM;
 	s->offset = get_hex(c, o, w, "offset", &has);
 	/* A column added after the first schema may be missing. */
@@ -290,7 +274,7 @@ static int load_site(struct ctx *c, json_t *o, struct st_site_row *s)
 	if (get_opt_u64(c, o, w, "dev", &v))
 		s->dev = (uint32_t)v;
 	get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
-	return load_sym(c, o, s);
+	return load_sym(c, o, d, s);
 }
 
 int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
@@ -336,7 +320,7 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 			break;
 		}
 		d->nsites++;
-		ret = load_site(&c, row, &d->sites[i]);
+		ret = load_site(&c, row, d, &d->sites[i]);
 		if (json_object_get(row, "symbol"))
 			d->symbolized = true;
 	}

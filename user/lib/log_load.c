@@ -516,7 +516,8 @@ static int make_procs(struct loader *l, struct st_dump *d, struct rec **idx)
 	return 0;
 }
 
-static int make_site(struct st_site_row *s, struct rec **r, size_t n)
+static int make_site(struct st_dump *d, struct st_site_row *s, struct rec **r,
+		     size_t n)
 {
 	size_t i;
 
@@ -530,13 +531,11 @@ static int make_site(struct st_site_row *s, struct rec **r, size_t n)
 	s->first_ordinal = r[0]->ev.seq;
 	s->first_ns = r[0]->ev.ts_ns;
 	s->min_ns = UINT64_MAX;
-	if (r[0]->path && !(s->path = strdup(r[0]->path)))
+	if (st_dump_str(d, r[0]->path, &s->path))
 		return -ENOMEM;
-	if (r[0]->symbol) {
-		s->sym = calloc(1, sizeof(*s->sym));
-		if (!s->sym || !(s->sym->symbol = strdup(r[0]->symbol)))
-			return -ENOMEM;
-	}
+	if (r[0]->symbol &&
+	    st_dump_sym(d, &(struct st_sym){ .symbol = r[0]->symbol }, &s->sym))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const struct st_event *e = &r[i]->ev;
 
@@ -570,7 +569,7 @@ static int make_sites(struct loader *l, struct st_dump *d, struct rec **idx)
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && !rec_by_site_key(idx[i], idx[j]); j++)
 			;
-		ret = make_site(&d->sites[d->nsites++], idx + i, j - i);
+		ret = make_site(d, &d->sites[d->nsites++], idx + i, j - i);
 		if (ret)
 			return ret;
 		d->symbolized |= d->sites[d->nsites - 1].sym != NULL;

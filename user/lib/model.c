@@ -11,10 +11,10 @@ void st_sym_free(struct st_sym *sym)
 {
 	if (!sym)
 		return;
-	free(sym->object);
-	free(sym->symbol);
-	free(sym->build_id);
-	free(sym->error);
+	free((char *)sym->object);
+	free((char *)sym->symbol);
+	free((char *)sym->build_id);
+	free((char *)sym->error);
 	free(sym);
 }
 
@@ -24,12 +24,10 @@ void st_dump_free(struct st_dump *d)
 
 	for (i = 0; i < d->nprocs; i++)
 		free(d->procs[i].exe);
-	for (i = 0; i < d->nsites; i++) {
-		free(d->sites[i].path);
-		st_sym_free(d->sites[i].sym);
-	}
 	free(d->procs);
 	free(d->sites);
+	st_pool_free(d->pool);
+	d->pool = NULL;
 	d->procs = NULL;
 	d->sites = NULL;
 	d->nprocs = 0;

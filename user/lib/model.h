@@ -120,7 +120,7 @@ struct st_site_row {
 	uint32_t nr;
 	uint32_t abi;			/* enum systrace_abi */
 	uint32_t map;			/* enum systrace_map */
-	char *path;			/* NULL unless SYSTRACE_MAP_FILE; owned */
+	const char *path;		/* NULL unless SYSTRACE_MAP_FILE; pooled */
 	uint64_t offset;
 	bool has_file_id;		/* inode, dev and mtime were recorded */
 	uint64_t inode;
@@ -129,21 +129,23 @@ struct st_site_row {
 #define ST_SITE_FIELD(name, field, merge) uint64_t field;
 	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 	uint64_t first_ns, first_ordinal;
-	struct st_sym *sym;		/* NULL until symbolized; owned */
+	const struct st_sym *sym;	/* NULL until symbolized; pooled */
 };
 
 /*
  * What a symbolizer learns about a site: the object that holds it (for a
  * file mapping, the ELF file), the nearest symbol and the build id. Every
- * field is optional; NULL is a missing value.
+ * field is optional; NULL is a missing value. A site row's is pooled (its
+ * dump's st_pool, shared with every site that resolves the same way); one
+ * st_symbolize_site() returns owns its strings (st_sym_free).
  */
 struct st_sym {
-	char *object;
-	char *symbol;
+	const char *object;
+	const char *symbol;
 	bool has_symbol_offset;
 	uint64_t symbol_offset;
-	char *build_id;			/* lowercase hex */
-	char *error;			/* why symbol is NULL for a file map */
+	const char *build_id;		/* lowercase hex */
+	const char *error;		/* why symbol is NULL for a file map */
 };
 
 /* One row of `dump --syscalls`: the sites of one image with one (abi, nr). */
@@ -164,7 +166,24 @@ struct st_dump {
 	size_t nsites;
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
+	struct st_pool *pool;		/* the sites' strings and syms; owned */
 };
+
+/*
+ * A set of strings and st_sym records (pool.c), each stored once; what it
+ * hands out lives until st_pool_free(). A NULL string pools as NULL. The
+ * functions return 0 or -ENOMEM.
+ */
+struct st_pool;
+struct st_pool *st_pool_new(void);
+void st_pool_free(struct st_pool *p);
+int st_pool_str(struct st_pool *p, const char *s, const char **out);
+int st_pool_sym(struct st_pool *p, const struct st_sym *sym,
+		const struct st_sym **out);
+/* The same in d's pool, which the first call makes. */
+int st_dump_str(struct st_dump *d, const char *s, const char **out);
+int st_dump_sym(struct st_dump *d, const struct st_sym *sym,
+		const struct st_sym **out);
 
 /*
  * The session's counters (SYSTRACE_SESSION_STATS), in their order: decoding,

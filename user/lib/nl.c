@@ -295,7 +295,8 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 	return 0;
 }
 
-static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site_row *s)
+static int decode_site(struct rx *rx, struct nlattr *nest, struct st_dump *d,
+		       struct st_site_row *s)
 {
 	struct nlattr *tb[SYSTRACE_SITE_A_MAX + 1];
 	int ret;
@@ -324,7 +325,8 @@ static int decode_site(struct rx *rx, struct nlattr *nest, struct st_site_row *s
 #undef ST_SITE_DECODE
 	s->first_ns = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_NS]);
 	s->first_ordinal = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_ORDINAL]);
-	if (dup_str(&s->path, tb[SYSTRACE_SITE_A_PATH]))
+	if (tb[SYSTRACE_SITE_A_PATH] &&
+	    st_dump_str(d, nla_get_string(tb[SYSTRACE_SITE_A_PATH]), &s->path))
 		return no_memory(rx);
 	return 0;
 }
@@ -461,6 +463,7 @@ struct table {
 	void **items;
 	size_t *n;
 	size_t cap;
+	struct st_dump *dump;	/* its pool holds the sites' paths */
 };
 
 static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
@@ -485,7 +488,7 @@ static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
 			row = grow(t->items, t->n, &t->cap, sizeof(struct st_site_row));
 			if (!row)
 				return no_memory(rx);
-			ret = decode_site(rx, a, row);
+			ret = decode_site(rx, a, t->dump, row);
 		}
 		if (ret)
 			return ret;
@@ -499,11 +502,11 @@ int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
 {
 	struct table procs = {
 		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs,
-		.n = &d->nprocs, .cap = d->nprocs,
+		.n = &d->nprocs, .cap = d->nprocs, .dump = d,
 	};
 	struct table sites = {
 		.type = SYSTRACE_A_SITE, .items = (void **)&d->sites,
-		.n = &d->nsites, .cap = d->nsites,
+		.n = &d->nsites, .cap = d->nsites, .dump = d,
 	};
 	struct rx rx = { 0 };
 	struct genlmsghdr *gnlh;
@@ -967,9 +970,11 @@ int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 {
 	struct table procs = {
 		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs, .n = &d->nprocs,
+		.dump = d,
 	};
 	struct table sites = {
 		.type = SYSTRACE_A_SITE, .items = (void **)&d->sites, .n = &d->nsites,
+		.dump = d,
 	};
 	struct request preq = {
 		.cmd = SYSTRACE_CMD_PROC_GET, .dump = true, .session_id = id,

@@ -795,9 +795,13 @@ int st_symbolize_dump(struct st_dump *d)
 	if (!sz)
 		return -ENOMEM;
 	for (i = 0; i < d->nsites && !ret; i++) {
-		st_sym_free(d->sites[i].sym);
+		struct st_sym *sym;
+
 		d->sites[i].sym = NULL;
-		ret = st_symbolize_site(sz, &d->sites[i], &d->sites[i].sym);
+		ret = st_symbolize_site(sz, &d->sites[i], &sym);
+		if (!ret && sym)
+			ret = st_dump_sym(d, sym, &d->sites[i].sym);
+		st_sym_free(sym);
 	}
 	st_symbolizer_free(sz);
 	if (!ret)

@@ -138,11 +138,12 @@ TEST(csv_symbol_columns_follow_when_symbolized)
 
 	st_fixture(&d);
 	d.symbolized = true;
-	d.sites[0].sym = calloc(1, sizeof(struct st_sym));
-	d.sites[0].sym->object = strdup("/usr/lib/x86_64-linux-gnu/libc.so.6");
-	d.sites[0].sym->symbol = strdup("getpid");
-	d.sites[0].sym->has_symbol_offset = true;
-	d.sites[0].sym->symbol_offset = 0x9;
+	ASSERT_EQ(st_dump_sym(&d, &(struct st_sym){
+			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
+			.symbol = "getpid",
+			.has_symbol_offset = true,
+			.symbol_offset = 0x9,
+		  }, &d.sites[0].sym), 0);
 	out = table(&d, ST_TABLE_SITES);
 	EXPECT_TRUE(strstr(out, ",inode,dev,mtime_ns,object,symbol,symbol_offset,build_id,"
 			   "symbol_error\n"));

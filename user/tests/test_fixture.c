@@ -59,7 +59,8 @@ void st_fixture(struct st_dump *d)
 		.calls = 6, .errors = 1, .total_ns = 600, .min_ns = 50,
 		.max_ns = 200, .first_ns = 1100, .first_ordinal = 0,
 	};
-	s[0].path = strdup("/usr/lib/x86_64-linux-gnu/libc.so.6");
+	if (st_dump_str(d, "/usr/lib/x86_64-linux-gnu/libc.so.6", &s[0].path))
+		abort();
 	s[1] = (struct st_site_row){
 		.proc_id = 1, .addr = 0xf7f00000ULL, .nr = 20,
 		.abi = SYSTRACE_ABI_IA32, .map = SYSTRACE_MAP_VDSO,

@@ -159,13 +159,15 @@ static void lv_fixture(bool *failed, struct st_dump *d, struct st_log *log,
 			s->nr = e->nr;
 			s->abi = SYSTRACE_ABI_X64;
 			s->map = SYSTRACE_MAP_FILE;
-			s->path = strdup(obj);
+			if (st_dump_str(d, obj, &s->path))
+				abort();
 			s->offset = e->addr & 0xfff;
 			s->first_ordinal = e->seq;
 			s->first_ns = e->ts;
 			if (!strcmp(obj, EARLY)) {
-				s->sym = calloc(1, sizeof(*s->sym));
-				s->sym->symbol = strdup("write");
+				if (st_dump_sym(d, &(struct st_sym){ .symbol = "write" },
+						&s->sym))
+					abort();
 			}
 		}
 		s->calls++;

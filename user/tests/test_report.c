@@ -71,23 +71,27 @@ static struct st_site_row *add_site(struct st_dump *d, uint64_t proc,
 	return s;
 }
 
-static void in_file(struct st_site_row *s, const char *path, uint64_t offset)
+static void in_file(struct st_dump *d, struct st_site_row *s, const char *path,
+		    uint64_t offset)
 {
 	s->map = SYSTRACE_MAP_FILE;
-	s->path = strdup(path);
+	if (st_dump_str(d, path, &s->path))
+		abort();
 	s->offset = offset;
 }
 
 /* A file site in function symbol that starts at file offset start. */
-static void in_func(struct st_site_row *s, const char *object, const char *symbol,
-		    uint64_t start, uint64_t offset)
+static void in_func(struct st_dump *d, struct st_site_row *s, const char *object,
+		    const char *symbol, uint64_t start, uint64_t offset)
 {
-	in_file(s, object, offset);
-	s->sym = calloc(1, sizeof(*s->sym));
-	s->sym->object = strdup(object);
-	s->sym->symbol = strdup(symbol);
-	s->sym->has_symbol_offset = true;
-	s->sym->symbol_offset = offset - start;
+	in_file(d, s, object, offset);
+	if (st_dump_sym(d, &(struct st_sym){
+			.object = object,
+			.symbol = symbol,
+			.has_symbol_offset = true,
+			.symbol_offset = offset - start,
+		}, &s->sym))
+		abort();
 }
 
 static void finish(struct st_dump *d)
@@ -312,19 +316,19 @@ static void short_fixture(struct st_dump *d)
 	add_proc(d, 3, 200 * MS, NULL);
 	add_proc(d, 4, UINT64_MAX, NULL);
 	add_proc(d, 5, 1 * MS, NULL);
-	in_func(add_site(d, 1, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
-	in_func(add_site(d, 1, 0x7000212, 257, 2, 1), LIBC, "open", 0x200, 0x210);
-	in_func(add_site(d, 1, 0x7000305, 3, 10, 2), LIBC, "close", 0x300, 0x305);
-	in_func(add_site(d, 1, 0x6000055, 9, 1, 3), LD, "mmap", 0x50, 0x55);
+	in_func(d, add_site(d, 1, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
+	in_func(d, add_site(d, 1, 0x7000212, 257, 2, 1), LIBC, "open", 0x200, 0x210);
+	in_func(d, add_site(d, 1, 0x7000305, 3, 10, 2), LIBC, "close", 0x300, 0x305);
+	in_func(d, add_site(d, 1, 0x6000055, 9, 1, 3), LD, "mmap", 0x50, 0x55);
 	s = add_site(d, 1, 0x7fff0000, 228, 1, 4);
 	s->map = SYSTRACE_MAP_VDSO;
-	in_func(add_site(d, 2, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
-	in_func(add_site(d, 2, 0x7000210, 257, 1, 1), LIBC, "open", 0x200, 0x210);
-	in_func(add_site(d, 2, 0x7000220, 2, 1, 2), LIBC, "open", 0x200, 0x220);
-	in_func(add_site(d, 2, 0x6000055, 9, 3, 3), LD, "mmap", 0x50, 0x55);
-	in_func(add_site(d, 3, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
-	in_func(add_site(d, 4, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
-	in_func(add_site(d, 5, 0x7000105, 0, 5, 0), LIBC, "read", 0x100, 0x105);
+	in_func(d, add_site(d, 2, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
+	in_func(d, add_site(d, 2, 0x7000210, 257, 1, 1), LIBC, "open", 0x200, 0x210);
+	in_func(d, add_site(d, 2, 0x7000220, 2, 1, 2), LIBC, "open", 0x200, 0x220);
+	in_func(d, add_site(d, 2, 0x6000055, 9, 3, 3), LD, "mmap", 0x50, 0x55);
+	in_func(d, add_site(d, 3, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
+	in_func(d, add_site(d, 4, 0x7000105, 0, 1, 0), LIBC, "read", 0x100, 0x105);
+	in_func(d, add_site(d, 5, 0x7000105, 0, 5, 0), LIBC, "read", 0x100, 0x105);
 	d->symbolized = true;
 	finish(d);
 }
@@ -452,19 +456,19 @@ static void phases_fixture(struct st_dump *d, const char *ld, const char *self)
 	add_proc(d, 6, MS, self)->parent_id = 1;
 	for (size_t i = 0; i < 5; i++)
 		d->procs[i].prev_id = 100 + i;
-	in_file(add_site(d, 1, 0x100, 12, 1, 0), ld, 0x100);
-	in_file(add_site(d, 1, 0x200, 9, 8, 1), ld, 0x200);
-	in_file(add_site(d, 1, 0x300, 257, 3, 2), ld, 0x300);
-	in_file(add_site(d, 1, 0x9000, 1, 5, 10), LIBC, 0x9000);
-	in_file(add_site(d, 1, 0x400, 9, 2, 12), ld, 0x400);
-	in_file(add_site(d, 2, 0x100, 12, 2, 0), ld, 0x100);
-	in_file(add_site(d, 2, 0x9000, 1, 3, 2), LIBC, 0x9000);
-	in_file(add_site(d, 3, 0x9000, 1, 4, 0), LIBC, 0x9000);
-	in_file(add_site(d, 4, 0x100, 12, 1, 0), ld, 0x100);
-	in_file(add_site(d, 4, 0x200, 9, 1, 1), ld, 0x200);
-	in_file(add_site(d, 5, 0x100, 12, 1, 0), ld, 0x100);
-	in_file(add_site(d, 5, 0x200, 9, 2, 1), ld, 0x200);
-	in_file(add_site(d, 6, 0x200, 9, 1, 0), ld, 0x200);
+	in_file(d, add_site(d, 1, 0x100, 12, 1, 0), ld, 0x100);
+	in_file(d, add_site(d, 1, 0x200, 9, 8, 1), ld, 0x200);
+	in_file(d, add_site(d, 1, 0x300, 257, 3, 2), ld, 0x300);
+	in_file(d, add_site(d, 1, 0x9000, 1, 5, 10), LIBC, 0x9000);
+	in_file(d, add_site(d, 1, 0x400, 9, 2, 12), ld, 0x400);
+	in_file(d, add_site(d, 2, 0x100, 12, 2, 0), ld, 0x100);
+	in_file(d, add_site(d, 2, 0x9000, 1, 3, 2), LIBC, 0x9000);
+	in_file(d, add_site(d, 3, 0x9000, 1, 4, 0), LIBC, 0x9000);
+	in_file(d, add_site(d, 4, 0x100, 12, 1, 0), ld, 0x100);
+	in_file(d, add_site(d, 4, 0x200, 9, 1, 1), ld, 0x200);
+	in_file(d, add_site(d, 5, 0x100, 12, 1, 0), ld, 0x100);
+	in_file(d, add_site(d, 5, 0x200, 9, 2, 1), ld, 0x200);
+	in_file(d, add_site(d, 6, 0x200, 9, 1, 0), ld, 0x200);
 	finish(d);
 }
 
@@ -691,11 +695,12 @@ TEST(dump_load_reads_back_a_dump)
 
 	st_fixture(&d);
 	d.symbolized = true;
-	d.sites[0].sym = calloc(1, sizeof(struct st_sym));
-	d.sites[0].sym->object = strdup("/usr/lib/x86_64-linux-gnu/libc.so.6");
-	d.sites[0].sym->symbol = strdup("getpid");
-	d.sites[0].sym->has_symbol_offset = true;
-	d.sites[0].sym->symbol_offset = 0x9;
+	ASSERT_EQ(st_dump_sym(&d, &(struct st_sym){
+			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
+			.symbol = "getpid",
+			.has_symbol_offset = true,
+			.symbol_offset = 0x9,
+		  }, &d.sites[0].sym), 0);
 	v = (struct st_view){ .dump = &d };
 	f = open_memstream(&text, &len);
 	ASSERT_EQ(st_json_dump(f, &v, false, false), 0);
@@ -762,18 +767,18 @@ static void diff_fixture(struct st_dump *d, bool b)
 	strcpy(p->comm, b ? "ls" : "sh");
 	if (!b)
 		strcpy(add_proc(d, 3, MS, "/bin/cat")->comm, "cat");
-	in_func(add_site(d, 1, 0x7f100, 110, b ? 19 : 10, 0), LIBC, "getppid", 0xf7, 0x100);
+	in_func(d, add_site(d, 1, 0x7f100, 110, b ? 19 : 10, 0), LIBC, "getppid", 0xf7, 0x100);
 	s = add_site(d, 1, 0x7f200, 3, 5, 1);
-	in_func(s, LIBC, "close", 0x1f0, 0x200);
+	in_func(d, s, LIBC, "close", 0x1f0, 0x200);
 	s->errors = 5;
 	s->total_ns = b ? 80 : 50;
 	s = add_site(d, 1, b ? 0xe000 : 0xf000, 228, 4, 2);
 	s->map = SYSTRACE_MAP_VDSO;
 	if (b) {
-		in_func(add_site(d, 2, 0x7f400, 39, 1, 0), LIBC, "getpid", 0x400, 0x400);
+		in_func(d, add_site(d, 2, 0x7f400, 39, 1, 0), LIBC, "getpid", 0x400, 0x400);
 	} else {
-		in_func(add_site(d, 2, 0x7f100, 110, 2, 0), LIBC, "getppid", 0xf7, 0x100);
-		in_func(add_site(d, 3, 0x7f300, 0, 3, 0), LIBC, "read", 0x300, 0x300);
+		in_func(d, add_site(d, 2, 0x7f100, 110, 2, 0), LIBC, "getppid", 0xf7, 0x100);
+		in_func(d, add_site(d, 3, 0x7f300, 0, 3, 0), LIBC, "read", 0x300, 0x300);
 	}
 	finish(d);
 	d->session.id = b ? 5 : 4;
