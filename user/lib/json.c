@@ -81,40 +81,58 @@ json_t *st_json_string(const char *s)
 	return j_string(s);
 }
 
+/* The bytes st_json_put_string copies as they are: ASCII from ' ' but " (0x22) and \ (0x5c). */
+static const bool json_plain[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true,
+};
+
 /*
  * s as a JSON string literal, byte for byte what dumping st_json_string(s)
  * prints: invalid UTF-8 becomes U+FFFD, and jansson's escapes (", \\, the
  * control characters; nothing else, as without JSON_ENSURE_ASCII and
- * JSON_ESCAPE_SLASH). A dump writes one per string cell, so it must not
- * cost an allocation.
+ * JSON_ESCAPE_SLASH). A dump writes one per string cell: runs of plain
+ * bytes are copied whole, and only bytes >= 0x80 are decoded.
  */
-void st_json_put_string(FILE *f, const char *s)
+void st_json_put_string(struct st_obuf *o, const char *s)
 {
 	static const char *const esc[0x20] = {
 		['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
 		['\r'] = "\\r", ['\t'] = "\\t",
 	};
-	const unsigned char *p = (const unsigned char *)s, *run = p;
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)s, *run;
+	char u[6] = "\\u00";
 	size_t n;
 
-	fputc('"', f);
-	for (; *p; p += n ? n : 1) {
-		n = utf8_len(p);
-		if (n > 1 || (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\'))
+	st_obuf_putc(o, '"');
+	for (;;) {
+		for (run = p; json_plain[*p]; p++)
+			;
+		st_obuf_put(o, run, p - run);
+		if (!*p)
+			break;
+		if (*p >= 0x80) {
+			n = utf8_len(p);
+			if (n)
+				st_obuf_put(o, p, n);
+			else
+				st_obuf_put(o, "\xef\xbf\xbd", 3);
+			p += n ? n : 1;
 			continue;
-		fwrite(run, 1, p - run, f);
-		run = p + (n ? n : 1);
-		if (!n)
-			fputs("\xef\xbf\xbd", f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (esc[*p])
-			fputs(esc[*p], f);
-		else
-			fprintf(f, "\\u%04X", *p);
+		}
+		if (*p == '"' || *p == '\\') {
+			st_obuf_putc(o, '\\');
+			st_obuf_putc(o, *p);
+		} else if (esc[*p]) {
+			st_obuf_put(o, esc[*p], 2);
+		} else {
+			u[4] = hex[*p >> 4];
+			u[5] = hex[*p & 0xf];
+			st_obuf_put(o, u, 6);
+		}
+		p++;
 	}
-	fwrite(run, 1, p - run, f);
-	fputc('"', f);
+	st_obuf_putc(o, '"');
 }
 
 static void set(json_t *o, const char *key, json_t *v)

@@ -22,7 +22,7 @@ unsigned int st_check_totals(const struct st_dump *d, FILE *why);
 
 /* json.c */
 json_t *st_json_string(const char *s);	/* invalid UTF-8 becomes U+FFFD */
-void st_json_put_string(FILE *f, const char *s);	/* the same, printed */
+void st_json_put_string(struct st_obuf *o, const char *s);	/* the same, printed */
 json_t *st_json_session(const struct st_session_row *s);
 json_t *st_json_status(const struct st_status *st, const struct st_session_row *ss,
 		       size_t n);

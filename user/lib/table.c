@@ -23,25 +23,138 @@ static uint64_t pow10_u64(unsigned int n)
 	return p;
 }
 
+/* A block of the dump file: the stream is handed pieces this large. */
+#define OBUF_SIZE 65536
+
+void st_obuf_init(struct st_obuf *o, FILE *f, char *b, size_t cap)
+{
+	o->f = f;
+	o->b = b;
+	o->len = 0;
+	o->cap = cap;
+}
+
+/* A failed write leaves the stream's error set: st_output_write reports it. */
+void st_obuf_flush(struct st_obuf *o)
+{
+	if (o->len)
+		fwrite(o->b, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* s does not fit in what is left of b. */
+void st_obuf_write(struct st_obuf *o, const void *s, size_t n)
+{
+	st_obuf_flush(o);
+	if (n > o->cap)
+		fwrite(s, 1, n, o->f);
+	else
+		st_obuf_put(o, s, n);
+}
+
+/* v in decimal, written backwards to end of a buffer; returns its start. */
+static char *dec_u64(char *end, uint64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809" "10111213141516171819"
+		"20212223242526272829" "30313233343536373839"
+		"40414243444546474849" "50515253545556575859"
+		"60616263646566676869" "70717273747576777879"
+		"80818283848586878889" "90919293949596979899";
+
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, pairs + v * 2, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
+/* As dec_u64, with a '-' if (int64_t)v is negative. */
+static char *dec_s64(char *end, uint64_t v)
+{
+	char *p;
+
+	if ((int64_t)v >= 0)
+		return dec_u64(end, v);
+	p = dec_u64(end, -v);
+	*--p = '-';
+	return p;
+}
+
+/* v as 0x and lowercase hex digits, written backwards as dec_u64. */
+static char *hex_u64(char *end, uint64_t v)
+{
+	do {
+		*--end = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	*--end = 'x';
+	*--end = '0';
+	return end;
+}
+
+/* Long enough for any of them: 0x and 16 digits, or '-' and 19. */
+#define NUM_LEN 20
+
+void st_obuf_u64(struct st_obuf *o, uint64_t v)
+{
+	char buf[NUM_LEN], *p = dec_u64(buf + NUM_LEN, v);
+
+	st_obuf_put(o, p, buf + NUM_LEN - p);
+}
+
+void st_obuf_s64(struct st_obuf *o, uint64_t v)
+{
+	char buf[NUM_LEN], *p = dec_s64(buf + NUM_LEN, v);
+
+	st_obuf_put(o, p, buf + NUM_LEN - p);
+}
+
+void st_obuf_hex(struct st_obuf *o, uint64_t v)
+{
+	char buf[NUM_LEN], *p = hex_u64(buf + NUM_LEN, v);
+
+	st_obuf_put(o, p, buf + NUM_LEN - p);
+}
+
+/* The number p .. end as a string in buf, cut to len as snprintf cuts. */
+static const char *num_text(char *buf, size_t len, const char *p, const char *end)
+{
+	size_t n = end - p;
+
+	if (!len)
+		return buf;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /* The cell as text (text and CSV); "" for a missing value. */
 const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 {
+	char num[NUM_LEN], *end = num + NUM_LEN;
 	uint64_t scale;
 
 	switch (c->kind) {
 	case ST_NULL:
 		return "";
 	case ST_U64:
-		snprintf(buf, len, "%" PRIu64, c->u);
-		return buf;
+		return num_text(buf, len, dec_u64(end, c->u), end);
 	case ST_S64:
-		snprintf(buf, len, "%" PRId64, (int64_t)c->u);
-		return buf;
+		return num_text(buf, len, dec_s64(end, c->u), end);
 	case ST_STR:
 		return c->s;
 	case ST_HEX:
-		snprintf(buf, len, "0x%" PRIx64, c->u);
-		return buf;
+		return num_text(buf, len, hex_u64(end, c->u), end);
 	case ST_BOOL:
 		return c->u ? "1" : "0";
 	case ST_FIXED:
@@ -76,19 +189,36 @@ json_t *st_cell_json(const struct st_cell *c)
 	return json_null();
 }
 
-void st_csv_field(FILE *f, const char *s)
+void st_csv_field(struct st_obuf *o, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+	size_t n = strcspn(s, ",\"\r\n");
+
+	if (!s[n]) {
+		st_obuf_put(o, s, n);
 		return;
 	}
-	fputc('"', f);
+	st_obuf_putc(o, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			st_obuf_putc(o, '"');
+		st_obuf_putc(o, *s);
 	}
-	fputc('"', f);
+	st_obuf_putc(o, '"');
+}
+
+/* A buffer for o, or NULL. */
+static char *obuf_open(struct st_obuf *o, FILE *f)
+{
+	char *b = malloc(OBUF_SIZE);
+
+	st_obuf_init(o, f, b, OBUF_SIZE);
+	return b;
+}
+
+static void obuf_close(struct st_obuf *o)
+{
+	st_obuf_flush(o);
+	free(o->b);
 }
 
 /* Room for one row of t's values. */
@@ -195,31 +325,63 @@ out:
 	return ret;
 }
 
+/* One cell as st_csv_field(st_cell_text(c)) prints it. */
+static void put_cell_csv(struct st_obuf *o, const struct st_cell *c)
+{
+	char buf[48];
+
+	switch (c->kind) {
+	case ST_NULL:
+		return;
+	case ST_U64:
+		st_obuf_u64(o, c->u);
+		return;
+	case ST_S64:
+		st_obuf_s64(o, c->u);
+		return;
+	case ST_HEX:
+		st_obuf_hex(o, c->u);
+		return;
+	case ST_BOOL:
+		st_obuf_putc(o, c->u ? '1' : '0');
+		return;
+	case ST_STR:
+	case ST_FIXED:
+		break;
+	}
+	st_csv_field(o, st_cell_text(c, buf, sizeof(buf)));
+}
+
 int st_table_csv(FILE *f, const struct st_table *t)
 {
 	struct st_val *v = row_buffer(t);
-	char buf[48];
+	struct st_obuf o;
 	size_t i, c;
+	int ret = -ENOMEM;
 
-	if (!v)
-		return -ENOMEM;
+	if (!obuf_open(&o, f) || !v)
+		goto out;
 	for (c = 0; c < t->ncols; c++) {
 		if (c)
-			fputc(',', f);
-		st_csv_field(f, t->col(t, c));
+			st_obuf_putc(&o, ',');
+		st_csv_field(&o, t->col(t, c));
 	}
-	fputc('\n', f);
+	st_obuf_putc(&o, '\n');
 	for (i = 0; i < t->nrows; i++) {
 		read_row(t, i, v);
 		for (c = 0; c < t->ncols; c++) {
 			if (c)
-				fputc(',', f);
-			st_csv_field(f, st_cell_text(&v[c].c, buf, sizeof(buf)));
+				st_obuf_putc(&o, ',');
+			put_cell_csv(&o, &v[c].c);
 		}
-		fputc('\n', f);
+		st_obuf_putc(&o, '\n');
 	}
+	ret = 0;
+out:
+	if (o.b)
+		obuf_close(&o);
 	free(v);
-	return 0;
+	return ret;
 }
 
 json_t *st_table_json_row(const struct st_table *t, const struct st_val *v)
@@ -245,37 +407,82 @@ static bool direct_flags(size_t flags)
 }
 
 /* One cell as st_cell_json(c) dumped with flags prints it. */
-static int put_cell_json(FILE *f, const struct st_cell *c, size_t flags)
+static int put_cell_json(struct st_obuf *o, const struct st_cell *c, size_t flags)
 {
+	char buf[64];
+	size_t n;
 	json_t *j;
-	int ret;
 
 	switch (c->kind) {
 	case ST_U64:
 	case ST_S64:
-		fprintf(f, "%" PRId64, (int64_t)c->u);
+		st_obuf_s64(o, c->u);
 		return 0;
 	case ST_STR:
 		if (!c->s)
 			break;
-		st_json_put_string(f, c->s);
+		st_json_put_string(o, c->s);
 		return 0;
 	case ST_HEX:
-		fprintf(f, "\"0x%" PRIx64 "\"", c->u);
+		st_obuf_putc(o, '"');
+		st_obuf_hex(o, c->u);
+		st_obuf_putc(o, '"');
 		return 0;
 	case ST_BOOL:
-		fputs(c->u ? "true" : "false", f);
+		st_obuf_puts(o, c->u ? "true" : "false");
 		return 0;
 	case ST_FIXED:
 		j = st_cell_json(c);
-		ret = j ? json_dumpf(j, f, flags | JSON_ENCODE_ANY) : -1;
+		n = j ? json_dumpb(j, buf, sizeof(buf), flags | JSON_ENCODE_ANY) : 0;
 		json_decref(j);
-		return ret ? -EIO : 0;
+		if (!n || n > sizeof(buf))
+			return -EIO;
+		st_obuf_put(o, buf, n);
+		return 0;
 	case ST_NULL:
 		break;
 	}
-	fputs("null", f);
+	st_obuf_puts(o, "null");
 	return 0;
+}
+
+/*
+ * The keys of t's rows as put_row_direct prints them, escaped once per
+ * table rather than once per cell: "name": and, but for the first column,
+ * the ',' before it. Key c is k->text[k->off[c] .. k->off[c + 1]].
+ */
+struct json_keys {
+	char *text;
+	size_t *off;
+};
+
+static int json_keys_build(struct json_keys *k, const struct st_table *t)
+{
+	struct st_obuf o;
+	size_t c, cap = 0;
+
+	/* Escaped, a byte takes at most 6 ("\u001F"). */
+	for (c = 0; c < t->ncols; c++)
+		cap += strlen(t->col(t, c)) * 6 + 4;
+	k->text = malloc(cap ? cap : 1);
+	k->off = calloc(t->ncols + 1, sizeof(*k->off));
+	if (!k->text || !k->off)
+		return -ENOMEM;
+	st_obuf_init(&o, NULL, k->text, cap);
+	for (c = 0; c < t->ncols; c++) {
+		if (c)
+			st_obuf_putc(&o, ',');
+		st_json_put_string(&o, t->col(t, c));
+		st_obuf_putc(&o, ':');
+		k->off[c + 1] = o.len;
+	}
+	return 0;
+}
+
+static void json_keys_free(struct json_keys *k)
+{
+	free(k->text);
+	free(k->off);
 }
 
 /*
@@ -283,67 +490,86 @@ static int put_cell_json(FILE *f, const struct st_cell *c, size_t flags)
  * object per row first made `dump --json` 6 times slower than the CSV of
  * the same rows.
  */
-static int put_row_direct(FILE *f, const struct st_table *t, size_t r,
-			  struct st_val *v, size_t flags)
+static int put_row_direct(struct st_obuf *o, const struct st_table *t, size_t r,
+			  struct st_val *v, size_t flags, const struct json_keys *k)
 {
 	size_t c;
 
 	read_row(t, r, v);
-	fputc('{', f);
+	st_obuf_putc(o, '{');
 	for (c = 0; c < t->ncols; c++) {
-		if (c)
-			fputc(',', f);
-		st_json_put_string(f, t->col(t, c));
-		fputc(':', f);
-		if (put_cell_json(f, &v[c].c, flags))
+		st_obuf_put(o, k->text + k->off[c], k->off[c + 1] - k->off[c]);
+		if (put_cell_json(o, &v[c].c, flags))
 			return -EIO;
 	}
-	fputc('}', f);
+	st_obuf_putc(o, '}');
 	return 0;
 }
 
-/* Row r as JSON, printed and freed. */
-static int put_row(FILE *f, const struct st_table *t, size_t r,
-		   struct st_val *v, size_t flags)
+/* Row r through a jansson object, printed and freed. */
+static int put_row_jansson(struct st_obuf *o, const struct st_table *t, size_t r,
+			   struct st_val *v, size_t flags)
 {
 	json_t *row;
 	int ret;
 
-	if (direct_flags(flags))
-		return put_row_direct(f, t, r, v, flags);
 	read_row(t, r, v);
 	row = st_table_json_row(t, v);
 	if (!row)
 		return -ENOMEM;
-	ret = json_dumpf(row, f, flags);
+	st_obuf_flush(o);
+	ret = json_dumpf(row, o->f, flags);
 	json_decref(row);
 	return ret ? -EIO : 0;
 }
 
-int st_table_json(FILE *f, const struct st_table *t, size_t flags)
+/* Row r as JSON; k: the keys, if jansson's printing is not needed. */
+static int put_row(struct st_obuf *o, const struct st_table *t, size_t r,
+		   struct st_val *v, size_t flags, const struct json_keys *k)
 {
-	struct st_val *v = row_buffer(t);
+	if (k)
+		return put_row_direct(o, t, r, v, flags, k);
+	return put_row_jansson(o, t, r, v, flags);
+}
+
+static int put_rows(struct st_obuf *o, const struct st_table *t,
+		    struct st_val *v, size_t flags, const struct json_keys *k)
+{
 	size_t i;
 	int ret = 0;
 
-	if (!v)
-		return -ENOMEM;
-	flags |= JSON_ENCODE_ANY;
 	if (t->single) {
 		if (t->nrows)
-			ret = put_row(f, t, 0, v, flags);
-		else
-			ret = json_dumpf(json_null(), f, flags) ? -EIO : 0;
-		free(v);
-		return ret;
+			return put_row(o, t, 0, v, flags, k);
+		st_obuf_puts(o, "null");
+		return 0;
 	}
-	fputc('[', f);
+	st_obuf_putc(o, '[');
 	for (i = 0; i < t->nrows && !ret; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		ret = put_row(f, t, i, v, flags);
+		st_obuf_puts(o, i ? ",\n" : "\n");
+		ret = put_row(o, t, i, v, flags, k);
 	}
 	if (!ret)
-		fputs(t->nrows ? "\n]" : "]", f);
+		st_obuf_puts(o, t->nrows ? "\n]" : "]");
+	return ret;
+}
+
+int st_table_json(FILE *f, const struct st_table *t, size_t flags)
+{
+	struct json_keys keys = { NULL, NULL };
+	bool direct = direct_flags(flags);
+	struct st_val *v = row_buffer(t);
+	struct st_obuf o;
+	int ret = -ENOMEM;
+
+	flags |= JSON_ENCODE_ANY;
+	if (!obuf_open(&o, f) || !v || (direct && json_keys_build(&keys, t)))
+		goto out;
+	ret = put_rows(&o, t, v, flags, direct ? &keys : NULL);
+out:
+	if (o.b)
+		obuf_close(&o);
+	json_keys_free(&keys);
 	free(v);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 enum st_kind {
 	ST_NULL,	/* missing: empty in text and CSV, null in JSON */
@@ -70,10 +71,53 @@ struct st_output_opts {
 	bool format_set;
 };
 
+/*
+ * Output gathered in b and handed to f in large pieces. A dump is hundreds
+ * of millions of small pieces (a key, a number, a run of a path): one stdio
+ * call each, each taking the stream's lock, cost more than the formatting.
+ * Flush before writing to f directly.
+ */
+struct st_obuf {
+	FILE *f;
+	char *b;
+	size_t len, cap;
+};
+
+void st_obuf_init(struct st_obuf *o, FILE *f, char *b, size_t cap);
+void st_obuf_flush(struct st_obuf *o);
+void st_obuf_write(struct st_obuf *o, const void *s, size_t n);
+
+static inline void st_obuf_put(struct st_obuf *o, const void *s, size_t n)
+{
+	if (n > o->cap - o->len) {
+		st_obuf_write(o, s, n);
+		return;
+	}
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+static inline void st_obuf_putc(struct st_obuf *o, char c)
+{
+	if (o->len == o->cap)
+		st_obuf_flush(o);
+	o->b[o->len++] = c;
+}
+
+static inline void st_obuf_puts(struct st_obuf *o, const char *s)
+{
+	st_obuf_put(o, s, strlen(s));
+}
+
+/* As printf's %PRIu64, %PRId64 of (int64_t)v, and 0x%PRIx64. */
+void st_obuf_u64(struct st_obuf *o, uint64_t v);
+void st_obuf_s64(struct st_obuf *o, uint64_t v);
+void st_obuf_hex(struct st_obuf *o, uint64_t v);
+
 const char *st_cell_text(const struct st_cell *c, char *buf, size_t len);
 json_t *st_cell_json(const struct st_cell *c);
 
-void st_csv_field(FILE *f, const char *s);
+void st_csv_field(struct st_obuf *o, const char *s);
 
 int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout);

@@ -9,8 +9,12 @@ static char *field(const char *s)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct st_obuf o;
+	char b[8];
 
-	st_csv_field(f, s);
+	st_obuf_init(&o, f, b, sizeof(b));
+	st_csv_field(&o, s);
+	st_obuf_flush(&o);
 	fclose(f);
 	return buf;
 }

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table writer's own formatting: numbers as printf prints them, JSON
+ * strings as jansson prints them, CSV and JSON cells of every kind, and the
+ * output buffer's flushes. Dumps are diffed byte for byte, so each compares
+ * with the library it stands in for rather than with itself.
+ */
+#include <stdlib.h>
+#include "output.h"
+#include "test.h"
+
+/* What fn(o, arg) writes through a buffer of cap bytes. */
+#define CAPTURE(cap, text, fn, ...)					\
+	do {								\
+		size_t _len = 0;					\
+		FILE *_f = open_memstream(&(text), &_len);		\
+		char *_b = malloc(cap);					\
+		struct st_obuf _o;					\
+									\
+		st_obuf_init(&_o, _f, _b, cap);				\
+		fn(&_o, __VA_ARGS__);					\
+		st_obuf_flush(&_o);					\
+		fclose(_f);						\
+		free(_b);						\
+	} while (0)
+
+/* 0, 1, 2^k and 10^k, each -1 and +1, and the ends of both ranges. */
+static size_t edge_values(uint64_t *v)
+{
+	uint64_t p = 1;
+	size_t n = 0;
+	int k;
+
+	for (k = 0; k < 64; k++) {
+		v[n++] = (uint64_t)1 << k;
+		v[n++] = ((uint64_t)1 << k) - 1;
+		v[n++] = ((uint64_t)1 << k) + 1;
+	}
+	for (k = 0; k < 20; k++, p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+	}
+	v[n++] = UINT64_MAX;
+	v[n++] = (uint64_t)INT64_MAX;
+	v[n++] = (uint64_t)INT64_MIN;
+	v[n++] = (uint64_t)-1;
+	return n;
+}
+
+TEST(writer_numbers_as_printf)
+{
+	uint64_t v[300];
+	size_t i, n = edge_values(v);
+	char want[32], *got;
+
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%" PRIu64, v[i]);
+		CAPTURE(64, got, st_obuf_u64, v[i]);
+		EXPECT_STREQ(got, want);
+		free(got);
+		snprintf(want, sizeof(want), "%" PRId64, (int64_t)v[i]);
+		CAPTURE(64, got, st_obuf_s64, v[i]);
+		EXPECT_STREQ(got, want);
+		free(got);
+		snprintf(want, sizeof(want), "0x%" PRIx64, v[i]);
+		CAPTURE(64, got, st_obuf_hex, v[i]);
+		EXPECT_STREQ(got, want);
+		free(got);
+	}
+	CAPTURE(64, got, st_obuf_u64, UINT64_MAX);
+	EXPECT_STREQ(got, "18446744073709551615");
+	free(got);
+	CAPTURE(64, got, st_obuf_s64, (uint64_t)INT64_MIN);
+	EXPECT_STREQ(got, "-9223372036854775808");
+	free(got);
+	CAPTURE(64, got, st_obuf_hex, 0);
+	EXPECT_STREQ(got, "0x0");
+	free(got);
+	CAPTURE(64, got, st_obuf_hex, UINT64_MAX);
+	EXPECT_STREQ(got, "0xffffffffffffffff");
+	free(got);
+}
+
+/* st_cell_text cuts a number to its buffer as snprintf does. */
+TEST(writer_cell_text_cut_as_snprintf)
+{
+	const struct st_cell cells[] = {
+		{ .kind = ST_U64, .u = UINT64_MAX },
+		{ .kind = ST_S64, .u = (uint64_t)INT64_MIN },
+		{ .kind = ST_HEX, .u = 0xabcdef },
+	};
+	char buf[48], want[48];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		for (len = 1; len <= 24; len++) {
+			memset(buf, '#', sizeof(buf));
+			if (cells[i].kind == ST_U64)
+				snprintf(want, len, "%" PRIu64, cells[i].u);
+			else if (cells[i].kind == ST_S64)
+				snprintf(want, len, "%" PRId64, (int64_t)cells[i].u);
+			else
+				snprintf(want, len, "0x%" PRIx64, cells[i].u);
+			EXPECT_STREQ(st_cell_text(&cells[i], buf, len), want);
+			EXPECT_EQ(buf[len], '#');
+		}
+	}
+}
+
+/* st_json_put_string(s) against jansson's dump of st_json_string(s). */
+static bool same_as_jansson(const char *s, size_t cap)
+{
+	json_t *j = st_json_string(s);
+	char *want = json_dumps(j, JSON_ENCODE_ANY), *got;
+	bool same;
+
+	CAPTURE(cap, got, st_json_put_string, s);
+	same = want && got && !strcmp(want, got);
+	if (!same)
+		printf("# \"%s\": jansson %s, ours %s\n", s, want, got);
+	free(want);
+	free(got);
+	json_decref(j);
+	return same;
+}
+
+TEST(writer_json_string_every_byte_and_pair)
+{
+	unsigned int a, b, bad = 0;
+	char s[3] = "";
+
+	for (a = 1; a < 256; a++) {
+		s[0] = (char)a;
+		s[1] = '\0';
+		bad += !same_as_jansson(s, 64);
+		for (b = 1; b < 256; b++) {
+			s[1] = (char)b;
+			bad += !same_as_jansson(s, 64);
+		}
+	}
+	EXPECT_EQ(bad, 0);
+}
+
+TEST(writer_json_string_escapes_and_invalid_utf8)
+{
+	static const char *const cases[] = {
+		"", "plain", "\"", "\\", "\"\\\"", "a\"b\\c", "\x7f", "/",
+		"\x01\x1f\b\f\n\r\t", "tab\tend",
+		"\xc3\xa9", "\xc3", "x\xc3", "\xe2\x82\xac", "\xe2\x82",
+		"\xf0\x9f\x98\x80", "\xf0\x9f\x98", "\xf4\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+		"\xe0\x80\xaf", "\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf", "\xc0\xaf", "\xc1\xbf",
+		"\xed\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xee\x80\x80",
+		"\xf5\x80\x80\x80", "\xff", "\x80\xbf",
+		"/usr/lib/x86_64-linux-gnu/libc.so.6 (deleted)\n\xff\"x\"",
+	};
+	unsigned int bad = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bad += !same_as_jansson(cases[i], 64);
+		bad += !same_as_jansson(cases[i], 1);
+	}
+	EXPECT_EQ(bad, 0);
+}
+
+/* Every 3-byte sequence led by a 3- or 4-byte lead: the UTF-8 range checks. */
+TEST(writer_json_string_three_byte_sequences)
+{
+	unsigned int a, b, c, bad = 0;
+	char s[5] = "";
+
+	for (a = 0xe0; a <= 0xf5; a++)
+		for (b = 0x7f; b <= 0xc0; b++)
+			for (c = 0x7f; c <= 0xc0; c++) {
+				s[0] = (char)a;
+				s[1] = (char)b;
+				s[2] = (char)c;
+				s[3] = a >= 0xf0 ? '\x80' : '\0';
+				bad += !same_as_jansson(s, 64);
+			}
+	EXPECT_EQ(bad, 0);
+}
+
+/* A long string through a buffer far smaller than it, and one larger. */
+TEST(writer_buffer_smaller_than_a_string)
+{
+	char *s = malloc(70001), *small, *large;
+	size_t i;
+
+	ASSERT_TRUE(s);
+	for (i = 0; i < 70000; i++)
+		s[i] = "ab\"\xc3\xa9\\\x01xyz"[i % 10];
+	s[70000] = '\0';
+	CAPTURE(7, small, st_json_put_string, s);
+	CAPTURE(1 << 17, large, st_json_put_string, s);
+	EXPECT_STREQ(small, large);
+	EXPECT_TRUE(same_as_jansson(s, 3));
+	free(small);
+	free(large);
+	CAPTURE(5, small, st_csv_field, s);
+	CAPTURE(1 << 17, large, st_csv_field, s);
+	EXPECT_STREQ(small, large);
+	EXPECT_EQ(strlen(large), 70000 + 7000 + 2);
+	free(small);
+	free(large);
+	free(s);
+}
+
+/* A table of one row with every kind of cell, and a key that needs escaping. */
+static const struct st_cell kinds_row[] = {
+	{ .kind = ST_NULL },
+	{ .kind = ST_U64, .u = 0 },
+	{ .kind = ST_U64, .u = UINT64_MAX },
+	{ .kind = ST_S64, .u = (uint64_t)INT64_MIN },
+	{ .kind = ST_S64, .u = (uint64_t)-1 },
+	{ .kind = ST_HEX, .u = 0 },
+	{ .kind = ST_HEX, .u = UINT64_MAX },
+	{ .kind = ST_BOOL, .u = 1 },
+	{ .kind = ST_BOOL, .u = 0 },
+	{ .kind = ST_FIXED, .decimals = 3, .u = 12345 },
+	{ .kind = ST_FIXED, .decimals = 2, .u = 5000 },
+	{ .kind = ST_STR, .s = "a,\"b\"\n\xff" },
+};
+#define NKINDS (sizeof(kinds_row) / sizeof(kinds_row[0]))
+
+static const char *kinds_col(const struct st_table *t, size_t c)
+{
+	static const char *const names[NKINDS] = {
+		"null", "zero", "u64_max", "s64_min", "minus_one", "hex_zero",
+		"hex_max", "yes", "no", "fixed", "fixed_round", "say \"q\"\t\xc3\xa9",
+	};
+
+	(void)t;
+	return names[c];
+}
+
+static void kinds_rows(const struct st_table *t, size_t r, struct st_val *v)
+{
+	size_t c;
+
+	(void)t;
+	(void)r;
+	for (c = 0; c < NKINDS; c++)
+		v[c].c = kinds_row[c];
+}
+
+static char *kinds_table(bool csv, size_t nrows, size_t flags)
+{
+	const struct st_table t = {
+		.name = "kinds", .ncols = NKINDS, .nrows = nrows,
+		.col = kinds_col, .row = kinds_rows,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (csv ? st_table_csv(f, &t) : st_table_json(f, &t, flags)) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+TEST(writer_csv_cells_of_every_kind)
+{
+	char *text = kinds_table(true, 2, 0);
+
+	EXPECT_STREQ(text,
+		"null,zero,u64_max,s64_min,minus_one,hex_zero,hex_max,yes,no,fixed,"
+		"fixed_round,\"say \"\"q\"\"\t\xc3\xa9\"\n"
+		",0,18446744073709551615,-9223372036854775808,-1,0x0,0xffffffffffffffff,"
+		"1,0,12.345,50.00,\"a,\"\"b\"\"\n\xff\"\n"
+		",0,18446744073709551615,-9223372036854775808,-1,0x0,0xffffffffffffffff,"
+		"1,0,12.345,50.00,\"a,\"\"b\"\"\n\xff\"\n");
+	free(text);
+}
+
+/*
+ * The direct JSON rows and jansson's (JSON_PRESERVE_ORDER takes the jansson
+ * path) print the same, keys escaped once per table included; a u64 is a
+ * json_integer, so UINT64_MAX prints as -1 in both.
+ */
+TEST(writer_json_cells_of_every_kind)
+{
+	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(15), n;
+	char *direct, *jansson;
+
+	for (n = 0; n < 3; n++) {
+		direct = kinds_table(false, n, flags);
+		jansson = kinds_table(false, n, flags | JSON_PRESERVE_ORDER);
+		ASSERT_TRUE(direct && jansson);
+		EXPECT_STREQ(direct, jansson);
+		free(direct);
+		free(jansson);
+	}
+	direct = kinds_table(false, 1, flags);
+	EXPECT_STREQ(direct,
+		"[\n{\"null\":null,\"zero\":0,\"u64_max\":-1,"
+		"\"s64_min\":-9223372036854775808,\"minus_one\":-1,\"hex_zero\":\"0x0\","
+		"\"hex_max\":\"0xffffffffffffffff\",\"yes\":true,\"no\":false,"
+		"\"fixed\":12.345,\"fixed_round\":50.0,"
+		"\"say \\\"q\\\"\\t\xc3\xa9\":\"a,\\\"b\\\"\\n\xef\xbf\xbd\"}\n]");
+	free(direct);
+}
