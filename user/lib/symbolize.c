@@ -786,23 +786,126 @@ int st_symbolize_site(struct st_symbolizer *sz, const struct st_site_row *site,
 	return 0;
 }
 
+/*
+ * What st_symbolize_dump already resolved: one symbolization per (path,
+ * file id, offset). A glibc-sized build has ~750k file sites but a few
+ * thousand distinct ones, each resolved once. The key holds the path's
+ * pointer: a dump's paths are pooled, so equal paths share one (a path
+ * from elsewhere only costs a miss).
+ */
+struct memo_slot {
+	const char *path;		/* NULL: an empty slot */
+	bool has_id;
+	uint64_t inode, mtime_ns, offset;
+	const struct st_sym *sym;
+};
+
+struct memo {
+	struct memo_slot *slots;
+	size_t cap, n;			/* cap: a power of 2 */
+};
+
+static uint64_t memo_hash(const struct st_site_row *s)
+{
+	uint64_t h = hash_u64((uint64_t)(uintptr_t)s->path, 0xcbf29ce484222325ULL);
+
+	h = hash_u64(s->offset, h);
+	if (s->has_file_id)
+		h = hash_u64(s->mtime_ns, hash_u64(s->inode, h));
+	return h;
+}
+
+static bool memo_eq(const struct memo_slot *m, const struct st_site_row *s)
+{
+	return m->path == s->path && m->offset == s->offset &&
+	       m->has_id == s->has_file_id &&
+	       (!m->has_id || (m->inode == s->inode && m->mtime_ns == s->mtime_ns));
+}
+
+/* The slot of s: its entry, or the empty slot where it goes. */
+static struct memo_slot *memo_find(struct memo *m, const struct st_site_row *s)
+{
+	size_t i;
+
+	for (i = memo_hash(s) & (m->cap - 1); m->slots[i].path;
+	     i = (i + 1) & (m->cap - 1))
+		if (memo_eq(&m->slots[i], s))
+			break;
+	return &m->slots[i];
+}
+
+/* Room for one more entry: doubles the table when it is half full. */
+static int memo_room(struct memo *m)
+{
+	struct memo old = *m;
+	size_t i;
+
+	if (m->n * 2 < m->cap)
+		return 0;
+	m->cap = old.cap ? old.cap * 2 : 1024;
+	m->slots = calloc(m->cap, sizeof(*m->slots));
+	if (!m->slots) {
+		*m = old;
+		return -ENOMEM;
+	}
+	for (i = 0; i < old.cap; i++) {
+		const struct memo_slot *o = &old.slots[i];
+		struct st_site_row key = {
+			.path = o->path, .has_file_id = o->has_id, .inode = o->inode,
+			.mtime_ns = o->mtime_ns, .offset = o->offset,
+		};
+
+		if (o->path)
+			*memo_find(m, &key) = *o;
+	}
+	free(old.slots);
+	return 0;
+}
+
+/* Site s's symbolization, from the memo or resolved and remembered. */
+static int symbolize_memo(struct st_symbolizer *sz, struct memo *m,
+			  struct st_dump *d, struct st_site_row *s)
+{
+	struct memo_slot *slot;
+	struct st_sym *sym;
+	int ret;
+
+	s->sym = NULL;
+	if (s->map != SYSTRACE_MAP_FILE || !s->path)
+		return 0;
+	if (memo_room(m))
+		return -ENOMEM;
+	slot = memo_find(m, s);
+	if (slot->path) {
+		s->sym = slot->sym;
+		return 0;
+	}
+	ret = st_symbolize_site(sz, s, &sym);
+	if (!ret && sym)
+		ret = st_dump_sym(d, sym, &s->sym);
+	st_sym_free(sym);
+	if (ret)
+		return ret;
+	*slot = (struct memo_slot){
+		.path = s->path, .has_id = s->has_file_id, .inode = s->inode,
+		.mtime_ns = s->mtime_ns, .offset = s->offset, .sym = s->sym,
+	};
+	m->n++;
+	return 0;
+}
+
 int st_symbolize_dump(struct st_dump *d)
 {
 	struct st_symbolizer *sz = st_symbolizer_new();
+	struct memo m = { 0 };
 	size_t i;
 	int ret = 0;
 
 	if (!sz)
 		return -ENOMEM;
-	for (i = 0; i < d->nsites && !ret; i++) {
-		struct st_sym *sym;
-
-		d->sites[i].sym = NULL;
-		ret = st_symbolize_site(sz, &d->sites[i], &sym);
-		if (!ret && sym)
-			ret = st_dump_sym(d, sym, &d->sites[i].sym);
-		st_sym_free(sym);
-	}
+	for (i = 0; i < d->nsites && !ret; i++)
+		ret = symbolize_memo(sz, &m, d, &d->sites[i]);
+	free(m.slots);
 	st_symbolizer_free(sz);
 	if (!ret)
 		d->symbolized = true;

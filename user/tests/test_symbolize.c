@@ -636,3 +636,67 @@ TEST(interp_of_dynamic_and_static_programs)
 	st_symbolizer_free(sz);
 	cleanup();
 }
+
+/*
+ * A dump resolves each (path, file id, offset) once and shares the result:
+ * the same libc offsets in 3 images get one pooled st_sym each, equal to
+ * what st_symbolize_site gives; the same path and offset with another
+ * inode (a file replaced at that path) is resolved on its own.
+ */
+TEST(symbolize_dump_shares_one_sym_per_path_id_and_offset)
+{
+	struct st_dump d;
+	struct oracle o;
+	struct st_symbolizer *sz;
+	struct st_sym *want;
+	char path[768];
+	uint64_t off[3];
+	size_t i, k, n = 0;
+
+	libc_path(path, sizeof(path));
+	ASSERT_TRUE(path[0]);
+	ASSERT_EQ(oracle_read(&o, path, NULL, true), 0);
+	for (i = 0; i < o.nsyms && n < 3; i++)
+		if (o.syms[i].size > 16 &&
+		    vaddr_to_offset(&o, o.syms[i].value + 8, &off[n]))
+			n++;
+	ASSERT_EQ(n, 3);
+	memset(&d, 0, sizeof(d));
+	d.sites = calloc(10, sizeof(*d.sites));
+	ASSERT_TRUE(d.sites);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 3; i++) {
+			struct st_site_row *s = &d.sites[d.nsites++];
+
+			file_site(s, path, off[i]);
+			s->proc_id = k + 1;
+			ASSERT_EQ(st_dump_str(&d, path, &s->path), 0);
+		}
+	d.sites[9] = d.sites[0];
+	d.sites[9].proc_id = 4;
+	d.sites[9].inode++;
+	d.nsites = 10;
+	ASSERT_EQ(st_symbolize_dump(&d), 0);
+	EXPECT_TRUE(d.symbolized);
+	sz = st_symbolizer_new();
+	ASSERT_TRUE(sz);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(st_symbolize_site(sz, &d.sites[i], &want), 0);
+		ASSERT_TRUE(want && want->symbol && d.sites[i].sym);
+		EXPECT_STREQ(d.sites[i].sym->symbol, want->symbol);
+		EXPECT_EQ(d.sites[i].sym->symbol_offset, want->symbol_offset);
+		EXPECT_STREQ(d.sites[i].sym->object, want->object);
+		EXPECT_STREQ(d.sites[i].sym->build_id, want->build_id);
+		st_sym_free(want);
+		for (k = 1; k < 3; k++)
+			EXPECT_TRUE(d.sites[3 * k + i].sym == d.sites[i].sym);
+	}
+	EXPECT_TRUE(d.sites[0].sym != d.sites[1].sym);
+	ASSERT_TRUE(d.sites[9].sym);
+	EXPECT_NULL(d.sites[9].sym->symbol);
+	EXPECT_TRUE(d.sites[9].sym->error &&
+		    strstr(d.sites[9].sym->error, "changed since the trace (inode"));
+	st_symbolizer_free(sz);
+	st_dump_free(&d);
+	free(o.syms);
+}
