@@ -985,8 +985,39 @@ static uint32_t dev_encode(uint32_t kdev)
 	return (minor & 0xff) | (major << 8) | ((minor & ~0xffU) << 12);
 }
 
+/*
+ * The sites of one file share its path: a few pooled paths kept by file
+ * key spare most sites a map lookup and a copy of the path's 4 KiB buffer.
+ */
+#define PATH_CACHE 256
+
+struct path_cache {
+	struct stb_file_key key;
+	const char *path;		/* pooled in the dump; NULL: empty */
+};
+
+static int site_path(int files_fd, struct st_dump *d, struct path_cache *pc,
+		     const struct stb_file_key *key, const char **out)
+{
+	uint64_t h = (key->ino ^ (uint64_t)key->dev << 40) * 0x9e3779b97f4a7c15ULL;
+	struct path_cache *c = &pc[h >> 56];
+	int ret;
+
+	if (c->path && c->key.ino == key->ino && c->key.dev == key->dev) {
+		*out = c->path;
+		return 0;
+	}
+	ret = st_dump_str(d, file_path(files_fd, key), out);
+	if (!ret && *out) {
+		c->key = *key;
+		c->path = *out;
+	}
+	return ret;
+}
+
 static int read_sites(struct bpf_session *bs, struct st_dump *d)
 {
+	struct path_cache paths[PATH_CACHE] = { 0 };
 	struct stb_site_key key, next;
 	struct st_site_row *more, *r;
 	struct stb_site v;
@@ -1013,7 +1044,7 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		r->abi = key.abi;
 		r->map = v.map;
 		if (v.map == SYSTRACE_MAP_FILE && v.has_path &&
-		    st_dump_str(d, file_path(bs->fd[M_FILES], &v.file), &r->path))
+		    site_path(bs->fd[M_FILES], d, paths, &v.file, &r->path))
 			return -ENOMEM;
 		r->offset = v.offset;
 		r->has_file_id = v.has_file_id;
