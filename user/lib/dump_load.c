@@ -277,91 +277,522 @@ static int load_site(struct ctx *c, json_t *o, struct st_dump *d,
 	return load_sym(c, o, d, s);
 }
 
-int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
+/*
+ * The rows as they are read, from a whole tree or row by row. The rows'
+ * count is not known before the end: the arrays double as they fill (a
+ * large realloc moves pages, it does not copy them).
+ */
+struct loader {
+	struct ctx c;
+	struct st_dump *d;
+	size_t proc_cap, site_cap;
+	bool has_session;
+	json_t *early;		/* process rows read before the session */
+};
+
+static void *grow(void *rows, size_t *cap, size_t n, size_t size)
 {
-	struct ctx c = { .why = why, .len = len };
-	json_t *session, *procs, *sites, *row;
+	size_t want = *cap ? *cap : 1024;
+	void *p;
+
+	while (n >= want) {
+		if (want > SIZE_MAX / 2 / size)
+			return NULL;
+		want *= 2;
+	}
+	if (rows && want == *cap)
+		return rows;
+	p = realloc(rows, want * size);
+	if (p)
+		*cap = want;
+	return p;
+}
+
+static int convert_proc(struct loader *l, json_t *row)
+{
+	struct st_dump *d = l->d;
+	struct st_proc_row *p;
+	int ret;
+
+	p = grow(d->procs, &l->proc_cap, d->nprocs, sizeof(*d->procs));
+	if (!p)
+		return -ENOMEM;
+	d->procs = p;
+	p = &d->procs[d->nprocs++];
+	memset(p, 0, sizeof(*p));
+	ret = load_proc(&l->c, row, d->session.counters, p);
+	return ret ? ret : l->c.bad ? -EINVAL : 0;
+}
+
+/* A process row needs the session's counters mode: before it, kept whole. */
+static int add_proc(struct loader *l, json_t *row)
+{
+	if (!json_is_object(row)) {
+		fail(&l->c, "processes", "(row)");
+		return -EINVAL;
+	}
+	if (l->has_session)
+		return convert_proc(l, row);
+	if (!l->early)
+		l->early = json_array();
+	if (!l->early || json_array_append(l->early, row))
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_site(struct loader *l, json_t *row)
+{
+	struct st_dump *d = l->d;
+	struct st_site_row *s;
+	int ret;
+
+	if (!json_is_object(row)) {
+		fail(&l->c, "sites", "(row)");
+		return -EINVAL;
+	}
+	s = grow(d->sites, &l->site_cap, d->nsites, sizeof(*d->sites));
+	if (!s)
+		return -ENOMEM;
+	d->sites = s;
+	s = &d->sites[d->nsites++];
+	memset(s, 0, sizeof(*s));
+	ret = load_site(&l->c, row, d, s);
+	if (json_object_get(row, "symbol"))
+		d->symbolized = true;
+	return ret ? ret : l->c.bad ? -EINVAL : 0;
+}
+
+static int add_session(struct loader *l, json_t *session)
+{
+	json_t *row;
 	size_t i;
 	int ret = 0;
+
+	load_session(&l->c, session, &l->d->session);
+	if (l->c.bad)
+		return -EINVAL;
+	l->has_session = true;
+	json_array_foreach(l->early, i, row) {
+		ret = convert_proc(l, row);
+		if (ret)
+			break;
+	}
+	json_decref(l->early);
+	l->early = NULL;
+	return ret;
+}
+
+/* Both arrays allocated even when empty, then sorted. */
+static int finish(struct loader *l, json_t *totals)
+{
+	struct st_dump *d = l->d;
+	void *p;
+
+	p = grow(d->procs, &l->proc_cap, d->nprocs, sizeof(*d->procs));
+	if (!p)
+		return -ENOMEM;
+	d->procs = p;
+	p = grow(d->sites, &l->site_cap, d->nsites, sizeof(*d->sites));
+	if (!p)
+		return -ENOMEM;
+	d->sites = p;
+	d->interrupted = json_is_true(json_object_get(totals, "interrupted"));
+	st_dump_sort(d);
+	return 0;
+}
+
+static void not_a_dump(struct ctx *c)
+{
+	if (!c->bad)
+		snprintf(c->why, c->len, "not a `dump --json` document of schema_version 1 "
+			 "(with session, processes, sites)");
+	c->bad = true;
+}
+
+int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
+{
+	struct loader l = { .c = { .why = why, .len = len }, .d = d };
+	json_t *session, *procs, *sites, *row;
+	size_t i;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	session = json_object_get(doc, "session");
 	procs = json_object_get(doc, "processes");
 	sites = json_object_get(doc, "sites");
-	if (!json_is_object(doc) || get_u64(&c, doc, "document", "schema_version") != 1 ||
+	if (!json_is_object(doc) || get_u64(&l.c, doc, "document", "schema_version") != 1 ||
 	    !json_is_object(session) || !json_is_array(procs) || !json_is_array(sites)) {
-		if (!c.bad)
-			snprintf(why, len, "not a `dump --json` document of schema_version 1 "
-				 "(with session, processes, sites)");
+		not_a_dump(&l.c);
 		return -EINVAL;
 	}
-	load_session(&c, session, &d->session);
-	d->procs = calloc(json_array_size(procs) + 1, sizeof(*d->procs));
-	d->sites = calloc(json_array_size(sites) + 1, sizeof(*d->sites));
-	if (!d->procs || !d->sites) {
-		st_dump_free(d);
-		return -ENOMEM;
-	}
+	ret = add_session(&l, session);
 	json_array_foreach(procs, i, row) {
-		if (!json_is_object(row)) {
-			fail(&c, "processes", "(row)");
+		if (ret)
 			break;
-		}
-		d->nprocs++;
-		ret = load_proc(&c, row, d->session.counters, &d->procs[i]);
-		if (ret || c.bad)
-			break;
+		ret = add_proc(&l, row);
 	}
 	json_array_foreach(sites, i, row) {
-		if (ret || c.bad)
+		if (ret)
 			break;
-		if (!json_is_object(row)) {
-			fail(&c, "sites", "(row)");
+		ret = add_site(&l, row);
+	}
+	if (!ret)
+		ret = finish(&l, json_object_get(doc, "totals"));
+	if (ret)
+		st_dump_free(d);
+	return ret;
+}
+
+/*
+ * The document read value by value: the top-level object by a small
+ * scanner, each of its values and each row of its arrays cut out of the
+ * file as text, then parsed alone by jansson (which checks it and gives
+ * the error's line within it). Memory holds one row's tree at a time, not
+ * the whole document's.
+ */
+struct src {
+	FILE *f;
+	char *buf;		/* buf[pos, end) is read and not yet scanned */
+	size_t pos, end, cap;
+	size_t mark;		/* where the value being scanned starts, or NO_MARK */
+	int line;		/* of buf[pos] */
+	int err;		/* errno of a failed read */
+	struct loader *l;
+};
+
+#define NO_MARK SIZE_MAX
+#define SRC_CHUNK (1 << 20)
+
+/* More of the file, keeping the value being scanned; false at its end. */
+static bool src_fill(struct src *s)
+{
+	size_t keep = s->mark != NO_MARK ? s->mark : s->pos, n;
+	char *p;
+
+	if (keep)
+		memmove(s->buf, s->buf + keep, s->end - keep);
+	s->pos -= keep;
+	s->end -= keep;
+	if (s->mark != NO_MARK)
+		s->mark = 0;
+	if (s->end == s->cap) {
+		p = realloc(s->buf, s->cap ? 2 * s->cap : SRC_CHUNK);
+		if (!p) {
+			s->err = ENOMEM;
+			return false;
+		}
+		s->buf = p;
+		s->cap = s->cap ? 2 * s->cap : SRC_CHUNK;
+	}
+	n = fread(s->buf + s->end, 1, s->cap - s->end, s->f);
+	if (!n && ferror(s->f) && !s->err)
+		s->err = errno ? errno : EIO;
+	s->end += n;
+	return n;
+}
+
+static inline int src_get(struct src *s)
+{
+	int c;
+
+	if (s->pos == s->end && !src_fill(s))
+		return EOF;
+	c = (unsigned char)s->buf[s->pos++];
+	if (c == '\n')
+		s->line++;
+	return c;
+}
+
+static void src_unget(struct src *s, int c)
+{
+	if (c == EOF)
+		return;
+	s->pos--;
+	if (c == '\n')
+		s->line--;
+}
+
+static int src_skip_space(struct src *s)
+{
+	int c;
+
+	do
+		c = src_get(s);
+	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+	return c;
+}
+
+/* A syntax error of the scanner's own, worded as jansson words its. */
+static int syntax(struct src *s, int c, const char *what)
+{
+	struct ctx *ctx = &s->l->c;
+
+	if (c == EOF)
+		snprintf(ctx->why, ctx->len, "line %d: %s near end of file", s->line, what);
+	else
+		snprintf(ctx->why, ctx->len, "line %d: %s near '%c'", s->line, what, c);
+	ctx->bad = true;
+	return -EINVAL;
+}
+
+static bool ends_scalar(int c)
+{
+	switch (c) {
+	case ',': case ':': case '{': case '}': case '[': case ']': case '"':
+	case ' ': case '\t': case '\n': case '\r': case EOF:
+		return true;
+	}
+	return false;
+}
+
+/* The rest of a string whose opening quote was read. */
+static void scan_string(struct src *s)
+{
+	int c;
+
+	while ((c = src_get(s)) != EOF && c != '"')
+		if (c == '\\' && src_get(s) == EOF)
+			break;
+}
+
+/*
+ * One value, from its first character c (just read) to its last: the
+ * closing bracket or quote, or the character before a scalar's delimiter;
+ * it is then buf[mark, pos). Brackets are only counted; jansson checks
+ * that they match.
+ */
+static void scan_value(struct src *s, int c)
+{
+	int depth = 0;
+
+	s->mark = s->pos - (c != EOF);
+	for (; c != EOF; c = src_get(s)) {
+		if (depth == 0 && s->pos - 1 > s->mark && ends_scalar(c)) {
+			src_unget(s, c);
 			break;
 		}
-		d->nsites++;
-		ret = load_site(&c, row, d, &d->sites[i]);
-		if (json_object_get(row, "symbol"))
-			d->symbolized = true;
+		if (c == '"') {
+			scan_string(s);
+			if (depth == 0)
+				break;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && --depth <= 0) {
+			break;
+		}
 	}
-	if (!ret && c.bad)
-		ret = -EINVAL;
-	if (ret) {
-		st_dump_free(d);
+}
+
+/* The value that starts with c, parsed; NULL with why set on an error. */
+static json_t *read_value(struct src *s, int c, size_t flags, int *ret)
+{
+	struct ctx *ctx = &s->l->c;
+	int line = s->line;
+	json_error_t jerr;
+	json_t *v;
+
+	scan_value(s, c);
+	v = json_loadb(s->buf + s->mark, s->pos - s->mark, flags, &jerr);
+	s->mark = NO_MARK;
+	*ret = 0;
+	if (s->err) {
+		*ret = -s->err;
+		json_decref(v);
+		return NULL;
+	}
+	if (!v) {
+		if (jerr.line > 0)
+			line += jerr.line - 1;
+		snprintf(ctx->why, ctx->len, "line %d: %s", line, jerr.text);
+		ctx->bad = true;
+		*ret = -EINVAL;
+	}
+	return v;
+}
+
+/* A row's error of a missing key or a wrong type, with the row's line. */
+static int row_error(struct src *s, int line, int ret)
+{
+	struct ctx *ctx = &s->l->c;
+	char why[256];
+
+	if (ret == -EINVAL && strncmp(ctx->why, "line ", 5)) {
+		snprintf(why, sizeof(why), "line %d: %s", line, ctx->why);
+		snprintf(ctx->why, ctx->len, "%s", why);
+	}
+	return ret;
+}
+
+/* The rows of an array whose '[' was read, each handed to add (or dropped). */
+static int read_rows(struct src *s, int (*add)(struct loader *, json_t *))
+{
+	json_t *row;
+	int c, ret, line;
+
+	c = src_skip_space(s);
+	if (c == ']')
+		return 0;
+	for (;;) {
+		line = s->line;
+		row = read_value(s, c, JSON_DECODE_ANY, &ret);
+		if (!row)
+			return ret;
+		ret = add ? add(s->l, row) : 0;
+		json_decref(row);
+		if (ret)
+			return row_error(s, line, ret);
+		c = src_skip_space(s);
+		if (c == ']')
+			return 0;
+		if (c != ',')
+			return syntax(s, c, "']' expected");
+		c = src_skip_space(s);
+	}
+}
+
+enum top_key { K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_N };
+
+static enum top_key top_key(const char *key)
+{
+	static const char *const names[K_N] = {
+		[K_SCHEMA] = "schema_version", [K_SESSION] = "session",
+		[K_TOTALS] = "totals", [K_PROCS] = "processes", [K_SITES] = "sites",
+	};
+	int k;
+
+	for (k = K_SCHEMA; k < K_N; k++)
+		if (!strcmp(key, names[k]))
+			return k;
+	return K_OTHER;
+}
+
+struct top {
+	bool seen[K_N];
+	json_t *totals;
+};
+
+/* One top-level member whose key was read; c is its value's first character. */
+static int read_member(struct src *s, struct top *t, const char *key, int c)
+{
+	enum top_key k = top_key(key);
+	struct loader *l = s->l;
+	json_t *v;
+	int ret, line = s->line;
+
+	if (t->seen[k] && k != K_OTHER) {
+		snprintf(l->c.why, l->c.len, "line %d: key \"%s\" given twice", line, key);
+		l->c.bad = true;
+		return -EINVAL;
+	}
+	t->seen[k] = true;
+	if (c == '[' && (k == K_PROCS || k == K_SITES || k == K_OTHER))
+		return read_rows(s, k == K_PROCS ? add_proc : k == K_SITES ? add_site : NULL);
+	v = read_value(s, c, JSON_DECODE_ANY, &ret);
+	if (!v)
 		return ret;
+	ret = 0;
+	switch (k) {
+	case K_SCHEMA:
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			fail(&l->c, "document", "schema_version");
+		else if (json_integer_value(v) != 1)
+			not_a_dump(&l->c);
+		break;
+	case K_SESSION:
+		if (json_is_object(v))
+			ret = row_error(s, line, add_session(l, v));
+		else
+			not_a_dump(&l->c);
+		break;
+	case K_TOTALS:
+		t->totals = json_incref(v);
+		break;
+	case K_PROCS:
+	case K_SITES:
+		not_a_dump(&l->c);
+		break;
+	default:
+		break;
 	}
-	d->interrupted = json_is_true(json_object_get(json_object_get(doc, "totals"),
-						      "interrupted"));
-	st_dump_sort(d);
-	return 0;
+	json_decref(v);
+	return ret ? ret : l->c.bad ? -EINVAL : 0;
+}
+
+/* The members of the top-level object, in any order, then the end of file. */
+static int read_doc(struct src *s, struct top *t)
+{
+	struct loader *l = s->l;
+	json_t *key, *v;
+	int c, ret;
+
+	c = src_skip_space(s);
+	if (c != '{') {
+		/* jansson's own message when not JSON; JSON but no object is no dump */
+		v = read_value(s, c, 0, &ret);
+		json_decref(v);
+		if (v)
+			not_a_dump(&l->c);
+		return v ? -EINVAL : ret;
+	}
+	c = src_skip_space(s);
+	while (c != '}') {
+		if (c != '"')
+			return syntax(s, c, "string or '}' expected");
+		key = read_value(s, c, JSON_DECODE_ANY, &ret);
+		if (!key)
+			return ret;
+		c = src_skip_space(s);
+		if (c != ':') {
+			json_decref(key);
+			return syntax(s, c, "':' expected");
+		}
+		ret = read_member(s, t, json_string_value(key), src_skip_space(s));
+		json_decref(key);
+		if (ret)
+			return ret;
+		c = src_skip_space(s);
+		if (c == ',')
+			c = src_skip_space(s);
+		else if (c != '}')
+			return syntax(s, c, "'}' expected");
+	}
+	c = src_skip_space(s);
+	if (c != EOF)
+		return syntax(s, c, "end of file expected");
+	if (!t->seen[K_SCHEMA])
+		fail(&l->c, "document", "schema_version");
+	if (!l->has_session || !t->seen[K_PROCS] || !t->seen[K_SITES])
+		not_a_dump(&l->c);
+	return l->c.bad ? -EINVAL : finish(l, t->totals);
 }
 
 int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 {
-	json_error_t jerr;
 	char why[256];
-	json_t *doc;
-	FILE *f;
+	struct loader l = { .c = { .why = why, .len = sizeof(why) }, .d = d };
+	struct src s = { .line = 1, .mark = NO_MARK, .l = &l };
+	struct top t = { 0 };
 	int ret;
 
-	f = fopen(path, "r");
-	if (!f) {
+	s.f = fopen(path, "r");
+	if (!s.f) {
 		ret = -errno;
 		st_err_set(err, ST_ERR_LOCAL, -ret, "--input", "%s", path);
 		return ret;
 	}
-	doc = json_loadf(f, 0, &jerr);
-	fclose(f);
-	if (!doc) {
-		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: line %d: %s",
-			   path, jerr.line, jerr.text);
-		return -EINVAL;
-	}
-	ret = st_dump_load_json(doc, d, why, sizeof(why));
-	json_decref(doc);
-	if (ret == -ENOMEM)
-		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "--input", "%s", path);
-	else if (ret)
+	memset(d, 0, sizeof(*d));
+	ret = read_doc(&s, &t);
+	if (s.err)
+		ret = -s.err;
+	fclose(s.f);
+	free(s.buf);
+	json_decref(l.early);
+	json_decref(t.totals);
+	if (ret)
+		st_dump_free(d);
+	if (ret == -EINVAL)
 		st_err_set(err, ST_ERR_LOCAL, 0, "--input", "%s: %s", path, why);
+	else if (ret)
+		st_err_set(err, ST_ERR_LOCAL, -ret, "--input", "%s", path);
 	return ret;
 }
