@@ -230,7 +230,11 @@ static struct st_val *row_buffer(const struct st_table *t)
 /* Row r of t into v, which holds t->ncols values. */
 static void read_row(const struct st_table *t, size_t r, struct st_val *v)
 {
-	memset(v, 0, t->ncols * sizeof(*v));
+	size_t c;
+
+	/* The cells only: a getter that uses buf writes it whole (snprintf). */
+	for (c = 0; c < t->ncols; c++)
+		v[c].c = (struct st_cell){ .kind = ST_NULL };
 	t->row(t, r, v);
 }
 
