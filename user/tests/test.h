@@ -71,6 +71,8 @@ void st_test_abort(void) __attribute__((noreturn));
 /* test_fixture.c: a small, consistent, finished session (see there). */
 #include "model.h"
 void st_fixture(struct st_dump *d);
+/* The same, its first site symbolized (libc's getpid+0x9). */
+void st_fixture_symbolized(struct st_dump *d);
 /* The module and three sessions for status and list (see there). */
 void st_fixture_status(struct st_status *st, struct st_session_row ss[3]);
 

@@ -140,14 +140,7 @@ TEST(csv_symbol_columns_follow_when_symbolized)
 	struct st_dump d;
 	char *out;
 
-	st_fixture(&d);
-	d.symbolized = true;
-	ASSERT_EQ(st_dump_sym(&d, &(struct st_sym){
-			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
-			.symbol = "getpid",
-			.has_symbol_offset = true,
-			.symbol_offset = 0x9,
-		  }, &d.sites[0].sym), 0);
+	st_fixture_symbolized(&d);
 	out = table(&d, ST_TABLE_SITES);
 	EXPECT_TRUE(strstr(out, ",inode,dev,mtime_ns,object,symbol,symbol_offset,build_id,"
 			   "symbol_error\n"));

@@ -78,6 +78,19 @@ void st_fixture(struct st_dump *d)
 	st_dump_sort(d);
 }
 
+void st_fixture_symbolized(struct st_dump *d)
+{
+	st_fixture(d);
+	d->symbolized = true;
+	if (st_dump_sym(d, &(struct st_sym){
+			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
+			.symbol = "getpid",
+			.has_symbol_offset = true,
+			.symbol_offset = 0x9,
+		}, &d->sites[0].sym))
+		abort();
+}
+
 /*
  * The status and list fixture: a module with three sessions. Session 3
  * "build" is finished and dropped events; session 12 is unnamed, runs, and

@@ -693,14 +693,7 @@ TEST(dump_load_reads_back_a_dump)
 	json_t *doc;
 	FILE *f;
 
-	st_fixture(&d);
-	d.symbolized = true;
-	ASSERT_EQ(st_dump_sym(&d, &(struct st_sym){
-			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
-			.symbol = "getpid",
-			.has_symbol_offset = true,
-			.symbol_offset = 0x9,
-		  }, &d.sites[0].sym), 0);
+	st_fixture_symbolized(&d);
 	v = (struct st_view){ .dump = &d };
 	f = open_memstream(&text, &len);
 	ASSERT_EQ(st_json_dump(f, &v, false, false), 0);
