@@ -1087,14 +1087,35 @@ static bool ends_scalar(int c)
 	return false;
 }
 
+/* The characters the scanners stop at, in a string and inside brackets. */
+static const bool string_stop[256] = { ['"'] = true, ['\\'] = true, ['\n'] = true };
+static const bool nested_stop[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true, ['\n'] = true,
+};
+
+/* Past the characters from pos the scanner has nothing to do with. */
+static void src_skip(struct src *s, const bool *stop)
+{
+	const char *p = s->buf + s->pos, *e = s->buf + s->end;
+
+	while (p < e && !stop[(unsigned char)*p])
+		p++;
+	s->pos = (size_t)(p - s->buf);
+}
+
 /* The rest of a string whose opening quote was read. */
 static void scan_string(struct src *s)
 {
 	int c;
 
-	while ((c = src_get(s)) != EOF && c != '"')
+	for (;;) {
+		src_skip(s, string_stop);
+		c = src_get(s);
+		if (c == EOF || c == '"')
+			return;
 		if (c == '\\' && src_get(s) == EOF)
-			break;
+			return;
+	}
 }
 
 /*
@@ -1122,6 +1143,8 @@ static void scan_value(struct src *s, int c)
 		} else if ((c == '}' || c == ']') && --depth <= 0) {
 			break;
 		}
+		if (depth > 0)
+			src_skip(s, nested_stop);
 	}
 }
 
