@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "names.h"
@@ -26,49 +27,575 @@ static void fail(struct ctx *c, const char *what, const char *key)
 	c->bad = true;
 }
 
-static uint64_t get_u64(struct ctx *c, json_t *o, const char *what,
-			const char *key)
-{
-	json_t *v = json_object_get(o, key);
+/*
+ * A row: an object whose values are scalars, parsed in place by
+ * row_parse() (the common case), or taken from jansson's tree when the
+ * row has anything else (a nested value, bad JSON: jansson says why).
+ * Its keys are found by a hash of slots; a key given twice in a row
+ * keeps its last value, as jansson does.
+ */
+enum vkind { V_NULL, V_TRUE, V_FALSE, V_INT, V_REAL, V_STR, V_OTHER };
 
-	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		fail(c, what, key);
-		return 0;
-	}
-	return (uint64_t)json_integer_value(v);
+struct field {
+	const char *key;
+	size_t klen;
+	enum vkind kind;
+	json_int_t i;
+	double real;
+	const char *s;
+};
+
+struct row {
+	bool object;		/* false: the row is not a JSON object */
+	struct field *f;
+	size_t n, cap;
+	uint32_t *slot;		/* a key's field index + 1; 0 when free */
+	size_t nslot;		/* a power of 2, at least twice n */
+	char *buf;		/* the decoded keys and strings */
+	size_t bufcap;
+	json_t *tree;		/* jansson's parse, when the row has one */
+};
+
+static uint32_t key_hash(const char *key, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)key[i]) * 16777619u;
+	return h;
 }
 
-/* false for null or absent; a present non-integer is an error. */
-static bool get_opt_u64(struct ctx *c, json_t *o, const char *what,
-			const char *key, uint64_t *out)
+static const struct field *row_get(const struct row *r, const char *key)
 {
-	json_t *v = json_object_get(o, key);
+	size_t len = strlen(key), mask = r->nslot - 1, i;
+	const struct field *f;
 
-	if (!v || json_is_null(v))
-		return false;
-	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		fail(c, what, key);
-		return false;
+	if (!r->nslot)
+		return NULL;
+	for (i = key_hash(key, len) & mask; r->slot[i]; i = (i + 1) & mask) {
+		f = &r->f[r->slot[i] - 1];
+		if (f->klen == len && !memcmp(f->key, key, len))
+			return f;
 	}
-	*out = (uint64_t)json_integer_value(v);
+	return NULL;
+}
+
+static struct field *row_add(struct row *r)
+{
+	struct field *f;
+
+	if (r->n == r->cap) {
+		f = realloc(r->f, (r->cap ? 2 * r->cap : 64) * sizeof(*f));
+		if (!f)
+			return NULL;
+		r->f = f;
+		r->cap = r->cap ? 2 * r->cap : 64;
+	}
+	return &r->f[r->n++];
+}
+
+/* The slots of the row's keys; false when out of memory. */
+static bool row_index(struct row *r)
+{
+	size_t want = 64, mask, i, j;
+	const struct field *f, *g;
+	uint32_t *p;
+
+	while (want < 2 * r->n)
+		want *= 2;
+	if (want > r->nslot) {
+		p = realloc(r->slot, want * sizeof(*p));
+		if (!p)
+			return false;
+		r->slot = p;
+		r->nslot = want;
+	}
+	memset(r->slot, 0, r->nslot * sizeof(*r->slot));
+	mask = r->nslot - 1;
+	for (i = 0; i < r->n; i++) {
+		f = &r->f[i];
+		for (j = key_hash(f->key, f->klen) & mask; r->slot[j]; j = (j + 1) & mask) {
+			g = &r->f[r->slot[j] - 1];
+			if (g->klen == f->klen && !memcmp(g->key, f->key, f->klen))
+				break;
+		}
+		r->slot[j] = (uint32_t)i + 1;
+	}
 	return true;
 }
 
-static const char *get_opt_str(struct ctx *c, json_t *o, const char *what,
+static void row_clear(struct row *r)
+{
+	json_decref(r->tree);
+	r->tree = NULL;
+	r->n = 0;
+	r->object = false;
+}
+
+static void row_free(struct row *r)
+{
+	row_clear(r);
+	free(r->f);
+	free(r->slot);
+	free(r->buf);
+}
+
+/* The row from jansson's tree of it, which the row then holds. */
+static bool row_from_json(struct row *r, json_t *o)
+{
+	struct field *f;
+	const char *key;
+	size_t klen;
+	json_t *v;
+
+	row_clear(r);
+	r->tree = json_incref(o);
+	r->object = json_is_object(o);
+	json_object_keylen_foreach(o, key, klen, v) {
+		f = row_add(r);
+		if (!f)
+			return false;
+		*f = (struct field){ .key = key, .klen = klen, .kind = V_OTHER };
+		switch (json_typeof(v)) {
+		case JSON_NULL:
+			f->kind = V_NULL;
+			break;
+		case JSON_TRUE:
+			f->kind = V_TRUE;
+			break;
+		case JSON_FALSE:
+			f->kind = V_FALSE;
+			break;
+		case JSON_INTEGER:
+			f->kind = V_INT;
+			f->i = json_integer_value(v);
+			break;
+		case JSON_REAL:
+			f->kind = V_REAL;
+			f->real = json_real_value(v);
+			break;
+		case JSON_STRING:
+			f->kind = V_STR;
+			f->s = json_string_value(v);
+			break;
+		default:
+			break;
+		}
+	}
+	return row_index(r);
+}
+
+/* A parsed row as jansson's tree, to keep it: jansson keeps a key's last value. */
+static json_t *row_to_json(const struct row *r)
+{
+	json_t *o = json_object(), *v;
+	const struct field *f;
+	size_t i;
+
+	for (i = 0; o && i < r->n; i++) {
+		f = &r->f[i];
+		switch (f->kind) {
+		case V_NULL:
+			v = json_null();
+			break;
+		case V_TRUE:
+			v = json_true();
+			break;
+		case V_FALSE:
+			v = json_false();
+			break;
+		case V_INT:
+			v = json_integer(f->i);
+			break;
+		case V_REAL:
+			v = json_real(f->real);
+			break;
+		case V_STR:
+			v = json_string(f->s);
+			break;
+		default:
+			v = NULL;
+			break;
+		}
+		if (!v || json_object_setn_new(o, f->key, f->klen, v)) {
+			json_decref(o);
+			o = NULL;
+		}
+	}
+	return o;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+static bool is_digit(const char *p, const char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+static int hex4(const char *p, const char *end)
+{
+	int v = 0, i, c;
+
+	if (end - p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		c = p[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+static char *put_utf8(char *o, uint32_t cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xc0 | cp >> 6);
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xe0 | cp >> 12);
+		*o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	} else {
+		*o++ = (char)(0xf0 | cp >> 18);
+		*o++ = (char)(0x80 | (cp >> 12 & 0x3f));
+		*o++ = (char)(0x80 | (cp >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (cp & 0x3f));
+	}
+	return o;
+}
+
+/* The length of the valid UTF-8 sequence at p, or 0 (as jansson checks it). */
+static size_t utf8_len(const char *p, const char *end)
+{
+	unsigned char c = (unsigned char)*p;
+	uint32_t cp;
+	size_t n, i;
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		c = (unsigned char)p[i];
+		if ((c & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (c & 0x3f);
+	}
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000))
+		return 0;
+	return n;
+}
+
+/* A \uXXXX escape at p (after the backslash), a surrogate pair whole. */
+static const char *unescape_u(const char *p, const char *end, char **out)
+{
+	int cp = hex4(p + 1, end), lo;
+
+	if (cp <= 0)		/* \u0000 is jansson's error without JSON_ALLOW_NUL */
+		return NULL;
+	p += 5;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (end - p < 2 || p[0] != '\\' || p[1] != 'u')
+			return NULL;
+		lo = hex4(p + 2, end);
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return NULL;
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		p += 6;
+	} else if (cp >= 0xdc00 && cp <= 0xdfff) {
+		return NULL;
+	}
+	*out = put_utf8(*out, (uint32_t)cp);
+	return p;
+}
+
+/*
+ * The rest of a string whose opening quote was read, unescaped to *out
+ * with a NUL; never longer than its text. NULL when jansson would not
+ * take it.
+ */
+static const char *parse_string(const char *p, const char *end, char **out)
+{
+	static const char plain[] = "\"\\/bfnrt", real[] = "\"\\/\b\f\n\r\t";
+	const char *e;
+	char *o = *out;
+	size_t n;
+
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"') {
+			*o++ = '\0';
+			*out = o;
+			return p + 1;
+		}
+		if (c < 0x20) {
+			return NULL;
+		} else if (c == '\\') {
+			if (++p == end)
+				return NULL;
+			if (*p == 'u') {
+				p = unescape_u(p, end, &o);
+				if (!p)
+					return NULL;
+				continue;
+			}
+			e = *p ? strchr(plain, *p) : NULL;
+			if (!e)
+				return NULL;
+			*o++ = real[e - plain];
+			p++;
+		} else if (c < 0x80) {
+			*o++ = (char)c;
+			p++;
+		} else {
+			n = utf8_len(p, end);
+			if (!n)
+				return NULL;
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A number as jansson reads it: an integer unless it has a fraction or
+ * an exponent; NULL for what jansson refuses (an integer out of range, a
+ * real that overflows, a leading zero) and for a long real (jansson reads
+ * it).
+ */
+static const char *parse_number(const char *p, const char *end, struct field *f)
+{
+	const char *q = p + (*p == '-'), *digits = q;
+	json_int_t v = 0;
+	char tok[64], *e;
+	bool real;
+
+	if (q < end && *q == '0') {
+		if (is_digit(++q, end))
+			return NULL;
+	} else if (is_digit(q, end)) {
+		while (is_digit(q, end))
+			v = v * 10 + (*q++ - '0');
+	} else {
+		return NULL;
+	}
+	real = q < end && (*q == '.' || *q == 'e' || *q == 'E');
+	if (q < end && *q == '.') {
+		if (!is_digit(++q, end))
+			return NULL;
+		while (is_digit(q, end))
+			q++;
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (!is_digit(q, end))
+			return NULL;
+		while (is_digit(q, end))
+			q++;
+	}
+	if (!real && q - digits <= 18) {
+		f->kind = V_INT;
+		f->i = *p == '-' ? -v : v;
+		return q;
+	}
+	/* strtoll and strtod as jansson calls them, on a copy of the token */
+	if ((size_t)(q - p) >= sizeof(tok))
+		return NULL;
+	memcpy(tok, p, (size_t)(q - p));
+	tok[q - p] = '\0';
+	errno = 0;
+	if (real) {
+		f->kind = V_REAL;
+		f->real = strtod(tok, &e);
+		if ((f->real == HUGE_VAL || f->real == -HUGE_VAL) && errno == ERANGE)
+			return NULL;
+	} else {
+		f->kind = V_INT;
+		f->i = strtoll(tok, &e, 10);
+		if (errno)
+			return NULL;
+	}
+	return *e ? NULL : q;
+}
+
+static const char *parse_literal(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) >= n && !memcmp(p, word, n) ? p + n : NULL;
+}
+
+/* One scalar value at p; NULL for anything else. */
+static const char *parse_scalar(const char *p, const char *end, struct field *f,
+				char **out)
+{
+	switch (*p) {
+	case '"':
+		f->kind = V_STR;
+		f->s = *out;
+		return parse_string(p + 1, end, out);
+	case 't':
+		f->kind = V_TRUE;
+		return parse_literal(p, end, "true");
+	case 'f':
+		f->kind = V_FALSE;
+		return parse_literal(p, end, "false");
+	case 'n':
+		f->kind = V_NULL;
+		return parse_literal(p, end, "null");
+	default:
+		return parse_number(p, end, f);
+	}
+}
+
+/*
+ * text[0, len) as a flat object, its strings decoded into the row's
+ * buffer; false for anything else (a nested value, an error), which
+ * jansson then parses.
+ */
+static bool row_parse(struct row *r, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	struct field *f;
+	char *out;
+
+	row_clear(r);
+	if (len + 1 > r->bufcap) {
+		out = realloc(r->buf, len + 1);
+		if (!out)
+			return false;
+		r->buf = out;
+		r->bufcap = len + 1;
+	}
+	out = r->buf;
+	p = skip_space(p, end);
+	if (p == end || *p != '{')
+		return false;
+	p = skip_space(p + 1, end);
+	if (p < end && *p == '}')
+		p++;
+	else
+		for (;;) {
+			if (p == end || *p != '"')
+				return false;
+			f = row_add(r);
+			if (!f)
+				return false;
+			f->key = out;
+			p = parse_string(p + 1, end, &out);
+			if (!p)
+				return false;
+			f->klen = (size_t)(out - f->key) - 1;
+			p = skip_space(p, end);
+			if (p == end || *p != ':')
+				return false;
+			p = skip_space(p + 1, end);
+			if (p == end)
+				return false;
+			p = parse_scalar(p, end, f, &out);
+			if (!p)
+				return false;
+			p = skip_space(p, end);
+			if (p < end && *p == '}') {
+				p++;
+				break;
+			}
+			if (p == end || *p != ',')
+				return false;
+			p = skip_space(p + 1, end);
+		}
+	if (skip_space(p, end) != end)
+		return false;
+	r->object = true;
+	return row_index(r);
+}
+
+static uint64_t get_u64(struct ctx *c, const struct row *o, const char *what,
+			const char *key)
+{
+	const struct field *v = row_get(o, key);
+
+	if (!v || v->kind != V_INT || v->i < 0) {
+		fail(c, what, key);
+		return 0;
+	}
+	return (uint64_t)v->i;
+}
+
+/* false for null or absent; a present non-integer is an error. */
+static bool get_opt_u64(struct ctx *c, const struct row *o, const char *what,
+			const char *key, uint64_t *out)
+{
+	const struct field *v = row_get(o, key);
+
+	if (!v || v->kind == V_NULL)
+		return false;
+	if (v->kind != V_INT || v->i < 0) {
+		fail(c, what, key);
+		return false;
+	}
+	*out = (uint64_t)v->i;
+	return true;
+}
+
+static const char *get_opt_str(struct ctx *c, const struct row *o, const char *what,
 			       const char *key)
 {
-	json_t *v = json_object_get(o, key);
+	const struct field *v = row_get(o, key);
 
-	if (!v || json_is_null(v))
+	if (!v || v->kind == V_NULL)
 		return NULL;
-	if (!json_is_string(v)) {
+	if (v->kind != V_STR) {
 		fail(c, what, key);
 		return NULL;
 	}
-	return json_string_value(v);
+	return v->s;
 }
 
-static const char *get_str(struct ctx *c, json_t *o, const char *what,
+static bool get_true(const struct row *o, const char *key)
+{
+	const struct field *v = row_get(o, key);
+
+	return v && v->kind == V_TRUE;
+}
+
+static const char *get_str(struct ctx *c, const struct row *o, const char *what,
 			   const char *key)
 {
 	const char *s = get_opt_str(c, o, what, key);
@@ -78,7 +605,7 @@ static const char *get_str(struct ctx *c, json_t *o, const char *what,
 	return s ? s : "";
 }
 
-static uint64_t get_hex(struct ctx *c, json_t *o, const char *what,
+static uint64_t get_hex(struct ctx *c, const struct row *o, const char *what,
 			const char *key, bool *has)
 {
 	const char *s = get_opt_str(c, o, what, key);
@@ -99,7 +626,7 @@ static uint64_t get_hex(struct ctx *c, json_t *o, const char *what,
 }
 
 /* An enum from its name; a number stands for a value newer than this tool. */
-static uint32_t get_enum(struct ctx *c, json_t *o, const char *what,
+static uint32_t get_enum(struct ctx *c, const struct row *o, const char *what,
 			 const char *key, const char *(*name)(uint32_t))
 {
 	const char *s = get_str(c, o, what, key);
@@ -126,7 +653,7 @@ static void copy_name(char *dst, size_t len, const char *s)
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
-static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
+static void load_session(struct ctx *c, const struct row *o, struct st_session_row *s)
 {
 	const char *w = "session", *str;
 	uint64_t v;
@@ -170,11 +697,10 @@ static void load_session(struct ctx *c, json_t *o, struct st_session_row *s)
 						   &s->counter_value);
 }
 
-static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
+static int load_proc(struct ctx *c, const struct row *o, uint32_t counters,
 		     struct st_proc_row *p)
 {
 	const char *w = "processes", *exe;
-	json_t *core;
 	uint64_t v;
 
 	p->id = get_u64(c, o, w, "id");
@@ -196,10 +722,9 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 	p->exit_code = (uint32_t)v;
 	p->has_exit_signal = get_opt_u64(c, o, w, "exit_signal", &v);
 	p->exit_signal = (uint32_t)v;
-	core = json_object_get(o, "core_dumped");
-	p->core_dumped = json_is_true(core);
+	p->core_dumped = get_true(o, "core_dumped");
 	/* Absent in dumps of older versions: not attached. */
-	p->attached = json_is_true(json_object_get(o, "attached"));
+	p->attached = get_true(o, "attached");
 	p->threads = (uint32_t)get_u64(c, o, w, "threads");
 	/* A column added after the first schema may be missing. */
 #define ST_PROC_LOAD(name, field)					\
@@ -224,13 +749,13 @@ static int load_proc(struct ctx *c, json_t *o, uint32_t counters,
 }
 
 /* The symbolizer's keys, when the dump was symbolized where it was made. */
-static int load_sym(struct ctx *c, json_t *o, struct st_dump *d,
+static int load_sym(struct ctx *c, const struct row *o, struct st_dump *d,
 		    struct st_site_row *s)
 {
 	const char *w = "sites";
 	struct st_sym sym = { 0 };
 
-	if (!json_object_get(o, "symbol"))
+	if (!row_get(o, "symbol"))
 		return 0;
 	if (s->map != SYSTRACE_MAP_FILE)
 		return 0;
@@ -242,7 +767,7 @@ static int load_sym(struct ctx *c, json_t *o, struct st_dump *d,
 	return st_dump_sym(d, &sym, &s->sym);
 }
 
-static int load_site(struct ctx *c, json_t *o, struct st_dump *d,
+static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 		     struct st_site_row *s)
 {
 	const char *w = "sites", *path;
@@ -288,6 +813,7 @@ struct loader {
 	size_t proc_cap, site_cap;
 	bool has_session;
 	json_t *early;		/* process rows read before the session */
+	struct row row;		/* the row being read */
 };
 
 static void *grow(void *rows, size_t *cap, size_t n, size_t size)
@@ -308,7 +834,7 @@ static void *grow(void *rows, size_t *cap, size_t n, size_t size)
 	return p;
 }
 
-static int convert_proc(struct loader *l, json_t *row)
+static int convert_proc(struct loader *l, const struct row *row)
 {
 	struct st_dump *d = l->d;
 	struct st_proc_row *p;
@@ -325,9 +851,11 @@ static int convert_proc(struct loader *l, json_t *row)
 }
 
 /* A process row needs the session's counters mode: before it, kept whole. */
-static int add_proc(struct loader *l, json_t *row)
+static int add_proc(struct loader *l, struct row *row)
 {
-	if (!json_is_object(row)) {
+	json_t *tree;
+
+	if (!row->object) {
 		fail(&l->c, "processes", "(row)");
 		return -EINVAL;
 	}
@@ -335,18 +863,19 @@ static int add_proc(struct loader *l, json_t *row)
 		return convert_proc(l, row);
 	if (!l->early)
 		l->early = json_array();
-	if (!l->early || json_array_append(l->early, row))
+	tree = row->tree ? json_incref(row->tree) : row_to_json(row);
+	if (!l->early || json_array_append_new(l->early, tree))
 		return -ENOMEM;
 	return 0;
 }
 
-static int add_site(struct loader *l, json_t *row)
+static int add_site(struct loader *l, struct row *row)
 {
 	struct st_dump *d = l->d;
 	struct st_site_row *s;
 	int ret;
 
-	if (!json_is_object(row)) {
+	if (!row->object) {
 		fail(&l->c, "sites", "(row)");
 		return -EINVAL;
 	}
@@ -357,13 +886,14 @@ static int add_site(struct loader *l, json_t *row)
 	s = &d->sites[d->nsites++];
 	memset(s, 0, sizeof(*s));
 	ret = load_site(&l->c, row, d, s);
-	if (json_object_get(row, "symbol"))
+	if (row_get(row, "symbol"))
 		d->symbolized = true;
 	return ret ? ret : l->c.bad ? -EINVAL : 0;
 }
 
-static int add_session(struct loader *l, json_t *session)
+static int add_session(struct loader *l, const struct row *session)
 {
+	struct row early = { 0 };
 	json_t *row;
 	size_t i;
 	int ret = 0;
@@ -373,10 +903,11 @@ static int add_session(struct loader *l, json_t *session)
 		return -EINVAL;
 	l->has_session = true;
 	json_array_foreach(l->early, i, row) {
-		ret = convert_proc(l, row);
+		ret = row_from_json(&early, row) ? convert_proc(l, &early) : -ENOMEM;
 		if (ret)
 			break;
 	}
+	row_free(&early);
 	json_decref(l->early);
 	l->early = NULL;
 	return ret;
@@ -409,6 +940,13 @@ static void not_a_dump(struct ctx *c)
 	c->bad = true;
 }
 
+/* A row of a whole tree handed to add. */
+static int add_json(struct loader *l, json_t *o,
+		    int (*add)(struct loader *, struct row *))
+{
+	return row_from_json(&l->row, o) ? add(l, &l->row) : -ENOMEM;
+}
+
 int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 {
 	struct loader l = { .c = { .why = why, .len = len }, .d = d };
@@ -420,24 +958,28 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 	session = json_object_get(doc, "session");
 	procs = json_object_get(doc, "processes");
 	sites = json_object_get(doc, "sites");
-	if (!json_is_object(doc) || get_u64(&l.c, doc, "document", "schema_version") != 1 ||
+	if (!json_is_object(doc) || !row_from_json(&l.row, doc) ||
+	    get_u64(&l.c, &l.row, "document", "schema_version") != 1 ||
 	    !json_is_object(session) || !json_is_array(procs) || !json_is_array(sites)) {
+		row_free(&l.row);
 		not_a_dump(&l.c);
 		return -EINVAL;
 	}
-	ret = add_session(&l, session);
+	ret = row_from_json(&l.row, session) ? add_session(&l, &l.row) : -ENOMEM;
 	json_array_foreach(procs, i, row) {
 		if (ret)
 			break;
-		ret = add_proc(&l, row);
+		ret = add_json(&l, row, add_proc);
 	}
 	json_array_foreach(sites, i, row) {
 		if (ret)
 			break;
-		ret = add_site(&l, row);
+		ret = add_json(&l, row, add_site);
 	}
 	if (!ret)
 		ret = finish(&l, json_object_get(doc, "totals"));
+	row_free(&l.row);
+	json_decref(l.early);
 	if (ret)
 		st_dump_free(d);
 	return ret;
@@ -545,14 +1087,35 @@ static bool ends_scalar(int c)
 	return false;
 }
 
+/* The characters the scanners stop at, in a string and inside brackets. */
+static const bool string_stop[256] = { ['"'] = true, ['\\'] = true, ['\n'] = true };
+static const bool nested_stop[256] = {
+	['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true, ['\n'] = true,
+};
+
+/* Past the characters from pos the scanner has nothing to do with. */
+static void src_skip(struct src *s, const bool *stop)
+{
+	const char *p = s->buf + s->pos, *e = s->buf + s->end;
+
+	while (p < e && !stop[(unsigned char)*p])
+		p++;
+	s->pos = (size_t)(p - s->buf);
+}
+
 /* The rest of a string whose opening quote was read. */
 static void scan_string(struct src *s)
 {
 	int c;
 
-	while ((c = src_get(s)) != EOF && c != '"')
+	for (;;) {
+		src_skip(s, string_stop);
+		c = src_get(s);
+		if (c == EOF || c == '"')
+			return;
 		if (c == '\\' && src_get(s) == EOF)
-			break;
+			return;
+	}
 }
 
 /*
@@ -580,18 +1143,18 @@ static void scan_value(struct src *s, int c)
 		} else if ((c == '}' || c == ']') && --depth <= 0) {
 			break;
 		}
+		if (depth > 0)
+			src_skip(s, nested_stop);
 	}
 }
 
-/* The value that starts with c, parsed; NULL with why set on an error. */
-static json_t *read_value(struct src *s, int c, size_t flags, int *ret)
+/* The value just scanned, from line, parsed; NULL with why set on an error. */
+static json_t *parse_value(struct src *s, int line, size_t flags, int *ret)
 {
 	struct ctx *ctx = &s->l->c;
-	int line = s->line;
 	json_error_t jerr;
 	json_t *v;
 
-	scan_value(s, c);
 	v = json_loadb(s->buf + s->mark, s->pos - s->mark, flags, &jerr);
 	s->mark = NO_MARK;
 	*ret = 0;
@@ -610,6 +1173,42 @@ static json_t *read_value(struct src *s, int c, size_t flags, int *ret)
 	return v;
 }
 
+/* The value that starts with c, parsed; NULL with why set on an error. */
+static json_t *read_value(struct src *s, int c, size_t flags, int *ret)
+{
+	int line = s->line;
+
+	scan_value(s, c);
+	return parse_value(s, line, flags, ret);
+}
+
+/*
+ * The value that starts with c as the loader's row: a flat object parsed
+ * in place, anything else by jansson. false with why set on an error.
+ */
+static bool read_row(struct src *s, int c, int *ret)
+{
+	struct row *r = &s->l->row;
+	int line = s->line;
+	json_t *v;
+	bool ok;
+
+	scan_value(s, c);
+	if (!s->err && row_parse(r, s->buf + s->mark, s->pos - s->mark)) {
+		s->mark = NO_MARK;
+		*ret = 0;
+		return true;
+	}
+	v = parse_value(s, line, JSON_DECODE_ANY, ret);
+	if (!v)
+		return false;
+	ok = row_from_json(r, v);
+	json_decref(v);
+	if (!ok)
+		*ret = -ENOMEM;
+	return ok;
+}
+
 /* A row's error of a missing key or a wrong type, with the row's line. */
 static int row_error(struct src *s, int line, int ret)
 {
@@ -624,9 +1223,8 @@ static int row_error(struct src *s, int line, int ret)
 }
 
 /* The rows of an array whose '[' was read, each handed to add (or dropped). */
-static int read_rows(struct src *s, int (*add)(struct loader *, json_t *))
+static int read_rows(struct src *s, int (*add)(struct loader *, struct row *))
 {
-	json_t *row;
 	int c, ret, line;
 
 	c = src_skip_space(s);
@@ -634,11 +1232,9 @@ static int read_rows(struct src *s, int (*add)(struct loader *, json_t *))
 		return 0;
 	for (;;) {
 		line = s->line;
-		row = read_value(s, c, JSON_DECODE_ANY, &ret);
-		if (!row)
+		if (!read_row(s, c, &ret))
 			return ret;
-		ret = add ? add(s->l, row) : 0;
-		json_decref(row);
+		ret = add ? add(s->l, &s->l->row) : 0;
 		if (ret)
 			return row_error(s, line, ret);
 		c = src_skip_space(s);
@@ -687,6 +1283,14 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 	t->seen[k] = true;
 	if (c == '[' && (k == K_PROCS || k == K_SITES || k == K_OTHER))
 		return read_rows(s, k == K_PROCS ? add_proc : k == K_SITES ? add_site : NULL);
+	if (k == K_SESSION) {
+		if (!read_row(s, c, &ret))
+			return ret;
+		if (l->row.object)
+			return row_error(s, line, add_session(l, &l->row));
+		not_a_dump(&l->c);
+		return -EINVAL;
+	}
 	v = read_value(s, c, JSON_DECODE_ANY, &ret);
 	if (!v)
 		return ret;
@@ -696,12 +1300,6 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			fail(&l->c, "document", "schema_version");
 		else if (json_integer_value(v) != 1)
-			not_a_dump(&l->c);
-		break;
-	case K_SESSION:
-		if (json_is_object(v))
-			ret = row_error(s, line, add_session(l, v));
-		else
 			not_a_dump(&l->c);
 		break;
 	case K_TOTALS:
@@ -788,6 +1386,7 @@ int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 	free(s.buf);
 	json_decref(l.early);
 	json_decref(t.totals);
+	row_free(&l.row);
 	if (ret)
 		st_dump_free(d);
 	if (ret == -EINVAL)

@@ -270,3 +270,261 @@ TEST(dump_load_refuses_bad_files)
 	EXPECT_EQ(err.err, EISDIR);
 	free(text);
 }
+
+/* text loaded both ways: 0 with the dump each gives, or the first error. */
+static int load_both(const char *text, struct st_dump *d, struct st_dump *e,
+		     struct st_err *err)
+{
+	char why_[256];
+	json_error_t jerr;
+	json_t *doc;
+	int ret;
+
+	doc = json_loads(text, 0, &jerr);
+	if (!doc)
+		return -EINVAL;
+	ret = st_dump_load_json(doc, d, why_, sizeof(why_));
+	json_decref(doc);
+	if (ret)
+		return ret;
+	ret = load_text(text, e, err);
+	if (ret)
+		st_dump_free(d);
+	return ret;
+}
+
+/* Each escape decoded as jansson decodes it, a surrogate pair to one character. */
+TEST(dump_load_decodes_escapes_as_jansson)
+{
+	char *text = fixture_text(), *a, *b, *c, *want, *got;
+	struct st_dump d, e;
+	struct st_err err;
+
+	a = replace(text, "\"exe\":\"/bin/sh\"",
+		    "\"exe\":\"/b\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uD83D\\ude00\"");
+	b = replace(a, "\"comm\":\"sh\",\"exe\"",
+		    "\"comm\":\"\\u0073\\u00E9\\ud83d\\ude00\",\"exe\"");
+	c = replace(b, "\"path\":\"/usr/lib/x86_64-linux-gnu/libc.so.6\"",
+		    "\"path\":\"\\/usr\\/lib/x86_64-linux-gnu/libc.so.\\u0036\"");
+	ASSERT_EQ(load_both(c, &d, &e, &err), 0);
+	EXPECT_STREQ(e.procs[0].exe, "/b\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
+	EXPECT_STREQ(e.procs[0].comm, "s\xc3\xa9\xf0\x9f\x98\x80");
+	EXPECT_STREQ(e.procs[1].comm, "a,b\"c");
+	EXPECT_STREQ(e.sites[0].path, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	want = dump_text(&d);
+	got = dump_text(&e);
+	EXPECT_STREQ(got, want);
+	free(want);
+	free(got);
+	st_dump_free(&d);
+	st_dump_free(&e);
+	free(a);
+	free(b);
+	free(c);
+	free(text);
+}
+
+/* An integer is an int64 as jansson reads it; a fraction or an exponent is a real. */
+TEST(dump_load_reads_numbers_as_jansson)
+{
+	static const char *const refused[][2] = {
+		{ "9223372036854775808", "line 5: too big integer near '9223372036854775808'" },
+		{ "-9223372036854775809",
+		  "line 5: too big negative integer near '-9223372036854775809'" },
+		{ "1e999", "line 5: real number overflow near '1e999'" },
+		{ "0100", "line 5: invalid token near '0'" },
+		{ "1.", "line 5: invalid token near '1.'" },
+		{ "-", "line 5: invalid token near '-'" },
+	};
+	static const char *const reals[] = { "1000.0", "1e3", "1E+3", "-0.5e-1" };
+	char *text = fixture_text(), *bad, *n;
+	struct st_dump e;
+	struct st_err err;
+	size_t i;
+
+	bad = replace(text, "\"start_ns\":1000,", "\"start_ns\":9223372036854775807,");
+	ASSERT_EQ(load_text(bad, &e, &err), 0);
+	EXPECT_EQ(e.procs[0].start_ns, INT64_MAX);
+	st_dump_free(&e);
+	free(bad);
+	bad = replace(text, "\"start_ns\":1000,", "\"start_ns\":-0,");
+	ASSERT_EQ(load_text(bad, &e, &err), 0);
+	EXPECT_EQ(e.procs[0].start_ns, 0);
+	st_dump_free(&e);
+	free(bad);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		if (asprintf(&n, "\"start_ns\":%s,", refused[i][0]) < 0)
+			abort();
+		bad = replace(text, "\"start_ns\":1000,", n);
+		EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+		EXPECT_STREQ(why(&err), whole_doc_error(bad));
+		EXPECT_STREQ(why(&err), refused[i][1]);
+		free(bad);
+		free(n);
+	}
+	for (i = 0; i < sizeof(reals) / sizeof(reals[0]); i++) {
+		if (asprintf(&n, "\"start_ns\":%s,", reals[i]) < 0)
+			abort();
+		bad = replace(text, "\"start_ns\":1000,", n);
+		EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+		EXPECT_STREQ(why(&err),
+			     "line 5: processes: key \"start_ns\" is missing or of the wrong type");
+		free(bad);
+		free(n);
+	}
+	free(text);
+}
+
+/* An unknown key may hold anything; a known key holding an object is refused. */
+TEST(dump_load_skips_nested_unknown_values)
+{
+	char *text = fixture_text(), *a, *b, *c, *want, *got;
+	struct st_dump d, e;
+	struct st_err err;
+
+	a = replace(text, "\"pid\":101,", "\"pid\":101,\"new\":{\"a\":[1,{\"b\":null}],\"c\":\"}]\"},");
+	b = replace(a, "\"calls\":4,", "\"calls\":4,\"new\":[],\"more\":{},");
+	c = replace(b, "\"flags\":1,", "\"flags\":1,\"limits\":{\"rows\":[2,3]},");
+	ASSERT_EQ(load_both(c, &d, &e, &err), 0);
+	EXPECT_EQ(e.nprocs, 2);
+	EXPECT_EQ(e.nsites, 3);
+	EXPECT_EQ(e.procs[1].pid, 101);
+	EXPECT_EQ(e.session.flags, 1);
+	want = dump_text(&d);
+	got = dump_text(&e);
+	EXPECT_STREQ(got, want);
+	free(got);
+	st_dump_free(&e);
+	st_dump_free(&d);
+	/* the same as the file without them */
+	ASSERT_EQ(load_text(text, &e, &err), 0);
+	got = dump_text(&e);
+	EXPECT_STREQ(got, want);
+	free(got);
+	free(want);
+	st_dump_free(&e);
+	free(a);
+	free(b);
+	free(c);
+
+	a = replace(text, "\"comm\":\"sh\",", "\"comm\":[\"sh\"],");
+	EXPECT_EQ(load_text(a, &e, &err), -EINVAL);
+	EXPECT_STREQ(why(&err), "line 5: processes: key \"comm\" is missing or of the wrong type");
+	free(a);
+	free(text);
+}
+
+/* A key given twice in a row: its last value, as jansson keeps it. */
+TEST(dump_load_keeps_the_last_of_duplicate_keys)
+{
+	char *text = fixture_text(), *a, *b, *want, *got;
+	struct st_dump d, e;
+	struct st_err err;
+
+	a = replace(text, "\"pid\":100,", "\"pid\":\"x\",\"pid\":100,");
+	b = replace(a, "\"attached\":false}", "\"attached\":false,\"tgid\":42,\"attached\":true}");
+	ASSERT_EQ(load_both(b, &d, &e, &err), 0);
+	EXPECT_EQ(e.procs[0].pid, 100);
+	EXPECT_EQ(e.procs[0].tgid, 42);
+	EXPECT_TRUE(e.procs[0].attached);
+	EXPECT_EQ(d.procs[0].tgid, 42);
+	want = dump_text(&d);
+	got = dump_text(&e);
+	EXPECT_STREQ(got, want);
+	free(want);
+	free(got);
+	st_dump_free(&d);
+	st_dump_free(&e);
+	free(a);
+	a = replace(text, "\"pid\":100,", "\"pid\":100,\"pid\":\"x\",");
+	EXPECT_EQ(load_text(a, &e, &err), -EINVAL);
+	EXPECT_STREQ(why(&err), "line 5: processes: key \"pid\" is missing or of the wrong type");
+	free(a);
+	free(b);
+	free(text);
+}
+
+/* text with blanks of each kind around each token outside its strings. */
+static char *spaced(const char *text)
+{
+	bool in = false, esc = false;
+	char *out = NULL;
+	size_t len = 0;
+	const char *p;
+	FILE *f;
+
+	f = open_memstream(&out, &len);
+	for (p = text; *p; p++) {
+		if (in) {
+			fputc(*p, f);
+			if (esc)
+				esc = false;
+			else if (*p == '\\')
+				esc = true;
+			else if (*p == '"')
+				in = false;
+		} else if (*p == '"') {
+			fputs(" \t\"", f);
+			in = true;
+		} else if (strchr("{}[]:,", *p)) {
+			fprintf(f, " \r\n%c\t ", *p);
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fclose(f);
+	return out;
+}
+
+TEST(dump_load_takes_whitespace_everywhere)
+{
+	char *text = fixture_text(), *s = spaced(text), *want, *got;
+	struct st_dump d, e;
+	struct st_err err;
+
+	EXPECT_TRUE(strstr(s, "\"pid\" \r\n:\t 100 \r\n,\t  \t\"tgid\""));
+	ASSERT_EQ(load_both(s, &d, &e, &err), 0);
+	EXPECT_EQ(e.nprocs, 2);
+	EXPECT_EQ(e.nsites, 3);
+	want = dump_text(&d);
+	got = dump_text(&e);
+	EXPECT_STREQ(got, want);
+	free(want);
+	free(got);
+	st_dump_free(&d);
+	st_dump_free(&e);
+	free(s);
+	free(text);
+}
+
+/* Bad JSON inside a row: jansson's message, at the line it gives. */
+TEST(dump_load_refuses_bad_rows_as_jansson)
+{
+	static const char *const bad_comm[] = {
+		"\"s\\x\"", "\"s\\u00G0\"", "\"s\\u0000\"", "\"s\\ud83d\"", "\"s\\ud83d\\u0041\"",
+		"\"s\\ude00\"", "\"s\xff\"", "\"s\xc0\xaf\"", "\"s\xed\xa0\x80\"", "\"s\xe2\x82\"",
+		"\"s\x01\"", "\"s\n\"", "tru", "nul", "falsey", "'sh'", "\"sh\" \"x\"",
+		"\"sh\",}", "\"sh\",,",
+	};
+	char *text = fixture_text(), *bad, *n;
+	struct st_dump e;
+	struct st_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_comm) / sizeof(bad_comm[0]); i++) {
+		if (asprintf(&n, "\"comm\":%s,", bad_comm[i]) < 0)
+			abort();
+		bad = replace(text, "\"comm\":\"sh\",", n);
+		EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+		EXPECT_STREQ(why(&err), whole_doc_error(bad));
+		EXPECT_TRUE(!strncmp(why(&err), "line 5: ", 8) || !strncmp(why(&err), "line 6: ", 8));
+		free(bad);
+		free(n);
+	}
+	bad = replace(text, "\"pid\":100,", "\"pid\" 100,");
+	EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+	EXPECT_STREQ(why(&err), whole_doc_error(bad));
+	EXPECT_STREQ(why(&err), "line 5: ':' expected near '100'");
+	free(bad);
+	free(text);
+}
