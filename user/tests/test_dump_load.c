@@ -22,15 +22,7 @@ static char *fixture_text(void)
 	size_t len = 0;
 	FILE *f;
 
-	st_fixture(&d);
-	d.symbolized = true;
-	if (st_dump_sym(&d, &(struct st_sym){
-			.object = "/usr/lib/x86_64-linux-gnu/libc.so.6",
-			.symbol = "getpid",
-			.has_symbol_offset = true,
-			.symbol_offset = 0x9,
-		}, &d.sites[0].sym))
-		abort();
+	st_fixture_symbolized(&d);
 	v = (struct st_view){ .dump = &d };
 	f = open_memstream(&text, &len);
 	st_json_dump(f, &v, true, false);
