@@ -400,7 +400,7 @@ static const char *parse_string(const char *p, const char *end, char **out)
 static const char *parse_number(const char *p, const char *end, struct field *f)
 {
 	const char *q = p + (*p == '-'), *digits = q;
-	json_int_t v = 0;
+	uint64_t v = 0;		/* unsigned: more than 18 digits wrap, unused */
 	char tok[64], *e;
 	bool real;
 
@@ -431,7 +431,7 @@ static const char *parse_number(const char *p, const char *end, struct field *f)
 	}
 	if (!real && q - digits <= 18) {
 		f->kind = V_INT;
-		f->i = *p == '-' ? -v : v;
+		f->i = *p == '-' ? -(json_int_t)v : (json_int_t)v;
 		return q;
 	}
 	/* strtoll and strtod as jansson calls them, on a copy of the token */
@@ -813,8 +813,22 @@ struct loader {
 	size_t proc_cap, site_cap;
 	bool has_session;
 	json_t *early;		/* process rows read before the session */
+	json_t *early_lines;	/* the line each of them starts on */
+	int line;		/* the line the row being read starts on */
 	struct row row;		/* the row being read */
 };
+
+/* An error of a row (a missing key, a wrong type) names the row's line. */
+static int at_line(struct ctx *ctx, int line, int ret)
+{
+	char why[256];
+
+	if (ret == -EINVAL && strncmp(ctx->why, "line ", 5)) {
+		snprintf(why, sizeof(why), "line %d: %s", line, ctx->why);
+		snprintf(ctx->why, ctx->len, "%s", why);
+	}
+	return ret;
+}
 
 static void *grow(void *rows, size_t *cap, size_t n, size_t size)
 {
@@ -863,8 +877,12 @@ static int add_proc(struct loader *l, struct row *row)
 		return convert_proc(l, row);
 	if (!l->early)
 		l->early = json_array();
+	if (!l->early_lines)
+		l->early_lines = json_array();
 	tree = row->tree ? json_incref(row->tree) : row_to_json(row);
-	if (!l->early || json_array_append_new(l->early, tree))
+	if (!l->early || json_array_append_new(l->early, tree) ||
+	    !l->early_lines ||
+	    json_array_append_new(l->early_lines, json_integer(l->line)))
 		return -ENOMEM;
 	return 0;
 }
@@ -904,12 +922,17 @@ static int add_session(struct loader *l, const struct row *session)
 	l->has_session = true;
 	json_array_foreach(l->early, i, row) {
 		ret = row_from_json(&early, row) ? convert_proc(l, &early) : -ENOMEM;
-		if (ret)
+		if (ret) {
+			at_line(&l->c, (int)json_integer_value(
+					json_array_get(l->early_lines, i)), ret);
 			break;
+		}
 	}
 	row_free(&early);
 	json_decref(l->early);
+	json_decref(l->early_lines);
 	l->early = NULL;
+	l->early_lines = NULL;
 	return ret;
 }
 
@@ -980,6 +1003,7 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 		ret = finish(&l, json_object_get(doc, "totals"));
 	row_free(&l.row);
 	json_decref(l.early);
+	json_decref(l.early_lines);
 	if (ret)
 		st_dump_free(d);
 	return ret;
@@ -1212,14 +1236,7 @@ static bool read_row(struct src *s, int c, int *ret)
 /* A row's error of a missing key or a wrong type, with the row's line. */
 static int row_error(struct src *s, int line, int ret)
 {
-	struct ctx *ctx = &s->l->c;
-	char why[256];
-
-	if (ret == -EINVAL && strncmp(ctx->why, "line ", 5)) {
-		snprintf(why, sizeof(why), "line %d: %s", line, ctx->why);
-		snprintf(ctx->why, ctx->len, "%s", why);
-	}
-	return ret;
+	return at_line(&s->l->c, line, ret);
 }
 
 /* The rows of an array whose '[' was read, each handed to add (or dropped). */
@@ -1232,6 +1249,7 @@ static int read_rows(struct src *s, int (*add)(struct loader *, struct row *))
 		return 0;
 	for (;;) {
 		line = s->line;
+		s->l->line = line;
 		if (!read_row(s, c, &ret))
 			return ret;
 		ret = add ? add(s->l, &s->l->row) : 0;
@@ -1349,10 +1367,13 @@ static int read_doc(struct src *s, struct top *t)
 		if (ret)
 			return ret;
 		c = src_skip_space(s);
-		if (c == ',')
+		if (c == ',') {
 			c = src_skip_space(s);
-		else if (c != '}')
+			if (c != '"')	/* no member after a comma */
+				return syntax(s, c, "string or '}' expected");
+		} else if (c != '}') {
 			return syntax(s, c, "'}' expected");
+		}
 	}
 	c = src_skip_space(s);
 	if (c != EOF)
@@ -1385,6 +1406,7 @@ int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 	fclose(s.f);
 	free(s.buf);
 	json_decref(l.early);
+	json_decref(l.early_lines);
 	json_decref(t.totals);
 	row_free(&l.row);
 	if (ret)

@@ -170,6 +170,37 @@ TEST(dump_load_reads_any_layout)
 }
 
 /* Each refusal names the line: jansson's for bad JSON, the row's for a bad row. */
+/*
+ * Keys sorted, the process rows before the session: a process row's error
+ * names its own line, not the session's (its conversion waits for it).
+ */
+static void early_row_line(const char *text, bool *failed)
+{
+	const char *s0 = strstr(text, "\n\"session\":") + 1;
+	char *session = strndup(s0, (size_t)(strchr(s0, '\n') + 1 - s0));
+	char *cut = replace(text, session, ""), *to, *moved, *bad, want[256];
+	struct st_dump e;
+	struct st_err err;
+	int line;
+
+	ASSERT_TRUE(asprintf(&to, "%s\"sites\":[", session) > 0);
+	moved = replace(cut, "\"sites\":[", to);
+	EXPECT_EQ(load_text(moved, &e, &err), 0);
+	st_dump_free(&e);
+	bad = replace(moved, "\"pid\":101,", "\"pid\":\"101\",");
+	line = line_of(bad, "\"pid\":\"101\"");
+	EXPECT_TRUE(line > 0 && line < line_of(bad, "\"session\":"));
+	EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+	snprintf(want, sizeof(want), "line %d: processes: key \"pid\" is missing or of the wrong type",
+		 line);
+	EXPECT_STREQ(why(&err), want);
+	free(session);
+	free(cut);
+	free(to);
+	free(moved);
+	free(bad);
+}
+
 TEST(dump_load_refuses_bad_files)
 {
 	char *text = fixture_text(), *bad, want[256];
@@ -228,6 +259,12 @@ TEST(dump_load_refuses_bad_files)
 	EXPECT_STREQ(why(&err), whole_doc_error(bad));
 	snprintf(want, sizeof(want), "line %d: unexpected token near '}'", line);
 	EXPECT_STREQ(why(&err), want);
+	free(bad);
+	early_row_line(text, failed);
+	bad = replace(text, "]}", "],}");
+	EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+	EXPECT_STREQ(why(&err), whole_doc_error(bad));
+	EXPECT_TRUE(strstr(why(&err), "string or '}' expected"));
 	free(bad);
 	bad = replace(text, "\"sites\":[", "\"sites\":[7,");
 	EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
