@@ -2,7 +2,10 @@
 /*
  * livesites T S DIR: writes S stubs "mov $110,%eax; syscall; ret" into an
  * anonymous executable mapping; T threads each call every stub once, so
- * each of the S getppid sites (map anon) gets exactly T calls. Then it
+ * each of the S getppid sites (map anon) gets exactly T calls. The threads
+ * start their calls together, once all exist: no thread is still being
+ * created (its stack mapped, the mmap lock taken) when a site is first hit,
+ * so every site's mapping resolves (see threads.c). Then it
  * prints the mapping's address, creates DIR/ready and keeps every thread
  * alive, blocked, until DIR/release exists (the main thread looks for it
  * every 20 ms): the session stays running with T live threads that each
@@ -22,13 +25,14 @@
 
 static unsigned char *code;
 static long s;
-static pthread_barrier_t called, released;
+static pthread_barrier_t started, called, released;
 
 static void *worker(void *arg)
 {
 	long i;
 
 	(void)arg;
+	pthread_barrier_wait(&started);
 	for (i = 0; i < s; i++) {
 		long (*fn)(void) = (long (*)(void))(code + i * STUB);
 
@@ -57,6 +61,7 @@ int main(int argc, char **argv)
 	t = atoi(argv[1]);
 	s = atol(argv[2]);
 	if (t < 1 || t > 256 || s < 1 || s > 1 << 20 ||
+	    pthread_barrier_init(&started, NULL, t) ||
 	    pthread_barrier_init(&called, NULL, t + 1) ||
 	    pthread_barrier_init(&released, NULL, t + 1))
 		return 2;
