@@ -284,39 +284,6 @@ static char *put_utf8(char *o, uint32_t cp)
 	return o;
 }
 
-/* The length of the valid UTF-8 sequence at p, or 0 (as jansson checks it). */
-static size_t utf8_len(const char *p, const char *end)
-{
-	unsigned char c = (unsigned char)*p;
-	uint32_t cp;
-	size_t n, i;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		c = (unsigned char)p[i];
-		if ((c & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (c & 0x3f);
-	}
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000))
-		return 0;
-	return n;
-}
-
 /* A \uXXXX escape at p (after the backslash), a surrogate pair whole. */
 static const char *unescape_u(const char *p, const char *end, char **out)
 {
@@ -380,7 +347,7 @@ static const char *parse_string(const char *p, const char *end, char **out)
 			*o++ = (char)c;
 			p++;
 		} else {
-			n = utf8_len(p, end);
+			n = st_utf8_len(p, (size_t)(end - p));
 			if (!n)
 				return NULL;
 			memcpy(o, p, n);

@@ -16,27 +16,32 @@ static json_t *j_u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629). */
-static size_t utf8_len(const unsigned char *s)
+/*
+ * The length of the valid UTF-8 sequence at s (1 for ASCII), or 0 (RFC
+ * 3629, as jansson checks it). At most avail bytes are read; a string's
+ * NUL ends any sequence, so a NUL-terminated one may pass SIZE_MAX.
+ */
+size_t st_utf8_len(const char *s, size_t avail)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t n, i;
 	uint32_t cp;
 
-	if (s[0] < 0x80)
+	if (u[0] < 0x80)
 		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
 		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
 		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
 		n = 4;
 	else
 		return 0;
-	cp = s[0] & (0x7f >> n);
+	cp = u[0] & (0x7f >> n);
 	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
+		if (i >= avail || (u[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		cp = (cp << 6) | (u[i] & 0x3f);
 	}
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
@@ -61,7 +66,7 @@ static json_t *j_string(const char *s)
 	if (!buf)
 		return NULL;
 	for (o = buf; *p; p += n ? n : 1) {
-		n = utf8_len(p);
+		n = st_utf8_len((const char *)p, SIZE_MAX);
 		if (n) {
 			memcpy(o, p, n);
 			o += n;
@@ -112,7 +117,7 @@ void st_json_put_string(struct st_obuf *o, const char *s)
 		if (!*p)
 			break;
 		if (*p >= 0x80) {
-			n = utf8_len(p);
+			n = st_utf8_len((const char *)p, SIZE_MAX);
 			if (n)
 				st_obuf_put(o, p, n);
 			else

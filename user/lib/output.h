@@ -21,6 +21,7 @@ void st_totals_compute(const struct st_dump *d, struct st_totals *t);
 unsigned int st_check_totals(const struct st_dump *d, FILE *why);
 
 /* json.c */
+size_t st_utf8_len(const char *s, size_t avail);	/* json.c; 0: invalid */
 json_t *st_json_string(const char *s);	/* invalid UTF-8 becomes U+FFFD */
 void st_json_put_string(struct st_obuf *o, const char *s);	/* the same, printed */
 json_t *st_json_session(const struct st_session_row *s);
