@@ -44,5 +44,11 @@ struct nlmsghdr;
  */
 int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
 		      struct st_err *err);
+/*
+ * The replies of one PROC_GET or SITE_GET dump, in order, as the dump
+ * reads them: decoded on a second thread while the next ones are taken.
+ */
+int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
+			 struct st_dump *d, struct st_err *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "err.h"
 #include "output.h"
 #include "table.h"
+#include "worker.h"
 
 const struct st_text_layout st_text_fit = { .sep = "  " };
 
@@ -26,30 +27,52 @@ static uint64_t pow10_u64(unsigned int n)
 /* A block of the dump file: the stream is handed pieces this large. */
 #define OBUF_SIZE 65536
 
+/* Buffers that the writer's thread may hold at once, beside the one filled. */
+#define OBUF_QUEUE 3
+
 void st_obuf_init(struct st_obuf *o, FILE *f, char *b, size_t cap)
 {
 	o->f = f;
 	o->b = b;
 	o->len = 0;
 	o->cap = cap;
+	o->w = NULL;
 }
 
 /* A failed write leaves the stream's error set: st_output_write reports it. */
+static void write_chunk(void *f, char *b, size_t len)
+{
+	fwrite(b, 1, len, f);
+}
+
+void st_obuf_spill(struct st_obuf *o)
+{
+	if (!o->len)
+		return;
+	if (o->w)
+		o->b = st_worker_submit(o->w, o->len);
+	else
+		write_chunk(o->f, o->b, o->len);
+	o->len = 0;
+}
+
 void st_obuf_flush(struct st_obuf *o)
 {
-	if (o->len)
-		fwrite(o->b, 1, o->len, o->f);
-	o->len = 0;
+	st_obuf_spill(o);
+	if (o->w)
+		st_worker_drain(o->w);
 }
 
 /* s does not fit in what is left of b. */
 void st_obuf_write(struct st_obuf *o, const void *s, size_t n)
 {
-	st_obuf_flush(o);
-	if (n > o->cap)
+	if (n > o->cap) {
+		st_obuf_flush(o);
 		fwrite(s, 1, n, o->f);
-	else
-		st_obuf_put(o, s, n);
+		return;
+	}
+	st_obuf_spill(o);
+	st_obuf_put(o, s, n);
 }
 
 /* v in decimal, written backwards to end of a buffer; returns its start. */
@@ -189,10 +212,18 @@ json_t *st_cell_json(const struct st_cell *c)
 	return json_null();
 }
 
+/* The bytes that make a CSV field quoted, and the end of the string. */
+static const bool csv_stop[256] = {
+	['\0'] = true, [','] = true, ['"'] = true, ['\r'] = true, ['\n'] = true,
+};
+
 void st_csv_field(struct st_obuf *o, const char *s)
 {
-	size_t n = strcspn(s, ",\"\r\n");
+	size_t n = 0;
 
+	/* Not strcspn(): emulated, its SSE4.2 form took 12% of a CSV dump. */
+	while (!csv_stop[(unsigned char)s[n]])
+		n++;
 	if (!s[n]) {
 		st_obuf_put(o, s, n);
 		return;
@@ -206,19 +237,31 @@ void st_csv_field(struct st_obuf *o, const char *s)
 	st_obuf_putc(o, '"');
 }
 
-/* A buffer for o, or NULL. */
+/*
+ * A buffer for o, or NULL. A thread of its own writes the full ones while
+ * the next rows are formatted (worker.h); without one, the caller writes.
+ */
 static char *obuf_open(struct st_obuf *o, FILE *f)
 {
-	char *b = malloc(OBUF_SIZE);
+	struct st_worker *w;
 
-	st_obuf_init(o, f, b, OBUF_SIZE);
-	return b;
+	if (!st_worker_start(&w, OBUF_SIZE, OBUF_QUEUE + 1, write_chunk, f)) {
+		st_obuf_init(o, f, st_worker_buf(w), OBUF_SIZE);
+		o->w = w;
+		return o->b;
+	}
+	st_obuf_init(o, f, malloc(OBUF_SIZE), OBUF_SIZE);
+	return o->b;
 }
 
 static void obuf_close(struct st_obuf *o)
 {
 	st_obuf_flush(o);
-	free(o->b);
+	if (o->w)
+		st_worker_stop(o->w);	/* its buffers, o->b among them */
+	else
+		free(o->b);
+	o->b = NULL;
 }
 
 /* Room for one row of t's values. */

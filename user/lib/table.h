@@ -81,9 +81,13 @@ struct st_obuf {
 	FILE *f;
 	char *b;
 	size_t len, cap;
+	struct st_worker *w;	/* writes the full buffers; NULL: the caller */
 };
 
 void st_obuf_init(struct st_obuf *o, FILE *f, char *b, size_t cap);
+/* Hands b to f and empties it; with a worker, returns before f has it. */
+void st_obuf_spill(struct st_obuf *o);
+/* As spill, and f has had everything: the caller may write to f itself. */
 void st_obuf_flush(struct st_obuf *o);
 void st_obuf_write(struct st_obuf *o, const void *s, size_t n);
 
@@ -100,7 +104,7 @@ static inline void st_obuf_put(struct st_obuf *o, const void *s, size_t n)
 static inline void st_obuf_putc(struct st_obuf *o, char c)
 {
 	if (o->len == o->cap)
-		st_obuf_flush(o);
+		st_obuf_spill(o);
 	o->b[o->len++] = c;
 }
 

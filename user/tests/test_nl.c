@@ -220,3 +220,92 @@ TEST(decode_site_requires_its_key)
 	nlmsg_free(msg);
 	st_dump_free(&d);
 }
+
+/* A site reply of n rows, ids from *id; room for large messages. */
+static struct nl_msg *site_reply(uint64_t *id, size_t n)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(n * 160 + 4096);
+	struct nlattr *nest;
+	size_t i;
+
+	genlmsg_put(msg, 0, 1, 0x20, 0, NLM_F_MULTI, SYSTRACE_CMD_SITE_GET,
+		    SYSTRACE_GENL_VERSION);
+	for (i = 0; i < n; i++, (*id)++) {
+		nest = nla_nest_start(msg, SYSTRACE_A_SITE);
+		nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, *id % 7);
+		nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, *id);
+		nla_put_u32(msg, SYSTRACE_SITE_A_NR, 39);
+		nla_put_u32(msg, SYSTRACE_SITE_A_ABI, SYSTRACE_ABI_X64);
+		nla_put_string(msg, SYSTRACE_SITE_A_PATH, *id % 2 ? "/bin/a" : "/bin/b");
+		nla_put_u64(msg, SYSTRACE_SITE_A_CALLS, 2 * *id);
+		nla_nest_end(msg, nest);
+	}
+	return msg;
+}
+
+/*
+ * The dumps' decoder thread: rows in the order received, across its chunks
+ * and around a reply too large for one (decoded by the reader, in place).
+ */
+TEST(decode_replies_in_order_on_the_decoder_thread)
+{
+	struct nl_msg *msg[400];
+	struct nlmsghdr *nlh[400];
+	struct st_dump d = { 0 };
+	struct st_err err;
+	uint64_t id = 1;
+	size_t i, n = 0;
+
+	for (i = 0; i < 400; i++) {
+		/* Reply 200: 5000 rows, more than a chunk of the decoder. */
+		msg[i] = site_reply(&id, i == 200 ? 5000 : 30);
+		ASSERT_TRUE(nlmsg_hdr(msg[i])->nlmsg_len > (i == 200 ? 256 * 1024 : 1000));
+		nlh[n++] = nlmsg_hdr(msg[i]);
+	}
+	ASSERT_EQ(st_nl_decode_replies(nlh, n, &d, &err), 0);
+	ASSERT_EQ(d.nsites, 399 * 30 + 5000);
+	for (i = 0; i < d.nsites; i++)
+		if (d.sites[i].addr != i + 1 || d.sites[i].calls != 2 * (i + 1) ||
+		    d.sites[i].proc_id != (i + 1) % 7)
+			break;
+	EXPECT_EQ(i, d.nsites);
+	EXPECT_STREQ(d.sites[0].path, "/bin/a");
+	EXPECT_STREQ(d.sites[1].path, "/bin/b");
+	/* One pool for every row: the decoder's strings are the dump's. */
+	EXPECT_TRUE(d.sites[0].path == d.sites[d.nsites - 1].path ||
+		    d.sites[1].path == d.sites[d.nsites - 1].path);
+	for (i = 0; i < 400; i++)
+		nlmsg_free(msg[i]);
+	st_dump_free(&d);
+}
+
+/* A bad row the decoder thread meets is reported as the reader's would be. */
+TEST(decode_replies_report_the_decoder_threads_error)
+{
+	struct nl_msg *msg[50];
+	struct nlmsghdr *nlh[50];
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+	uint64_t id = 1;
+	size_t i;
+
+	for (i = 0; i < 50; i++) {
+		msg[i] = site_reply(&id, 20);
+		if (i == 30) {
+			nest = nla_nest_start(msg[i], SYSTRACE_A_SITE);
+			nla_put_u64(msg[i], SYSTRACE_SITE_A_PROC_ID, 3);
+			nla_nest_end(msg[i], nest);
+		}
+		nlh[i] = nlmsg_hdr(msg[i]);
+	}
+	EXPECT_EQ(st_nl_decode_replies(nlh, 50, &d, &err), -EBADMSG);
+	EXPECT_EQ(err.kind, ST_ERR_PROTO);
+	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
+	EXPECT_STREQ(err.op, "SITE_GET");
+	/* The rows before the bad one, and none after it. */
+	EXPECT_EQ(d.nsites, 31 * 20);
+	for (i = 0; i < 50; i++)
+		nlmsg_free(msg[i]);
+	st_dump_free(&d);
+}

@@ -279,6 +279,56 @@ TEST(writer_csv_cells_of_every_kind)
 }
 
 /*
+ * Tables of many 64 KiB buffers, written by the writer's thread while the
+ * next rows are formatted: the rows in order, none lost or repeated; the
+ * jansson path, which writes to the stream itself between rows, included.
+ */
+TEST(writer_thread_keeps_the_order_of_many_buffers)
+{
+	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(15), n = 20000, i;
+	char *one, *row, *text, *want, *p;
+	const char *kinds[2] = { "direct", "jansson" };
+	int k;
+
+	/* CSV: the header, then the same line n times. */
+	one = kinds_table(true, 1, 0);
+	ASSERT_TRUE(one);
+	row = strchr(one, '\n') + 1;
+	text = kinds_table(true, n, 0);
+	ASSERT_TRUE(text);
+	ASSERT_EQ(strlen(text), (size_t)(row - one) + n * strlen(row));
+	EXPECT_TRUE(strlen(text) > 16 * 65536);
+	for (i = 0, p = text + (row - one); i < n; i++, p += strlen(row))
+		if (strncmp(p, row, strlen(row)))
+			break;
+	EXPECT_EQ(i, n);
+	free(text);
+	free(one);
+
+	/* JSON: "[\n" ROW (",\n" ROW)... "\n]", by either path. */
+	one = kinds_table(false, 1, flags);
+	ASSERT_TRUE(one);
+	ASSERT_EQ(strncmp(one, "[\n", 2), 0);
+	row = strndup(one + 2, strlen(one) - 4);
+	want = malloc(n * (strlen(row) + 2) + 8);
+	ASSERT_TRUE(row && want);
+	p = want + sprintf(want, "[\n%s", row);
+	for (i = 1; i < n; i++)
+		p += sprintf(p, ",\n%s", row);
+	strcpy(p, "\n]");
+	for (k = 0; k < 2; k++) {
+		text = kinds_table(false, n, k ? flags | JSON_PRESERVE_ORDER : flags);
+		ASSERT_TRUE(text);
+		if (strcmp(text, want))
+			ST_FAIL(false, "the %s rows differ", kinds[k]);
+		free(text);
+	}
+	free(want);
+	free(row);
+	free(one);
+}
+
+/*
  * The direct JSON rows and jansson's (JSON_PRESERVE_ORDER takes the jansson
  * path) print the same, keys escaped once per table included; a u64 is a
  * json_integer, so UINT64_MAX prints as -1 in both.
