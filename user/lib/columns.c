@@ -57,16 +57,37 @@ static void v_enum(struct st_val *v, const char *name, uint32_t value)
 /* ISO 8601, UTC, nanoseconds: 2024-05-01T12:34:56.123456789Z */
 void st_format_time(uint64_t realtime_ns, char *buf, size_t len)
 {
+	/* The rows of a build start within a few seconds: format each once. */
+	static __thread time_t last_sec = -1;
+	static __thread char day[32];
+	char out[sizeof(day) + 12];
 	time_t sec = (time_t)(realtime_ns / 1000000000ULL);
+	uint64_t ns = realtime_ns % 1000000000U;
 	struct tm tm;
-	char day[32];
+	size_t n, i;
 
-	if (!gmtime_r(&sec, &tm) ||
-	    !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm)) {
-		snprintf(buf, len, "%s", "");
-		return;
+	if (sec != last_sec) {
+		if (!gmtime_r(&sec, &tm) ||
+		    !strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm)) {
+			last_sec = -1;
+			snprintf(buf, len, "%s", "");
+			return;
+		}
+		last_sec = sec;
 	}
-	snprintf(buf, len, "%s.%09" PRIu64 "Z", day, (uint64_t)(realtime_ns % 1000000000U));
+	/* "%s.%09" PRIu64 "Z" by hand: a process row has two, printf is slow. */
+	n = strlen(day);
+	memcpy(out, day, n);
+	out[n] = '.';
+	for (i = 9; i > 0; i--, ns /= 10)
+		out[n + i] = (char)('0' + ns % 10);
+	memcpy(out + n + 10, "Z", 2);
+	if (n + 12 <= len) {
+		memcpy(buf, out, n + 12);
+	} else if (len) {
+		memcpy(buf, out, len - 1);	/* cut as snprintf cuts */
+		buf[len - 1] = '\0';
+	}
 }
 
 /* syscalls per 1000 instructions, in thousandths, rounded to nearest. */

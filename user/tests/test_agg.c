@@ -97,3 +97,61 @@ TEST(sort_orders_images_by_id_and_sites_by_first_use)
 	EXPECT_EQ(d.sites[4].proc_id, 2);
 	st_dump_free(&d);
 }
+
+/*
+ * Rows already in order are left as they are; one out of place anywhere,
+ * the last included, is still sorted.
+ */
+TEST(sort_finds_a_row_out_of_order_anywhere)
+{
+	struct st_dump d;
+	size_t i, n = 1000;
+
+	memset(&d, 0, sizeof(d));
+	d.sites = calloc(n, sizeof(*d.sites));
+	ASSERT_TRUE(d.sites);
+	for (i = 0; i < n; i++)
+		add_site(&d, 1 + i / 100, 0x1000 + i % 100, SYSTRACE_ABI_X64, 0,
+			 1, 0, 1, 1, 1);
+	st_dump_sort(&d);
+	for (i = 1; i < n; i++)
+		if (d.sites[i - 1].proc_id * 0x10000 + d.sites[i - 1].addr >
+		    d.sites[i].proc_id * 0x10000 + d.sites[i].addr)
+			break;
+	EXPECT_EQ(i, n);
+	/* The last row belongs first. */
+	d.sites[n - 1].proc_id = 0;
+	st_dump_sort(&d);
+	EXPECT_EQ(d.sites[0].proc_id, 0);
+	EXPECT_EQ(d.sites[1].proc_id, 1);
+	EXPECT_EQ(d.sites[n - 1].addr, 0x1000 + 98);
+	st_dump_free(&d);
+}
+
+/* The last process found is answered again only if it is still d's row. */
+TEST(find_proc_after_rows_change)
+{
+	struct st_dump d;
+	size_t i;
+
+	memset(&d, 0, sizeof(d));
+	d.procs = calloc(4, sizeof(*d.procs));
+	ASSERT_TRUE(d.procs);
+	for (i = 0; i < 4; i++)
+		d.procs[i].id = 10 * (i + 1);
+	d.nprocs = 4;
+	EXPECT_TRUE(st_dump_find_proc(&d, 20) == &d.procs[1]);
+	EXPECT_TRUE(st_dump_find_proc(&d, 20) == &d.procs[1]);
+	EXPECT_NULL(st_dump_find_proc(&d, 25));
+	/* The rows change under the same pointer: 20 is now the first. */
+	d.procs[0].id = 20;
+	d.procs[1].id = 21;
+	EXPECT_TRUE(st_dump_find_proc(&d, 20) == &d.procs[0]);
+	/* Fewer rows: the one found before is no longer d's. */
+	EXPECT_TRUE(st_dump_find_proc(&d, 40) == &d.procs[3]);
+	d.nprocs = 3;
+	EXPECT_NULL(st_dump_find_proc(&d, 40));
+	d.nprocs = 0;
+	EXPECT_NULL(st_dump_find_proc(&d, 20));
+	st_dump_free(&d);
+}

@@ -59,6 +59,20 @@ TEST(time_is_iso8601_utc_with_ns)
 	EXPECT_STREQ(buf, "1970-01-01T00:00:00.000000000Z");
 	st_format_time(1700000000123456789ULL, buf, sizeof(buf));
 	EXPECT_STREQ(buf, "2023-11-14T22:13:20.123456789Z");
+	/* The same second again (its date kept), then the next one. */
+	st_format_time(1700000000000000001ULL, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "2023-11-14T22:13:20.000000001Z");
+	st_format_time(1700000001999999999ULL, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "2023-11-14T22:13:21.999999999Z");
+	st_format_time(0, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "1970-01-01T00:00:00.000000000Z");
+	/* Cut as snprintf cuts, in a buffer too small. */
+	st_format_time(1700000000123456789ULL, buf, 25);
+	EXPECT_STREQ(buf, "2023-11-14T22:13:20.1234");
+	st_format_time(1700000000123456789ULL, buf, 31);
+	EXPECT_STREQ(buf, "2023-11-14T22:13:20.123456789Z");
+	st_format_time(1700000000123456789ULL, buf, 30);
+	EXPECT_STREQ(buf, "2023-11-14T22:13:20.123456789");
 }
 
 TEST(syscalls_per_kinsn_rounds_to_thousandths)
