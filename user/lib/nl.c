@@ -564,7 +564,8 @@ static bool decoder_put(struct decoder *dc, struct nlattr *attrs, int len)
 			dc->buf = st_worker_submit(dc->w, dc->len);
 		dc->len = 0;
 		st_worker_drain(dc->w);
-		return false;
+		/* After an error, the rows that follow are not decoded. */
+		return dc->rx.local_err != 0;
 	}
 	if (dc->len + need > DEC_CHUNK) {
 		dc->buf = st_worker_submit(dc->w, dc->len);
@@ -576,7 +577,10 @@ static bool decoder_put(struct decoder *dc, struct nlattr *attrs, int len)
 	return true;
 }
 
-/* Decodes what is queued, ends the thread, and passes its error on to rx. */
+/*
+ * Decodes what is queued, ends the thread, and passes its error on to rx:
+ * the decoder's came first, since this thread stops queueing at its own.
+ */
 static void decoder_stop(struct decoder *dc, struct rx *rx)
 {
 	if (!dc)
@@ -584,7 +588,7 @@ static void decoder_stop(struct decoder *dc, struct rx *rx)
 	if (dc->len)
 		st_worker_submit(dc->w, dc->len);
 	st_worker_stop(dc->w);
-	if (dc->rx.local_err && !rx->local_err) {
+	if (dc->rx.local_err) {
 		rx->local_err = dc->rx.local_err;
 		memcpy(rx->why, dc->rx.why, sizeof(rx->why));
 	}

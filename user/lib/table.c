@@ -58,9 +58,15 @@ void st_obuf_spill(struct st_obuf *o)
 
 void st_obuf_flush(struct st_obuf *o)
 {
-	st_obuf_spill(o);
-	if (o->w)
+	if (o->w) {
+		/* What is queued first, then the rest from here: no hand-off. */
 		st_worker_drain(o->w);
+		if (o->len)
+			write_chunk(o->f, o->b, o->len);
+		o->len = 0;
+		return;
+	}
+	st_obuf_spill(o);
 }
 
 /* s does not fit in what is left of b. */

@@ -309,3 +309,42 @@ TEST(decode_replies_report_the_decoder_threads_error)
 		nlmsg_free(msg[i]);
 	st_dump_free(&d);
 }
+
+/*
+ * Two bad replies: the first one's error is the one reported, although the
+ * decoder thread meets it after the reader has met the second.
+ */
+TEST(decode_replies_report_the_first_error)
+{
+	struct nl_msg *msg[30];
+	struct nlmsghdr *nlh[31], trunc = {
+		.nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = 0x20,
+	};
+	struct st_dump d = { 0 };
+	struct st_err err;
+	struct nlattr *nest;
+	uint64_t id = 1;
+	size_t i;
+
+	for (i = 0; i < 30; i++) {
+		msg[i] = site_reply(&id, 20);
+		if (i == 10) {
+			nest = nla_nest_start(msg[i], SYSTRACE_A_SITE);
+			nla_put_u64(msg[i], SYSTRACE_SITE_A_ADDR, 3);
+			nla_nest_end(msg[i], nest);
+		}
+		nlh[i] = nlmsg_hdr(msg[i]);
+	}
+	nlh[30] = &trunc;
+	EXPECT_EQ(st_nl_decode_replies(nlh, 31, &d, &err), -EBADMSG);
+	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
+	EXPECT_EQ(d.nsites, 11 * 20);
+	st_dump_free(&d);
+	memset(&d, 0, sizeof(d));
+	/* The truncated one alone. */
+	EXPECT_EQ(st_nl_decode_replies(&nlh[29], 2, &d, &err), -EBADMSG);
+	EXPECT_STREQ(err.msg, "truncated generic netlink header");
+	for (i = 0; i < 30; i++)
+		nlmsg_free(msg[i]);
+	st_dump_free(&d);
+}

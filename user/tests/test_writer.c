@@ -5,7 +5,9 @@
  * output buffer's flushes. Dumps are diffed byte for byte, so each compares
  * with the library it stands in for rather than with itself.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include "err.h"
 #include "output.h"
 #include "test.h"
 
@@ -354,4 +356,30 @@ TEST(writer_json_cells_of_every_kind)
 		"\"fixed\":12.345,\"fixed_round\":50.0,"
 		"\"say \\\"q\\\"\\t\xc3\xa9\":\"a,\\\"b\\\"\\n\xef\xbf\xbd\"}\n]");
 	free(direct);
+}
+
+static int write_kinds(FILE *f, const void *ctx)
+{
+	const struct st_table t = {
+		.name = "kinds", .ncols = NKINDS, .nrows = *(const size_t *)ctx,
+		.col = kinds_col, .row = kinds_rows,
+	};
+
+	return st_table_csv(f, &t);
+}
+
+/* A write that fails on the writer's thread is still the command's error. */
+TEST(writer_thread_write_error_is_reported)
+{
+	struct st_err err;
+	size_t n = 20000;
+
+	EXPECT_EQ(st_output_write("/dev/full", "writing the dump", write_kinds, &n,
+				  &err), -EIO);
+	EXPECT_EQ(err.kind, ST_ERR_LOCAL);
+	EXPECT_STREQ(err.op, "writing the dump");
+	EXPECT_STREQ(err.msg, "/dev/full");
+	n = 1;
+	EXPECT_EQ(st_output_write("/dev/full", "writing the dump", write_kinds, &n,
+				  &err), -EIO);
 }
