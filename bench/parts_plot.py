@@ -81,6 +81,25 @@ def breakdown(s):
     return parts, a["full"]
 
 
+def w2pin_line(s):
+    """W2 pinned by part: a round trip is 4 syscalls, 8 probe calls."""
+    nat = s.get(("w2pin", "native"))
+    v = {k: s.get(("w2pin", k)) for k in ("floor", "counts_only", "lookup_only", "full")}
+    w1 = {k: added(s, "w1", k) for k in ("counts_only", "full")}
+    if not nat or any(x is None for x in v.values()) or None in w1.values():
+        return None
+    per_call = (v["full"][0] - v["counts_only"][0]) / 8
+    return ("W2 pinned over native: the tracepoint floor %.3fx, a probe that only "
+            "counts %.3fx, with the task lookup %.3fx, the full probe %.3fx. What "
+            "the full probe adds to one that only counts is %.0f ns per probe call "
+            "in W2 pinned (8 calls per round trip), against %.0f ns in W1 (2 per "
+            "getppid()): each call costs several times more right after a context "
+            "switch, as it would if each switch emptied the emulated TLB." % (
+                v["floor"][0] / nat[0], v["counts_only"][0] / nat[0],
+                v["lookup_only"][0] / nat[0], v["full"][0] / nat[0],
+                per_call, (w1["full"] - w1["counts_only"]) / 2))
+
+
 def fmt(x):
     return "-" if x is None else "%.0f" % x
 
@@ -119,6 +138,10 @@ def summary(s, kver, load_after):
         if a is not None and fl is not None:
             out.append("")
             out.append("W4 with %s: %.0f ns per call above the tracepoint floor." % (v, a - fl))
+    w2 = w2pin_line(s)
+    if w2:
+        out.append("")
+        out.append(w2)
     b = breakdown(s)
     if b:
         parts, full = b

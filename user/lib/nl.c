@@ -616,39 +616,9 @@ static void take_reply(struct rx *rx, struct nlmsghdr *nlh)
 	rx->parse(rx, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0));
 }
 
-int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
-		      struct st_err *err)
-{
-	struct table procs = {
-		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs,
-		.n = &d->nprocs, .cap = d->nprocs, .dump = d,
-	};
-	struct table sites = {
-		.type = SYSTRACE_A_SITE, .items = (void **)&d->sites,
-		.n = &d->nsites, .cap = d->nsites, .dump = d,
-	};
-	struct rx rx = { 0 };
-	struct genlmsghdr *gnlh;
-	const char *op;
-
-	if (!genlmsg_valid_hdr(nlh, 0)) {
-		st_err_set(err, ST_ERR_PROTO, EBADMSG, "dump",
-			   "truncated generic netlink header");
-		return -EBADMSG;
-	}
-	gnlh = nlmsg_data(nlh);
-	rx.arg = gnlh->cmd == SYSTRACE_CMD_SITE_GET ? &sites : &procs;
-	op = gnlh->cmd == SYSTRACE_CMD_SITE_GET ? "SITE_GET" : "PROC_GET";
-	parse_table(&rx, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0));
-	if (!rx.local_err)
-		return 0;
-	st_err_set(err, rx.local_err == ENOMEM ? ST_ERR_LOCAL : ST_ERR_PROTO,
-		   rx.local_err, op, "%s", rx.why);
-	return -rx.local_err;
-}
-
-int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
-			 struct st_dump *d, struct st_err *err)
+/* The replies' rows, appended to d; dec: decoded on the decoder's thread. */
+static int decode_replies(struct nlmsghdr *const *nlh, size_t n,
+			  struct st_dump *d, bool dec, struct st_err *err)
 {
 	struct table procs = {
 		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs,
@@ -664,10 +634,15 @@ int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
 
 	if (!n)
 		return 0;
-	site = genlmsg_valid_hdr(nlh[0], 0) &&
-	       ((struct genlmsghdr *)nlmsg_data(nlh[0]))->cmd == SYSTRACE_CMD_SITE_GET;
+	if (!genlmsg_valid_hdr(nlh[0], 0)) {
+		st_err_set(err, ST_ERR_PROTO, EBADMSG, "dump",
+			   "truncated generic netlink header");
+		return -EBADMSG;
+	}
+	site = ((struct genlmsghdr *)nlmsg_data(nlh[0]))->cmd == SYSTRACE_CMD_SITE_GET;
 	rx.arg = site ? &sites : &procs;
-	rx.dec = decoder_start(&rx);
+	if (dec)
+		rx.dec = decoder_start(&rx);
 	for (i = 0; i < n; i++)
 		take_reply(&rx, nlh[i]);
 	decoder_stop(rx.dec, &rx);
@@ -676,6 +651,18 @@ int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
 	st_err_set(err, rx.local_err == ENOMEM ? ST_ERR_LOCAL : ST_ERR_PROTO,
 		   rx.local_err, site ? "SITE_GET" : "PROC_GET", "%s", rx.why);
 	return -rx.local_err;
+}
+
+int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
+		      struct st_err *err)
+{
+	return decode_replies(&nlh, 1, d, false, err);
+}
+
+int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
+			 struct st_dump *d, struct st_err *err)
+{
+	return decode_replies(nlh, n, d, true, err);
 }
 
 static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
