@@ -552,6 +552,14 @@ static struct decoder *decoder_start(const struct rx *rx)
 	return dc;
 }
 
+/* Hands the records gathered so far to the decoder. */
+static void decoder_submit(struct decoder *dc)
+{
+	if (dc->len)
+		dc->buf = st_worker_submit(dc->w, dc->len);
+	dc->len = 0;
+}
+
 /* Queues the attributes; false: too large for a chunk, decode them here. */
 static bool decoder_put(struct decoder *dc, struct nlattr *attrs, int len)
 {
@@ -560,17 +568,13 @@ static bool decoder_put(struct decoder *dc, struct nlattr *attrs, int len)
 
 	if (need > DEC_CHUNK) {
 		/* The decoder must be idle before this thread touches the table. */
-		if (dc->len)
-			dc->buf = st_worker_submit(dc->w, dc->len);
-		dc->len = 0;
+		decoder_submit(dc);
 		st_worker_drain(dc->w);
 		/* After an error, the rows that follow are not decoded. */
 		return dc->rx.local_err != 0;
 	}
-	if (dc->len + need > DEC_CHUNK) {
-		dc->buf = st_worker_submit(dc->w, dc->len);
-		dc->len = 0;
-	}
+	if (dc->len + need > DEC_CHUNK)
+		decoder_submit(dc);
 	memcpy(dc->buf + dc->len, &n, sizeof(n));
 	memcpy(dc->buf + dc->len + REC_HDR, attrs, (size_t)len);
 	dc->len += need;
@@ -585,8 +589,7 @@ static void decoder_stop(struct decoder *dc, struct rx *rx)
 {
 	if (!dc)
 		return;
-	if (dc->len)
-		st_worker_submit(dc->w, dc->len);
+	decoder_submit(dc);
 	st_worker_stop(dc->w);
 	if (dc->rx.local_err) {
 		rx->local_err = dc->rx.local_err;

@@ -279,6 +279,28 @@ TEST(decode_replies_in_order_on_the_decoder_thread)
 	st_dump_free(&d);
 }
 
+/*
+ * n replies of 20 site rows; reply bad ends with a site that has only the
+ * attribute attr (so it lacks the rest of its key).
+ */
+static void replies_with_bad_row(struct nl_msg **msg, struct nlmsghdr **nlh,
+				 size_t n, size_t bad, int attr)
+{
+	struct nlattr *nest;
+	uint64_t id = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		msg[i] = site_reply(&id, 20);
+		if (i == bad) {
+			nest = nla_nest_start(msg[i], SYSTRACE_A_SITE);
+			nla_put_u64(msg[i], attr, 3);
+			nla_nest_end(msg[i], nest);
+		}
+		nlh[i] = nlmsg_hdr(msg[i]);
+	}
+}
+
 /* A bad row the decoder thread meets is reported as the reader's would be. */
 TEST(decode_replies_report_the_decoder_threads_error)
 {
@@ -286,19 +308,9 @@ TEST(decode_replies_report_the_decoder_threads_error)
 	struct nlmsghdr *nlh[50];
 	struct st_dump d = { 0 };
 	struct st_err err;
-	struct nlattr *nest;
-	uint64_t id = 1;
 	size_t i;
 
-	for (i = 0; i < 50; i++) {
-		msg[i] = site_reply(&id, 20);
-		if (i == 30) {
-			nest = nla_nest_start(msg[i], SYSTRACE_A_SITE);
-			nla_put_u64(msg[i], SYSTRACE_SITE_A_PROC_ID, 3);
-			nla_nest_end(msg[i], nest);
-		}
-		nlh[i] = nlmsg_hdr(msg[i]);
-	}
+	replies_with_bad_row(msg, nlh, 50, 30, SYSTRACE_SITE_A_PROC_ID);
 	EXPECT_EQ(st_nl_decode_replies(nlh, 50, &d, &err), -EBADMSG);
 	EXPECT_EQ(err.kind, ST_ERR_PROTO);
 	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
@@ -322,19 +334,9 @@ TEST(decode_replies_report_the_first_error)
 	};
 	struct st_dump d = { 0 };
 	struct st_err err;
-	struct nlattr *nest;
-	uint64_t id = 1;
 	size_t i;
 
-	for (i = 0; i < 30; i++) {
-		msg[i] = site_reply(&id, 20);
-		if (i == 10) {
-			nest = nla_nest_start(msg[i], SYSTRACE_A_SITE);
-			nla_put_u64(msg[i], SYSTRACE_SITE_A_ADDR, 3);
-			nla_nest_end(msg[i], nest);
-		}
-		nlh[i] = nlmsg_hdr(msg[i]);
-	}
+	replies_with_bad_row(msg, nlh, 30, 10, SYSTRACE_SITE_A_ADDR);
 	nlh[30] = &trunc;
 	EXPECT_EQ(st_nl_decode_replies(nlh, 31, &d, &err), -EBADMSG);
 	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
