@@ -7,8 +7,9 @@
 # first: every process is either followed to its exit or counted once as
 # lost. No kernel warning. After a reset of both sessions, status says 0
 # bytes, the module's slab caches hold what they held before the storm
-# (0 objects: exact), and Slab and SUnreclaim are back within 320 kB of
-# their baseline. Each reading is taken after drop_caches and a shrink of
+# (0 objects: exact), and Slab and SUnreclaim are at most 320 kB above
+# their baseline (below it is not a leak: CI once read Slab 344 kB under a
+# baseline taken while an earlier test's memory was still being freed). Each reading is taken after drop_caches and a shrink of
 # every slab cache, less the slab of vmap_area: forks free their vmalloc'd
 # kernel stacks' areas lazily, which made that cache alone grow by up to
 # 400 kB, module or not. Measured so (2000 + 500 processes, 4 rounds per
@@ -86,10 +87,12 @@ slab=$(less_vmap Slab)
 sunr=$(less_vmap SUnreclaim)
 log "after reset (less vmap_area): Slab $slab kB, SUnreclaim $sunr kB, caches: $(st_slabs)"
 expect_eq "$(st_slabs)" "$base_st" "the module's slab caches' active objects after reset"
-expect_le "$((slab > base_slab ? slab - base_slab : base_slab - slab))" 320 \
-	"Slab less vmap_area after reset: kB away from its baseline ($base_slab -> $slab)"
-expect_le "$((sunr > base_sunr ? sunr - base_sunr : base_sunr - sunr))" 320 \
-	"SUnreclaim less vmap_area after reset: kB away from its baseline ($base_sunr -> $sunr)"
+# A leak only adds: a reading below its baseline is noise (the baseline
+# itself held some of it), so only growth is bounded.
+expect_le "$((slab - base_slab))" 320 \
+	"Slab less vmap_area after reset: kB above its baseline ($base_slab -> $slab)"
+expect_le "$((sunr - base_sunr))" 320 \
+	"SUnreclaim less vmap_area after reset: kB above its baseline ($base_sunr -> $sunr)"
 bad=$(klog_since | grep -E -f <(grep -v '^#' "$TOP/selftests/klog-patterns" | grep .) -e 'allocation failure')
 expect_eq "$bad" "" "kernel log lines of warnings during the storms"
 
