@@ -903,7 +903,26 @@ static int add_session(struct loader *l, const struct row *session)
 	return ret;
 }
 
-/* Both arrays allocated even when empty, then sorted. */
+/*
+ * A process image's id is unique in a session, and every lookup of a row
+ * by its id counts on that: two rows of one id are refused, not resolved.
+ */
+static int unique_ids(struct loader *l)
+{
+	const struct st_dump *d = l->d;
+	size_t i;
+
+	for (i = 1; i < d->nprocs; i++)
+		if (d->procs[i].id == d->procs[i - 1].id) {
+			snprintf(l->c.why, l->c.len, "processes: two rows of id %" PRIu64
+				 " (an id is one process image's)", d->procs[i].id);
+			l->c.bad = true;
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* Both arrays allocated even when empty, then sorted; ids checked. */
 static int finish(struct loader *l, json_t *totals)
 {
 	struct st_dump *d = l->d;
@@ -919,7 +938,7 @@ static int finish(struct loader *l, json_t *totals)
 	d->sites = p;
 	d->interrupted = json_is_true(json_object_get(totals, "interrupted"));
 	st_dump_sort(d);
-	return 0;
+	return unique_ids(l);
 }
 
 static void not_a_dump(struct ctx *c)

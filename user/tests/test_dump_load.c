@@ -300,6 +300,38 @@ TEST(dump_load_refuses_bad_files)
 	free(text);
 }
 
+/*
+ * Two process rows of one id: refused by both loaders, since a lookup by
+ * id (a site's process, a parent) could find either row.
+ */
+TEST(dump_load_refuses_two_processes_of_one_id)
+{
+	static const char msg[] = "processes: two rows of id 1 (an id is one process image's)";
+	char *text = fixture_text(), *bad, why_[256];
+	struct st_dump e;
+	struct st_err err;
+	json_error_t jerr;
+	json_t *doc;
+
+	bad = replace(text, "7,\"id\":2,", "7,\"id\":1,");
+	EXPECT_EQ(load_text(bad, &e, &err), -EINVAL);
+	EXPECT_STREQ(why(&err), msg);
+	doc = json_loads(bad, 0, &jerr);
+	ASSERT_TRUE(doc);
+	EXPECT_EQ(st_dump_load_json(doc, &e, why_, sizeof(why_)), -EINVAL);
+	EXPECT_STREQ(why_, msg);
+	json_decref(doc);
+	free(bad);
+	/* the same rows with distinct ids load */
+	bad = replace(text, "7,\"id\":2,", "7,\"id\":3,");
+	ASSERT_EQ(load_text(bad, &e, &err), 0);
+	EXPECT_EQ(e.nprocs, 2);
+	EXPECT_EQ(e.procs[1].id, 3);
+	st_dump_free(&e);
+	free(bad);
+	free(text);
+}
+
 /* text loaded both ways: 0 with the dump each gives, or the first error. */
 static int load_both(const char *text, struct st_dump *d, struct st_dump *e,
 		     struct st_err *err)
