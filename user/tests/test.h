@@ -68,6 +68,13 @@ void st_test_abort(void) __attribute__((noreturn));
 #define EXPECT_STREQ(a, b) ST_CMP_S(false, a, b)
 #define EXPECT_NULL(p) ST_CMP_U(false, (p) == NULL, ==, 1)
 
+/*
+ * test_main.c: from here on, this test's process cannot start a thread
+ * (each would need a stack larger than the address space left to it), as
+ * when pthread_create fails for want of memory. 0, or -errno.
+ */
+int st_test_no_threads(void);
+
 /* test_fixture.c: a small, consistent, finished session (see there). */
 #include "model.h"
 void st_fixture(struct st_dump *d);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runs the registered unit tests, each in a child, and prints TAP. */
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
@@ -17,6 +20,37 @@ void st_test_abort(void)
 {
 	fflush(stdout);
 	_exit(1);
+}
+
+/*
+ * A thread's default stack of 1 GiB, an address space of what is mapped
+ * now plus 256 MiB: room for a test's own allocations, none for a stack.
+ */
+int st_test_no_threads(void)
+{
+	struct rlimit rl;
+	pthread_attr_t attr;
+	unsigned long pages;
+	FILE *f;
+	int ret;
+
+	f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return -errno;
+	ret = fscanf(f, "%lu", &pages) == 1 ? 0 : -EIO;
+	fclose(f);
+	if (ret)
+		return ret;
+	if ((ret = pthread_attr_init(&attr)))
+		return -ret;
+	ret = pthread_attr_setstacksize(&attr, 1UL << 30);
+	if (!ret)
+		ret = pthread_setattr_default_np(&attr);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return -ret;
+	rl.rlim_cur = rl.rlim_max = pages * sysconf(_SC_PAGESIZE) + (256UL << 20);
+	return setrlimit(RLIMIT_AS, &rl) ? -errno : 0;
 }
 
 #define TIMEOUT_S 30

@@ -5,6 +5,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include "nl.h"
+#include "worker.h"
 #include "test.h"
 
 static struct nl_msg *table_msg(uint8_t cmd)
@@ -247,7 +248,7 @@ static struct nl_msg *site_reply(uint64_t *id, size_t n)
  * The dumps' decoder thread: rows in the order received, across its chunks
  * and around a reply too large for one (decoded by the reader, in place).
  */
-TEST(decode_replies_in_order_on_the_decoder_thread)
+static void decode_replies_in_order(bool *failed)
 {
 	struct nl_msg *msg[400];
 	struct nlmsghdr *nlh[400];
@@ -277,6 +278,21 @@ TEST(decode_replies_in_order_on_the_decoder_thread)
 	for (i = 0; i < 400; i++)
 		nlmsg_free(msg[i]);
 	st_dump_free(&d);
+}
+
+TEST(decode_replies_in_order_on_the_decoder_thread)
+{
+	decode_replies_in_order(failed);
+}
+
+/* No thread to be had: the reader decodes every reply itself, the same rows. */
+TEST(decode_replies_in_order_without_a_thread)
+{
+	struct st_worker *w;
+
+	ASSERT_EQ(st_test_no_threads(), 0);
+	ASSERT_EQ(st_worker_start(&w, 64, 2, NULL, NULL), -EAGAIN);
+	decode_replies_in_order(failed);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "err.h"
 #include "output.h"
+#include "worker.h"
 #include "test.h"
 
 /* What fn(o, arg) writes through a buffer of cap bytes. */
@@ -285,7 +286,7 @@ TEST(writer_csv_cells_of_every_kind)
  * next rows are formatted: the rows in order, none lost or repeated; the
  * jansson path, which writes to the stream itself between rows, included.
  */
-TEST(writer_thread_keeps_the_order_of_many_buffers)
+static void many_buffers_in_order(bool *failed)
 {
 	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(15), n = 20000, i;
 	char *one, *row, *text, *want, *p;
@@ -328,6 +329,21 @@ TEST(writer_thread_keeps_the_order_of_many_buffers)
 	free(want);
 	free(row);
 	free(one);
+}
+
+TEST(writer_thread_keeps_the_order_of_many_buffers)
+{
+	many_buffers_in_order(failed);
+}
+
+/* No thread to be had: the formatting thread writes each buffer itself. */
+TEST(writer_without_a_thread_writes_the_same)
+{
+	struct st_worker *w;
+
+	ASSERT_EQ(st_test_no_threads(), 0);
+	ASSERT_EQ(st_worker_start(&w, 64, 2, NULL, NULL), -EAGAIN);
+	many_buffers_in_order(failed);
 }
 
 /*
