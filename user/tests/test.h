@@ -71,7 +71,8 @@ void st_test_abort(void) __attribute__((noreturn));
 /*
  * test_main.c: from here on, this test's process cannot start a thread
  * (each would need a stack larger than the address space left to it), as
- * when pthread_create fails for want of memory. 0, or -errno.
+ * when pthread_create fails for want of memory. 0 once a pthread_create
+ * has failed so (EAGAIN), or -errno.
  */
 int st_test_no_threads(void);
 

@@ -26,9 +26,15 @@ void st_test_abort(void)
  * A thread's default stack of 1 GiB, an address space of what is mapped
  * now plus 256 MiB: room for a test's own allocations, none for a stack.
  */
+static void *no_op(void *arg)
+{
+	return arg;
+}
+
 int st_test_no_threads(void)
 {
 	struct rlimit rl;
+	pthread_t t;
 	pthread_attr_t attr;
 	unsigned long pages;
 	FILE *f;
@@ -50,7 +56,15 @@ int st_test_no_threads(void)
 	if (ret)
 		return -ret;
 	rl.rlim_cur = rl.rlim_max = pages * sysconf(_SC_PAGESIZE) + (256UL << 20);
-	return setrlimit(RLIMIT_AS, &rl) ? -errno : 0;
+	if (setrlimit(RLIMIT_AS, &rl))
+		return -errno;
+	/* What st_worker_start will meet. */
+	ret = pthread_create(&t, NULL, no_op, NULL);
+	if (!ret) {
+		pthread_join(t, NULL);
+		return -EEXIST;
+	}
+	return ret == EAGAIN ? 0 : -ret;
 }
 
 #define TIMEOUT_S 30

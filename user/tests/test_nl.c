@@ -5,7 +5,6 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 #include "nl.h"
-#include "worker.h"
 #include "test.h"
 
 static struct nl_msg *table_msg(uint8_t cmd)
@@ -288,10 +287,7 @@ TEST(decode_replies_in_order_on_the_decoder_thread)
 /* No thread to be had: the reader decodes every reply itself, the same rows. */
 TEST(decode_replies_in_order_without_a_thread)
 {
-	struct st_worker *w;
-
 	ASSERT_EQ(st_test_no_threads(), 0);
-	ASSERT_EQ(st_worker_start(&w, 64, 2, NULL, NULL), -EAGAIN);
 	decode_replies_in_order(failed);
 }
 

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include "err.h"
 #include "output.h"
-#include "worker.h"
 #include "test.h"
 
 /* What fn(o, arg) writes through a buffer of cap bytes. */
@@ -339,10 +338,7 @@ TEST(writer_thread_keeps_the_order_of_many_buffers)
 /* No thread to be had: the formatting thread writes each buffer itself. */
 TEST(writer_without_a_thread_writes_the_same)
 {
-	struct st_worker *w;
-
 	ASSERT_EQ(st_test_no_threads(), 0);
-	ASSERT_EQ(st_worker_start(&w, 64, 2, NULL, NULL), -EAGAIN);
 	many_buffers_in_order(failed);
 }
 
