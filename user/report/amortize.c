@@ -43,10 +43,11 @@ int st_amortize(const struct st_dump *d, uint64_t threshold,
 	r->nprocs = d->nprocs;
 	for (i = 0; i < d->nprocs; i++)
 		r->procs[i].proc = &d->procs[i];
-	for (k = 0; k < AM_NBUCKETS; k++) {
-		r->buckets[k].min_calls = k ? 1ULL << (k - 1) : 0;
-		r->buckets[k].max_calls = k == 0 ? 0 : k == 64 ? UINT64_MAX :
-					  (1ULL << k) - 1;
+	/* Bucket k > 0 is [2^(k-1), 2^k - 1]; the last one ends at UINT64_MAX. */
+	for (k = 1; k < AM_NBUCKETS; k++) {
+		r->buckets[k].min_calls = 1ULL << (k - 1);
+		r->buckets[k].max_calls = k + 1 < AM_NBUCKETS ? (1ULL << k) - 1 :
+					  UINT64_MAX;
 	}
 	for (k = 0; k < AM_NTHRESHOLDS; k++)
 		r->thresholds[k].threshold = 1ULL << k;

@@ -86,7 +86,7 @@ bool st_proc_wall_ns(const struct st_proc_row *p, uint64_t *wall);
 
 /* The reports' computations. */
 
-#define AM_NBUCKETS 66		/* 0 calls, then [2^k, 2^(k+1)) for k < 64 */
+#define AM_NBUCKETS 65		/* 0 calls, then [2^k, 2^(k+1)) for k < 64 */
 #define AM_NTHRESHOLDS 11	/* N = 1, 2, 4 ... 1024 */
 
 struct am_proc {
