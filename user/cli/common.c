@@ -113,7 +113,7 @@ static int sessions_read(const struct st_sessions_cmd *cmd, struct st_status *st
 		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
 			st->abi_version, SYSTRACE_ABI_VERSION);
 	if (cmd->by_id && *n)
-		qsort(*ss, *n, sizeof(**ss), by_id);
+		st_qsort(*ss, *n, sizeof(**ss), by_id);
 	return ST_EXIT_OK;
 }
 

@@ -198,7 +198,7 @@ static void summary_syscalls(const struct st_dump *d)
 
 	if (st_aggregate_syscalls(d, false, &aggs, &n) || !n)
 		return;
-	qsort(aggs, n, sizeof(*aggs), by_time_desc);
+	st_qsort(aggs, n, sizeof(*aggs), by_time_desc);
 	fprintf(stderr, "systracectl: top syscalls by time:\n");
 	fprintf(stderr, "  %12s %12s %10s  %s\n", "time_ms", "calls", "errors", "syscall");
 	for (i = 0; i < n && i < TOP_SYSCALLS; i++) {
@@ -231,7 +231,7 @@ static void summary_wall(const struct st_dump *d)
 	fprintf(stderr, "systracectl: %zu process%s", d->nprocs,
 		d->nprocs == 1 ? "" : "es");
 	if (n) {
-		qsort(walls, n, sizeof(*walls), u64_cmp);
+		st_qsort(walls, n, sizeof(*walls), u64_cmp);
 		fprintf(stderr, ", wall time min ");
 		print_duration(stderr, walls[0]);
 		fprintf(stderr, ", median ");

@@ -72,7 +72,7 @@ static void sort_rows(void *base, size_t n, size_t size,
 
 	for (i = 1; i < n; i++, p += size)
 		if (cmp(p, p + size) > 0) {
-			qsort(base, n, size, cmp);
+			st_qsort(base, n, size, cmp);
 			return;
 		}
 }
@@ -272,7 +272,7 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 		keys[i].site = &d->sites[i];
 		keys[i].proc_id = per_process ? d->sites[i].proc_id : 0;
 	}
-	qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
+	st_qsort(keys, d->nsites, sizeof(*keys), agg_cmp);
 	for (i = 0; i < d->nsites; i++) {
 		const struct st_site_row *s = keys[i].site;
 		bool first = !r || r->proc_id != keys[i].proc_id ||

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <linux/systrace.h>
 
 struct st_params {
@@ -213,6 +214,17 @@ static inline uint64_t st_stat_get(const struct st_session_row *s,
 
 /* "procs 0, sites 2, ...": each dropped_* counter, key without "dropped_". */
 void st_format_dropped(const struct st_session_row *s, char *buf, size_t len);
+
+/*
+ * qsort() of n elements at base, which may be NULL when n is 0: qsort's
+ * base must never be NULL, not even for no element.
+ */
+static inline void st_qsort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /* qsort/bsearch order of site row pointers: (proc_id, addr, abi, nr). */
 int st_site_ptr_cmp(const void *a, const void *b);

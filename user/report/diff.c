@@ -170,7 +170,7 @@ static size_t fold(struct df_row *rows, size_t n)
 {
 	size_t i, k, out = 0;
 
-	qsort(rows, n, sizeof(*rows), by_key);
+	st_qsort(rows, n, sizeof(*rows), by_key);
 	for (i = 0; i < n; i++) {
 		struct df_row *o;
 
@@ -213,7 +213,7 @@ int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 		return ret;
 	}
 	r->n = fold(v.rows, v.n);
-	qsort(v.rows, r->n, sizeof(*v.rows), by_change);
+	st_qsort(v.rows, r->n, sizeof(*v.rows), by_change);
 	r->rows = v.rows;
 	return 0;
 }

@@ -106,7 +106,7 @@ static int count_sites(const struct st_dump *d, size_t lo, size_t hi,
 		return -ENOMEM;
 	for (i = lo; i < hi; i++)
 		rows[i - lo] = &d->sites[i];
-	qsort(rows, hi - lo, sizeof(*rows), by_addr);
+	st_qsort(rows, hi - lo, sizeof(*rows), by_addr);
 	for (i = 0; i < hi - lo; i = j) {
 		uint64_t first = rows[i]->first_ordinal;
 
@@ -311,8 +311,7 @@ static struct rt_table *sys_table(struct ph_result *p)
 
 	if (!t)
 		return NULL;
-	if (p->nsys)
-		qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
+	st_qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
 	for (i = 0; i < p->nsys; i++) {
 		const struct ph_sys *s = &p->sys[i];
 		struct st_cell *c = rt_row(t);
@@ -327,7 +326,7 @@ static struct rt_table *sys_table(struct ph_result *p)
 		rt_u64(&c[6], s->loader_sites);
 		rt_u64(&c[7], s->program_sites);
 	}
-	qsort(p->sys, p->nsys, sizeof(*p->sys), sys_cmp);
+	st_qsort(p->sys, p->nsys, sizeof(*p->sys), sys_cmp);
 	return t;
 }
 

@@ -146,7 +146,7 @@ static int collect_pairs(const struct st_dump *d, const struct st_psite *ps,
 		}
 		np++;
 	}
-	qsort(pairs, np, sizeof(*pairs), pair_cmp);
+	st_qsort(pairs, np, sizeof(*pairs), pair_cmp);
 	for (i = 0; i < np; i++)
 		pairs[i].func = UNRESOLVED;
 	*out = pairs;
@@ -275,7 +275,7 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 					   d->sites[i].nr, d->sites[i].calls };
 	}
 	if (nsc)
-		qsort(sc, nsc, sizeof(*sc), sysc_cmp);
+		st_qsort(sc, nsc, sizeof(*sc), sysc_cmp);
 	/* Sum equal (func, abi, nr) in place. */
 	for (i = 0, k = 0; i < nsc; i++) {
 		if (k && !sysc_cmp(&sc[k - 1], &sc[i]))
@@ -291,7 +291,7 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 
 		for (j = i + 1; j < nsc && sc[j].func == sc[i].func; j++)
 			;
-		qsort(&sc[i], j - i, sizeof(*sc), sysc_calls_cmp);
+		st_qsort(&sc[i], j - i, sizeof(*sc), sysc_calls_cmp);
 		f = open_memstream(&buf, &len);
 		if (!f)
 			goto out;
@@ -352,7 +352,7 @@ static int cover(const struct pair *pairs, size_t np, size_t top,
 	}
 	for (i = 0; i < np; i++)
 		need[i] = (struct need){ pairs[i].ps->proc_id, pairs[i].func };
-	qsort(need, np, sizeof(*need), need_cmp);
+	st_qsort(need, np, sizeof(*need), need_cmp);
 	for (i = 0; i < np; i = j) {
 		size_t last = 0;
 
@@ -412,7 +412,7 @@ static int group_unresolved(const struct pair *pairs, size_t np,
 		r->unres[k].calls += pairs[i].ps->calls;
 	}
 	if (r->nunres)
-		qsort(r->unres, r->nunres, sizeof(*r->unres), unres_cmp);
+		st_qsort(r->unres, r->nunres, sizeof(*r->unres), unres_cmp);
 	return 0;
 }
 

@@ -66,7 +66,7 @@ static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 
 	if (!t)
 		return NULL;
-	qsort(a, n, sizeof(*a), by_time);
+	st_qsort(a, n, sizeof(*a), by_time);
 	for (i = 0; i < n; i++) {
 		struct st_cell *c = rt_row(t);
 
@@ -125,7 +125,7 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 
 	if (!t)
 		return NULL;
-	qsort(a, n, sizeof(*a), by_proc_calls);
+	st_qsort(a, n, sizeof(*a), by_proc_calls);
 	for (i = 0; i < n; i++) {
 		const struct st_proc_row *p = st_dump_find_proc(d, a[i].proc_id);
 		struct st_cell *c;

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log.h"
 #include "output.h"
 #include "report.h"
 #include "common.h"
@@ -249,6 +250,71 @@ TEST(report_amortize_counts_histogram_thresholds)
 		EXPECT_EQ(a.thresholds[k].processes, want_thr[k][3]);
 	}
 	st_amortize_free(&a);
+	st_dump_free(&d);
+}
+
+/*
+ * Every bucket's bounds, computed without a shift by 64 or more (UBSan
+ * aborted on the old 66 buckets), the last one holding a site of 2^64 - 1
+ * calls.
+ */
+TEST(report_amortize_buckets_cover_every_count)
+{
+	struct am_result a;
+	struct st_dump d;
+	size_t k;
+
+	memset(&d, 0, sizeof(d));
+	add_proc(&d, 1, 5 * MS, NULL);
+	add_site(&d, 1, 0xa, 0, UINT64_MAX, 0);
+	add_site(&d, 1, 0xb, 0, 1ULL << 63, 1);
+	finish(&d);
+	ASSERT_EQ(AM_NBUCKETS, 65);
+	ASSERT_EQ(st_amortize(&d, 16, &a), 0);
+	EXPECT_EQ(a.buckets[0].min_calls, 0);
+	EXPECT_EQ(a.buckets[0].max_calls, 0);
+	for (k = 1; k < AM_NBUCKETS; k++) {
+		EXPECT_EQ(a.buckets[k].min_calls, 1ULL << (k - 1));
+		EXPECT_EQ(a.buckets[k].max_calls,
+			  k == 64 ? UINT64_MAX : (1ULL << k) - 1);
+	}
+	EXPECT_EQ(a.buckets[64].sites, 2);
+	EXPECT_EQ(a.buckets[63].sites, 0);
+	st_amortize_free(&a);
+	st_dump_free(&d);
+}
+
+/*
+ * A session with no site (and a log with no event) makes empty tables,
+ * and no qsort() of a NULL array (UBSan aborted the syscalls and phases
+ * reports on it).
+ */
+TEST(report_syscalls_and_phases_of_an_empty_session)
+{
+	struct report_opts o = { .threshold = 16 };
+	struct st_log log = { 0 };
+	struct rt_report r = { .name = "syscalls" };
+	struct st_dump d;
+
+	memset(&d, 0, sizeof(d));
+	finish(&d);
+	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
+	ASSERT_TRUE(table(&r, "syscalls"));
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	EXPECT_EQ(table(&r, "top")->nrows, 0);
+	rt_report_free(&r);
+
+	r.name = "phases";
+	ASSERT_EQ(report_phases(&r, &d, &o), 0);
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	EXPECT_EQ(table(&r, "processes")->nrows, 0);
+	rt_report_free(&r);
+
+	o.log = &log;
+	r.name = "phases";
+	ASSERT_EQ(report_phases(&r, &d, &o), 0);
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	rt_report_free(&r);
 	st_dump_free(&d);
 }
 
