@@ -182,13 +182,28 @@ int st_site_ptr_cmp(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
+/*
+ * Two drop counters say why something counted in another was lost: a site
+ * row not made (dropped_sites) loses the call that needed it, counted in
+ * dropped_syscalls by both tracers; an allocation failure (dropped_nomem)
+ * loses a site row, a process, a counter, or nothing (a hash table left
+ * small). Summed with the others, one lost call would count twice.
+ */
+bool st_stat_is_cause(const struct st_stat_desc *d)
+{
+	return d->attr == SYSTRACE_SESSION_A_DROPPED_SITES ||
+	       d->attr == SYSTRACE_SESSION_A_DROPPED_NOMEM;
+}
+
+/* What was lost, each once: calls, processes, site mappings, counters. */
 uint64_t st_session_dropped(const struct st_session_row *s)
 {
 	uint64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < st_session_nstats; i++)
-		if (st_session_stats[i].kind == SYSTRACE_STAT_DROP)
+		if (st_session_stats[i].kind == SYSTRACE_STAT_DROP &&
+		    !st_stat_is_cause(&st_session_stats[i]))
 			sum += st_stat_get(s, &st_session_stats[i]);
 	return sum;
 }

@@ -233,7 +233,13 @@ void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);
 void st_dump_sort(struct st_dump *d);
 const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id);
+/*
+ * The losses, each counted once: dropped_procs + dropped_syscalls +
+ * dropped_resolve + dropped_counters. dropped_sites and dropped_nomem (the
+ * causes, st_stat_is_cause) are in status's detail, not in this sum.
+ */
 uint64_t st_session_dropped(const struct st_session_row *s);
+bool st_stat_is_cause(const struct st_stat_desc *d);
 
 int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 			  struct st_sysagg **out, size_t *n);

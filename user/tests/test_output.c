@@ -96,6 +96,25 @@ TEST(list_text_and_json_exact)
 	expect_output(failed, false, 0, true, "list-empty.json");
 }
 
+/*
+ * A call lost for want of a site row counts in dropped_sites and in
+ * dropped_syscalls (both tracers), and an allocation failure in
+ * dropped_nomem and in what it lost: the total counts the call once.
+ */
+TEST(dropped_counts_each_lost_call_once)
+{
+	struct st_session_row s = {
+		.dropped_sites = 3, .dropped_syscalls = 100029, .dropped_nomem = 3,
+	};
+
+	EXPECT_EQ(st_session_dropped(&s), 100029);
+	s.dropped_procs = 2;
+	s.dropped_resolve = 5;
+	s.dropped_counters = 7;
+	s.dropped_events = 1000;	/* the log's: the rows have them */
+	EXPECT_EQ(st_session_dropped(&s), 100029 + 2 + 5 + 7);
+}
+
 /* dump, report and diff share --csv, --json and -o. */
 TEST(output_options_csv_json_o)
 {
