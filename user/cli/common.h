@@ -8,6 +8,8 @@
 
 int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 		    struct st_err *err);
+int st_session_ids(struct st_backend *be, char *const *args, size_t n,
+		   uint32_t *ids, struct st_err *err);
 int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 		     struct st_err *err);
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,

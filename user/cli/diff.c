@@ -105,7 +105,7 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->threshold = DEFAULT_THRESHOLD;
 	/* "-": operands come as 1, in order among the --input files. */
-	while ((c = getopt_long(argc, argv, "-o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-:o:h", opts, NULL)) != -1) {
 		mine = st_output_opt(c, optarg, diff_usage, &o->out);
 		if (mine >= 0)
 			return mine;
@@ -133,9 +133,9 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 				return st_usage_error(diff_usage, "--limit needs a number >= 1");
 			break;
 		case 'h':
-			return st_print_usage(diff_usage);
+			return st_print_usage(diff_usage, ST_CODES_CHECKED);
 		default:
-			return st_usage_error(diff_usage, "bad option");
+			return st_bad_option(diff_usage, argv, c);
 		}
 		if (ret)
 			return ret;

@@ -64,7 +64,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->out.format = ST_FMT_CSV;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		mine = st_output_opt(c, optarg, dump_usage, &o->out);
 		if (mine >= 0)
 			return mine;
@@ -84,9 +84,9 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 			o->no_symbols = true;
 			break;
 		case 'h':
-			return st_print_usage(dump_usage);
+			return st_print_usage(dump_usage, ST_CODES_CHECKED);
 		default:
-			return st_usage_error(dump_usage, "bad option");
+			return st_bad_option(dump_usage, argv, c);
 		}
 		if (ret)
 			return ret;

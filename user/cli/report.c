@@ -93,7 +93,7 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->threshold = DEFAULT_THRESHOLD;
 	o->max_ms = DEFAULT_MAX_MS;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		mine = st_output_opt(c, optarg, report_usage, &o->out);
 		if (mine >= 0)
 			return mine;
@@ -127,9 +127,9 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			o->svg = optarg;
 			break;
 		case 'h':
-			return st_print_usage(report_usage);
+			return st_print_usage(report_usage, ST_CODES_CHECKED);
 		default:
-			return st_usage_error(report_usage, "bad option");
+			return st_bad_option(report_usage, argv, c);
 		}
 	}
 	if (given & ~reports[rep].opts)
@@ -192,7 +192,7 @@ int report_main(int argc, char **argv)
 
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-			return st_print_usage(report_usage);
+			return st_print_usage(report_usage, ST_CODES_CHECKED);
 		return st_usage_error(report_usage, "which report? amortize, short, phases, syscalls or timeline");
 	}
 	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)

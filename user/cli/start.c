@@ -358,7 +358,8 @@ static int exit_like(int status)
 
 /*
  * The options of a new session that start and attach share: -n/--name
- * NAME (at most SYSTRACE_NAME_MAX - 1 bytes) and -c/--counters MODE.
+ * NAME (1 to SYSTRACE_NAME_MAX - 1 bytes, not all digits, no control
+ * character) and -c/--counters MODE.
  * Returns -1 when @c is one of them and @arg is good, ST_OPT_NOT_MINE when
  * @c is another option, or the exit code of a usage error.
  */
@@ -369,9 +370,17 @@ int st_session_opt(int c, const char *arg, const char *usage,
 
 	switch (c) {
 	case 'n':
+		if (!*arg)
+			return st_usage_error(usage, "--name: the name is empty");
 		if (strlen(arg) >= SYSTRACE_NAME_MAX)
 			return st_usage_error(usage, "--name: at most %d bytes",
 					      SYSTRACE_NAME_MAX - 1);
+		if (strspn(arg, "0123456789") == strlen(arg))
+			return st_usage_error(usage, "--name: '%s' is a number, which SESSION reads as an id",
+					      arg);
+		for (mode = 0; arg[mode]; mode++)
+			if ((unsigned char)arg[mode] < 0x20 || arg[mode] == 0x7f)
+				return st_usage_error(usage, "--name: control characters are not allowed");
 		req->name = arg;
 		return -1;
 	case 'c':
@@ -414,7 +423,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
 	o->log.fmt = ST_LOG_CSV;
 	o->backend = ST_BACKEND_AUTO;
-	while ((c = getopt_long(argc, argv, "+n:c:b:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:n:c:b:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
 		if (ret == ST_OPT_NOT_MINE)
 			ret = st_log_opt(c, optarg, start_usage, &o->log);
@@ -435,9 +444,9 @@ static int parse(int argc, char **argv, struct start_opts *o)
 			o->quiet = true;
 			break;
 		case 'h':
-			return st_print_usage(start_usage);
+			return st_print_usage(start_usage, ST_CODES_ALL);
 		default:
-			return st_usage_error(start_usage, "bad option");
+			return st_bad_option(start_usage, argv, c);
 		}
 	}
 	if (optind >= argc)
