@@ -549,6 +549,81 @@ static void c_mtime_ns(const struct st_row *r, struct st_val *v)
 		v_null(v);
 }
 
+/*
+ * Errnos, of a site or of a sum per syscall: errnoK, errnoK_name and
+ * errnoK_count for the K-th most frequent (K = 1 .. SYSTRACE_SITE_ERRNOS),
+ * then errno_other. All null when the tracer did not count errnos; a slot
+ * past the last errno is null, errno_other is then a number.
+ */
+static const struct st_errnos *row_errnos(const struct st_row *r)
+{
+	if (r->site)
+		return r->site->errnos;
+	return r->agg->has_errnos ? &r->agg->errnos : NULL;
+}
+
+static const struct st_errno_count *errno_slot(const struct st_row *r, uint32_t k)
+{
+	const struct st_errnos *e = row_errnos(r);
+
+	return e && k < e->n ? &e->v[k] : NULL;
+}
+
+#define ERRNO_SLOT(k)							\
+static void c_errno##k(const struct st_row *r, struct st_val *v)	\
+{									\
+	const struct st_errno_count *c = errno_slot(r, k - 1);		\
+									\
+	if (c)								\
+		v_uint(v, c->err);					\
+	else								\
+		v_null(v);						\
+}									\
+static void c_errno##k##_name(const struct st_row *r, struct st_val *v)	\
+{									\
+	const struct st_errno_count *c = errno_slot(r, k - 1);		\
+									\
+	if (c)								\
+		v_enum(v, st_errno_name(c->err), c->err);		\
+	else								\
+		v_null(v);						\
+}									\
+static void c_errno##k##_count(const struct st_row *r, struct st_val *v) \
+{									\
+	const struct st_errno_count *c = errno_slot(r, k - 1);		\
+									\
+	if (c)								\
+		v_uint(v, c->count);					\
+	else								\
+		v_null(v);						\
+}
+ERRNO_SLOT(1)
+ERRNO_SLOT(2)
+ERRNO_SLOT(3)
+ERRNO_SLOT(4)
+#undef ERRNO_SLOT
+_Static_assert(SYSTRACE_SITE_ERRNOS == 4, "one ERRNO_SLOT per errno kept");
+
+static void c_errno_other(const struct st_row *r, struct st_val *v)
+{
+	const struct st_errnos *e = row_errnos(r);
+
+	if (e)
+		v_uint(v, e->other);
+	else
+		v_null(v);
+}
+
+#define ERRNO_COLUMNS(k)						\
+	{ "errno" #k, c_errno##k },					\
+	{ "errno" #k "_name", c_errno##k##_name },			\
+	{ "errno" #k "_count", c_errno##k##_count }
+
+static const struct st_column errno_columns[] = {
+	ERRNO_COLUMNS(1), ERRNO_COLUMNS(2), ERRNO_COLUMNS(3), ERRNO_COLUMNS(4),
+	{ "errno_other", c_errno_other },
+};
+
 static const struct st_column site_head[] = {
 	{ "session_id", c_session_id },
 	{ "proc_id", c_proc_id },
@@ -588,7 +663,8 @@ static const struct st_column site_tail[] = {
 
 static struct st_column site_columns[ARRAY_SIZE(site_head) +
 				     ARRAY_SIZE(site_counters) + 1 +
-				     ARRAY_SIZE(site_tail)];
+				     ARRAY_SIZE(site_tail) +
+				     ARRAY_SIZE(errno_columns)];
 
 static void site_columns_make(void)
 {
@@ -605,6 +681,8 @@ static void site_columns_make(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(site_tail); i++)
 		site_columns[n++] = site_tail[i];
+	for (i = 0; i < ARRAY_SIZE(errno_columns); i++)
+		site_columns[n++] = errno_columns[i];
 }
 
 /* Filled by a symbolizer (st_dump.symbolized); see struct st_sym. */
@@ -670,6 +748,8 @@ static const struct st_column syscall_columns[] = {
 	SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
 #undef ST_AGG_COLUMN
 	{ "sites", c_agg_sites },
+	ERRNO_COLUMNS(1), ERRNO_COLUMNS(2), ERRNO_COLUMNS(3), ERRNO_COLUMNS(4),
+	{ "errno_other", c_errno_other },
 };
 
 void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t)

@@ -27,6 +27,15 @@ static void fail(struct ctx *c, const char *what, const char *key)
 	c->bad = true;
 }
 
+/* A value of the right type that cannot be: why, in words. */
+static void fail_why(struct ctx *c, const char *what, const char *key,
+		     const char *why)
+{
+	if (!c->bad)
+		snprintf(c->why, c->len, "%s: key \"%s\": %s", what, key, why);
+	c->bad = true;
+}
+
 /*
  * A row: an object whose values are scalars, parsed in place by
  * row_parse() (the common case), or taken from jansson's tree when the
@@ -734,6 +743,52 @@ static int load_sym(struct ctx *c, const struct row *o, struct st_dump *d,
 	return st_dump_sym(d, &sym, &s->sym);
 }
 
+/*
+ * errno1 .. errno4 with their counts, and errno_other: absent or null in
+ * a dump of a tracer that did not count errnos (and of older versions).
+ * The counts and errno_other must add up to the row's errors.
+ */
+static int load_errnos(struct ctx *c, const struct row *o, struct st_dump *d,
+		       struct st_site_row *s)
+{
+	const char *w = "sites";
+	struct st_errnos e = { 0 };
+	uint64_t err, count;
+	char key[2][24];
+	bool has[2];
+	uint32_t k, i;
+
+	if (!get_opt_u64(c, o, w, "errno_other", &e.other))
+		return 0;
+	for (k = 1; k <= SYSTRACE_SITE_ERRNOS; k++) {
+		snprintf(key[0], sizeof(key[0]), "errno%" PRIu32, k);
+		snprintf(key[1], sizeof(key[1]), "errno%" PRIu32 "_count", k);
+		has[0] = get_opt_u64(c, o, w, key[0], &err);
+		has[1] = get_opt_u64(c, o, w, key[1], &count);
+		if (!has[0] && !has[1])
+			continue;
+		if (!has[0] || !has[1] || !count) {
+			fail_why(c, w, key[has[0]], "an errno needs a count > 0, a count its errno");
+			return 0;
+		}
+		if (!err || err > 4095) {
+			fail_why(c, w, key[0], "not an errno (1..4095)");
+			return 0;
+		}
+		for (i = 0; i < e.n; i++)
+			if (e.v[i].err == err) {
+				fail_why(c, w, key[0], "an errno given twice");
+				return 0;
+			}
+		st_errnos_add(&e, (uint32_t)err, count);
+	}
+	if (st_errnos_total(&e) != s->errors) {
+		fail_why(c, w, "errno_other", "the errno counts and errno_other do not add up to errors");
+		return 0;
+	}
+	return st_dump_errnos(d, &e, &s->errnos);
+}
+
 static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 		     struct st_site_row *s)
 {
@@ -766,6 +821,8 @@ static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 	if (get_opt_u64(c, o, w, "dev", &v))
 		s->dev = (uint32_t)v;
 	get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
+	if (load_errnos(c, o, d, s))
+		return -ENOMEM;
 	return load_sym(c, o, d, s);
 }
 

@@ -230,6 +230,95 @@ void st_format_dropped(const struct st_session_row *s, char *buf, size_t len)
 	}
 }
 
+/* Errno counts: errnos 1 .. 4095, as the ABI defines errors. */
+#define ERRNO_MAX 4095
+
+/* x before y: more errors, or as many and a smaller errno. */
+static bool errno_before(const struct st_errno_count *x,
+			 const struct st_errno_count *y)
+{
+	return x->count != y->count ? x->count > y->count : x->err < y->err;
+}
+
+int st_errno_count_cmp(const void *a, const void *b)
+{
+	const struct st_errno_count *x = a, *y = b;
+
+	if (x->err == y->err && x->count == y->count)
+		return 0;
+	return errno_before(x, y) ? -1 : 1;
+}
+
+void st_errnos_add(struct st_errnos *e, uint32_t err, uint64_t count)
+{
+	struct st_errno_count c = { err, count }, t;
+	uint32_t i;
+
+	if (!count)
+		return;
+	if (!err || err > ERRNO_MAX) {
+		e->other += count;
+		return;
+	}
+	for (i = 0; i < e->n && e->v[i].err != err; i++)
+		;
+	if (i < e->n) {
+		e->v[i].count += count;
+	} else if (e->n < SYSTRACE_SITE_ERRNOS) {
+		e->v[e->n++] = c;
+	} else if (errno_before(&c, &e->v[i - 1])) {
+		e->other += e->v[--i].count;
+		e->v[i] = c;
+	} else {
+		e->other += count;
+		return;
+	}
+	/* v[i] grew or came in: move it up to its place. */
+	for (; i > 0 && errno_before(&e->v[i], &e->v[i - 1]); i--) {
+		t = e->v[i - 1];
+		e->v[i - 1] = e->v[i];
+		e->v[i] = t;
+	}
+}
+
+uint64_t st_errnos_total(const struct st_errnos *e)
+{
+	uint64_t sum = e->other;
+	uint32_t i;
+
+	for (i = 0; i < e->n; i++)
+		sum += e->v[i].count;
+	return sum;
+}
+
+static int by_errno(const void *a, const void *b)
+{
+	const struct st_errno_count *x = a, *y = b;
+
+	return CMP(x->err, y->err);
+}
+
+size_t st_errnos_sum(struct st_errno_count *v, size_t n, struct st_errnos *out)
+{
+	size_t i, k = 0;
+
+	memset(out, 0, sizeof(*out));
+	st_qsort(v, n, sizeof(*v), by_errno);
+	for (i = 0; i < n; i++) {
+		if (!v[i].count)
+			continue;
+		if (k && v[k - 1].err == v[i].err)
+			v[k - 1].count += v[i].count;
+		else
+			v[k++] = v[i];
+	}
+	st_qsort(v, k, sizeof(*v), st_errno_count_cmp);
+	/* In order, each errno once: the first ones are kept exact. */
+	for (i = 0; i < k; i++)
+		st_errnos_add(out, v[i].err, v[i].count);
+	return k;
+}
+
 /* v merged into d by m (SYSTRACE_MERGE_*); first: d holds nothing yet. */
 static uint64_t merge(enum systrace_merge m, uint64_t d, uint64_t v, bool first)
 {
@@ -260,6 +349,55 @@ static int agg_cmp(const void *a, const void *b)
 	return CMP(x->site->nr, y->site->nr);
 }
 
+/* A group's errno counts, gathered from its sites' then summed. */
+struct errno_acc {
+	struct st_errno_count *v;
+	size_t n, cap;
+	bool unknown;
+};
+
+static int acc_add(struct errno_acc *a, const struct st_errnos *e)
+{
+	uint32_t i;
+
+	if (!e) {
+		a->unknown = true;
+		return 0;
+	}
+	if (a->n + e->n + 1 > a->cap) {
+		size_t cap = (a->n + e->n + 1) * 2;
+		struct st_errno_count *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	for (i = 0; i < e->n; i++)
+		a->v[a->n++] = e->v[i];
+	/* Another site's "other" stays other: errno 0 goes there. */
+	a->v[a->n++] = (struct st_errno_count){ 0, e->other };
+	return 0;
+}
+
+static void acc_finish(struct errno_acc *a, struct st_sysagg *r)
+{
+	uint64_t other = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->v[i].err)
+			a->v[k++] = a->v[i];
+		else
+			other += a->v[i].count;
+	}
+	r->has_errnos = !a->unknown;
+	st_errnos_sum(a->v, k, &r->errnos);
+	r->errnos.other += other;
+	a->n = 0;
+	a->unknown = false;
+}
+
 /*
  * Sums the site rows per (image, abi, nr), or per (abi, nr) over the whole
  * tree when !per_process (proc_id is then 0). Rows come out ordered by
@@ -268,6 +406,7 @@ static int agg_cmp(const void *a, const void *b)
 int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 			  struct st_sysagg **out, size_t *n)
 {
+	struct errno_acc acc = { 0 };
 	struct agg_key *keys;
 	struct st_sysagg *rows, *r = NULL;
 	size_t i, nrows = 0;
@@ -278,11 +417,8 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 		return 0;
 	keys = calloc(d->nsites, sizeof(*keys));
 	rows = calloc(d->nsites, sizeof(*rows));
-	if (!keys || !rows) {
-		free(keys);
-		free(rows);
-		return -ENOMEM;
-	}
+	if (!keys || !rows)
+		goto nomem;
 	for (i = 0; i < d->nsites; i++) {
 		keys[i].site = &d->sites[i];
 		keys[i].proc_id = per_process ? d->sites[i].proc_id : 0;
@@ -294,6 +430,8 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 			     r->abi != s->abi || r->nr != s->nr;
 
 		if (first) {
+			if (r)
+				acc_finish(&acc, r);
 			r = &rows[nrows++];
 			r->proc_id = keys[i].proc_id;
 			r->abi = s->abi;
@@ -304,9 +442,18 @@ int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 		SYSTRACE_SITE_COUNTERS(ST_SITE_MERGE)
 #undef ST_SITE_MERGE
 		r->sites++;
+		if (acc_add(&acc, s->errnos))
+			goto nomem;
 	}
+	acc_finish(&acc, r);
+	free(acc.v);
 	free(keys);
 	*out = rows;
 	*n = nrows;
 	return 0;
+nomem:
+	free(acc.v);
+	free(keys);
+	free(rows);
+	return -ENOMEM;
 }

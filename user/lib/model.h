@@ -115,6 +115,42 @@ struct st_proc_row {
 	bool attached;			/* ran before the session attached */
 };
 
+/* How many calls returned -err (err: 1..4095). */
+struct st_errno_count {
+	uint32_t err;
+	uint64_t count;
+};
+
+/*
+ * Why a site's (or a sum's) calls failed: at most SYSTRACE_SITE_ERRNOS
+ * errnos, most frequent first (on a tie the smaller errno), each with
+ * count > 0, and the errors of the others in other. With every error
+ * counted, the counts and other add up to the row's errors. Build one
+ * with st_errnos_add(); a site row holds a pooled copy (st_dump_errnos).
+ */
+struct st_errnos {
+	uint32_t n;
+	struct st_errno_count v[SYSTRACE_SITE_ERRNOS];
+	uint64_t other;
+};
+
+/*
+ * count errors of errno err into e, kept in order: a new errno past the
+ * SYSTRACE_SITE_ERRNOS most frequent goes to other, as does the least
+ * frequent when a new one outnumbers it. err 0 (or over 4095) is other.
+ */
+void st_errnos_add(struct st_errnos *e, uint32_t err, uint64_t count);
+/* The sum of e's counts and other: the errors it accounts for. */
+uint64_t st_errnos_total(const struct st_errnos *e);
+/*
+ * Exact sums of many counts, v[0 .. n - 1] (an errno may come several
+ * times): out keeps the most frequent errnos, the rest goes to other.
+ * v is reordered. Returns the number of distinct errnos in v.
+ */
+size_t st_errnos_sum(struct st_errno_count *v, size_t n, struct st_errnos *out);
+/* Order of a list of errno counts: the most frequent first, then by errno. */
+int st_errno_count_cmp(const void *a, const void *b);
+
 struct st_site_row {
 	uint64_t proc_id;
 	uint64_t addr;
@@ -131,6 +167,8 @@ struct st_site_row {
 	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 	uint64_t first_ns, first_ordinal;
 	const struct st_sym *sym;	/* NULL until symbolized; pooled */
+	/* NULL: the tracer did not count errnos (not: no error); pooled */
+	const struct st_errnos *errnos;
 };
 
 /*
@@ -156,6 +194,12 @@ struct st_sysagg {
 	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 #undef ST_SITE_FIELD
 	uint32_t sites;
+	/*
+	 * The sites' errnos summed, the most frequent kept as a site's are;
+	 * has_errnos false when a site's are unknown.
+	 */
+	bool has_errnos;
+	struct st_errnos errnos;
 };
 
 /* A whole session as one dump returns it. */
@@ -181,10 +225,14 @@ void st_pool_free(struct st_pool *p);
 int st_pool_str(struct st_pool *p, const char *s, const char **out);
 int st_pool_sym(struct st_pool *p, const struct st_sym *sym,
 		const struct st_sym **out);
+int st_pool_errnos(struct st_pool *p, const struct st_errnos *e,
+		   const struct st_errnos **out);
 /* The same in d's pool, which the first call makes. */
 int st_dump_str(struct st_dump *d, const char *s, const char **out);
 int st_dump_sym(struct st_dump *d, const struct st_sym *sym,
 		const struct st_sym **out);
+int st_dump_errnos(struct st_dump *d, const struct st_errnos *e,
+		   const struct st_errnos **out);
 
 /*
  * The session's counters (SYSTRACE_SESSION_STATS), in their order: decoding,

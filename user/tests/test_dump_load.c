@@ -589,3 +589,60 @@ TEST(dump_load_refuses_bad_rows_as_jansson)
 	free(bad);
 	free(text);
 }
+
+/*
+ * The errno columns read back: the fixture's EAGAIN, the other sites'
+ * none; without errno_other the errnos are unknown. Counts that do not add
+ * up to errors, a count without its errno (or 0), an errno out of range or
+ * one given twice are refused, with the row's line.
+ */
+TEST(dump_load_reads_errnos_and_refuses_bad_ones)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} bad[] = {
+		{ "\"errno1_count\":1,", "\"errno1_count\":2,",
+		  "key \"errno_other\": the errno counts and errno_other do not add up to errors" },
+		{ "\"errno1\":11,", "",
+		  "key \"errno1\": an errno needs a count > 0, a count its errno" },
+		{ "\"errno1\":11,", "\"errno1\":4096,", "key \"errno1\": not an errno (1..4095)" },
+		{ "\"errno1_count\":1,", "\"errno1_count\":0,",
+		  "key \"errno1_count\": an errno needs a count > 0, a count its errno" },
+		{ "\"errno2\":null,\"errno2_name\":null,\"errno2_count\":null,",
+		  "\"errno2\":11,\"errno2_count\":3,", "key \"errno2\": an errno given twice" },
+	};
+	char *text = fixture_text(), *t, want[256];
+	const struct st_errnos *e0;
+	struct st_dump e;
+	struct st_err err;
+	size_t i;
+	int line;
+
+	ASSERT_EQ(load_text(text, &e, &err), 0);
+	e0 = e.sites[0].errnos;
+	ASSERT_TRUE(e0);
+	EXPECT_EQ(e0->n, 1);
+	EXPECT_EQ(e0->v[0].err, 11);
+	EXPECT_EQ(e0->v[0].count, 1);
+	EXPECT_EQ(e0->other, 0);
+	ASSERT_TRUE(e.sites[2].errnos);
+	EXPECT_EQ(e.sites[2].errnos->n, 0);
+	st_dump_free(&e);
+
+	t = replace(text, "\"errno_other\":0", "\"errno_other\":null");
+	ASSERT_EQ(load_text(t, &e, &err), 0);
+	EXPECT_NULL(e.sites[0].errnos);
+	EXPECT_TRUE(e.sites[1].errnos);
+	st_dump_free(&e);
+	free(t);
+
+	line = line_of(text, "\"errno1\":11,");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = replace(text, bad[i].from, bad[i].to);
+		EXPECT_EQ(load_text(t, &e, &err), -EINVAL);
+		snprintf(want, sizeof(want), "line %d: sites: %s", line, bad[i].why);
+		EXPECT_STREQ(why(&err), want);
+		free(t);
+	}
+	free(text);
+}
