@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "report.h"
 #include "subcommands.h"
 #include "systrace.h"
 
@@ -99,7 +100,7 @@ int st_fail(const struct st_err *err, struct st_backend *be)
 
 /*
  * The output options that dump, report and diff share: --csv, --json (one
- * of them) and -o/--output FILE. Returns -1 when @c is one of them,
+ * of them) and -o/--output FILE; and --wide, where text is printed. Returns -1 when @c is one of them,
  * ST_OPT_NOT_MINE when @c is another option, or the exit code of a usage
  * error.
  */
@@ -118,6 +119,9 @@ int st_output_opt(int c, const char *arg, const char *usage,
 	case 'o':
 		o->path = arg;
 		return -1;
+	case 'W':
+		o->wide = true;
+		return -1;
 	default:
 		return ST_OPT_NOT_MINE;
 	}
@@ -125,6 +129,95 @@ int st_output_opt(int c, const char *arg, const char *usage,
 		return st_usage_error(usage, "give one of --csv, --json");
 	o->format = f;
 	o->format_set = true;
+	return -1;
+}
+
+/* The lists of a selection point into strings copied here. */
+static int keep_copy(struct st_select *s, char *copy)
+{
+	char **k = realloc(s->copies, (s->ncopies + 1) * sizeof(*k));
+
+	if (!k) {
+		free(copy);
+		return -ENOMEM;
+	}
+	k[s->ncopies++] = copy;
+	s->copies = k;
+	return 0;
+}
+
+static int add_word(const char ***list, size_t *n, const char *w)
+{
+	const char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l[(*n)++] = w;
+	*list = l;
+	return 0;
+}
+
+/*
+ * The selection options (ST_SELECT_OPTIONS): --syscall and --pid take
+ * comma-separated lists, and each of --syscall, --comm and --pid may be
+ * given again. Returns -1 when @c is one of them and @arg is good,
+ * ST_OPT_NOT_MINE when @c is another option, or a usage error's code.
+ */
+int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s)
+{
+	char *copy, *w, *save = NULL;
+	uint32_t pid;
+	uint32_t *p;
+	int ret = 0;
+
+	switch (c) {
+	case ST_OPT_SORT:
+		if (!*arg)
+			return st_usage_error(usage, "--sort needs a KEY");
+		s->sort = arg;
+		return -1;
+	case ST_OPT_TOP:
+		if (st_parse_u64(arg, &s->top, 1))
+			return st_usage_error(usage, "--top needs a number >= 1");
+		s->has_top = true;
+		return -1;
+	case ST_OPT_ERRORS:
+		s->errors = true;
+		return -1;
+	case ST_OPT_COMM:
+		if (!*arg)
+			return st_usage_error(usage, "--comm needs a name or a pattern");
+		if (add_word(&s->comms, &s->ncomms, arg))
+			return st_usage_error(usage, "out of memory");
+		return -1;
+	case ST_OPT_SYSCALL:
+	case ST_OPT_PID:
+		break;
+	default:
+		return ST_OPT_NOT_MINE;
+	}
+	copy = strdup(arg);
+	if (!copy || keep_copy(s, copy))
+		return st_usage_error(usage, "out of memory");
+	for (w = strtok_r(copy, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		if (c == ST_OPT_SYSCALL) {
+			ret = add_word(&s->syscalls, &s->nsyscalls, w);
+			continue;
+		}
+		if (st_parse_u32(w, &pid))
+			return st_usage_error(usage, "--pid: '%s' is not a process id", w);
+		p = realloc(s->pids, (s->npids + 1) * sizeof(*p));
+		if (!p)
+			return st_usage_error(usage, "out of memory");
+		p[s->npids++] = pid;
+		s->pids = p;
+	}
+	if (ret)
+		return st_usage_error(usage, "out of memory");
+	if (c == ST_OPT_SYSCALL && !s->nsyscalls)
+		return st_usage_error(usage, "--syscall needs a NAME");
+	if (c == ST_OPT_PID && !s->npids)
+		return st_usage_error(usage, "--pid needs a PID");
 	return -1;
 }
 

@@ -94,6 +94,7 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 		{ "input", required_argument, NULL, 'i' },
 		{ "by", required_argument, NULL, 'b' },
 		ST_OUTPUT_OPTIONS,
+		ST_WIDE_OPTION,
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },

@@ -19,7 +19,7 @@ static const char *const list_cols[] = {
 	"ID", "NAME", "STATE", "ROOT_PID", "PROCS", "SYSCALLS", "DROPPED",
 };
 static const int list_width[] = { -6, -16, -9, 9, 9, 12, 9 };
-static const struct st_text_layout list_layout = { " ", list_width };
+static const struct st_text_layout list_layout = { .sep = " ", .width = list_width };
 
 static const char *list_col(const struct st_table *t, size_t c)
 {

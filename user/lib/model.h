@@ -210,6 +210,7 @@ struct st_dump {
 	struct st_site_row *sites;
 	size_t nsites;
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
+	bool selected;			/* some rows were filtered out */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
 	struct st_pool *pool;		/* the sites' strings and syms; owned */
 };

@@ -52,15 +52,39 @@ struct st_table {
 	/* Fills v[0 .. ncols - 1], zeroed by the caller, with row r. */
 	void (*row)(const struct st_table *t, size_t r, struct st_val *v);
 	const void *ctx;
+	/*
+	 * Text too wide for the layout's max: which columns go first, each
+	 * column's rank (0: never hidden; the highest rank goes first). NULL:
+	 * the last column first, the first never.
+	 */
+	const unsigned char *rank;
 };
 
-/* Text: cells between sep; width NULL: fit the columns. */
+/*
+ * Text: cells between sep; width NULL: fit the columns. With max, lines
+ * fit in max columns: long strings are shortened in their middle ("..."),
+ * then the columns of highest rank are left out (a last line names them).
+ * With units, a duration column (a name ending in _ns that is not a
+ * moment: st_text_is_duration) shows as "12.3 ms" under its name without
+ * _ns.
+ */
 struct st_text_layout {
 	const char *sep;
 	const int *width;		/* as printf's, negative: left-aligned */
+	size_t max;			/* 0: no limit */
+	bool units;
 };
 
+/* Reports and diff: fitted, 100 columns, human units; --wide: no limit. */
+#define ST_TEXT_MAX 100
 extern const struct st_text_layout st_text_fit;
+extern const struct st_text_layout st_text_wide;
+
+/* ns in 3 significant digits and a unit: "0 ns", "999 ns", "1.23 us", "25.5 s". */
+const char *st_format_duration(int64_t ns, char *buf, size_t len);
+bool st_text_is_duration(const char *col);
+/* The words of text wrapped at max columns, later lines indented by 2. */
+void st_print_wrapped(FILE *f, const char *text, size_t max);
 
 enum st_format { ST_FMT_TEXT, ST_FMT_CSV, ST_FMT_JSON };
 
@@ -69,6 +93,7 @@ struct st_output_opts {
 	const char *path;		/* NULL: stdout */
 	enum st_format format;
 	bool format_set;
+	bool wide;			/* text: every column, every byte */
 };
 
 /*

@@ -119,6 +119,16 @@ static const char *const proc_cols[] = {
 	"calls_below", "calls_below_fraction",
 };
 
+static const char *const hist_keep[] = {
+	"min_calls", "max_calls", "sites", "calls", "sites_fraction",
+	"cumulative_sites_fraction", "calls_fraction", NULL,
+};
+
+static const char *const proc_keep[] = {
+	"comm", "sites_below", "calls_below", "pid", "sites", "syscalls",
+	"wall_ns", "calls_below_fraction", "proc_id", NULL,
+};
+
 static struct rt_table *totals_table(const struct am_result *a,
 				     const struct st_dump *d)
 {
@@ -152,8 +162,10 @@ static struct rt_table *histogram_table(const struct am_result *a)
 	size_t k, last = 1;
 	uint64_t cum = 0;
 
-	if (!t)
+	if (!t || rt_table_keep(t, hist_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
 	for (k = 1; k < AM_NBUCKETS; k++)
 		if (a->buckets[k].sites)
 			last = k;
@@ -211,8 +223,11 @@ static struct rt_table *procs_table(const struct am_result *a)
 					  proc_cols, ARRAY_SIZE(proc_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, proc_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	for (i = 0; i < a->nprocs; i++) {
 		const struct am_proc *ap = &a->procs[i];
 		struct st_cell *c = rt_row(t);

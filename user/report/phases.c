@@ -253,6 +253,17 @@ static const char *const proc_cols[] = {
 	"interp", "exe", "error",
 };
 
+static const char *const sys_keep[] = {
+	"syscall", "loader_calls", "program_calls", "undetermined_calls",
+	"loader_sites", "program_sites", "abi", "nr", NULL,
+};
+
+static const char *const proc_keep[] = {
+	"comm", "pid", "loader_calls", "program_calls", "interp", "boundary",
+	"loader_sites", "program_sites", "later_calls", "interp_source", "error",
+	"exe", "proc_id", NULL,
+};
+
 static struct rt_table *totals_table(const struct ph_result *p)
 {
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
@@ -309,8 +320,11 @@ static struct rt_table *sys_table(struct ph_result *p)
 					  sys_cols, ARRAY_SIZE(sys_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, sys_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	st_qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
 	for (i = 0; i < p->nsys; i++) {
 		const struct ph_sys *s = &p->sys[i];
@@ -336,8 +350,11 @@ static struct rt_table *procs_table(const struct ph_result *p)
 					  ARRAY_SIZE(proc_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, proc_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	for (i = 0; i < p->nprocs; i++) {
 		const struct ph_proc *pp = &p->procs[i];
 		struct st_cell *c = rt_row(t);

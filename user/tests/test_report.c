@@ -459,7 +459,7 @@ TEST(report_short_ranks_functions_and_covers_greedily)
 
 TEST(report_short_tables)
 {
-	struct report_opts o = { .threshold = 4, .max_ms = 100, .top = 2, .has_top = true };
+	struct report_opts o = { .threshold = 4, .max_ms = 100, .sel = { .top = 2, .has_top = true } };
 	struct rt_report r = { .name = "short" };
 	const struct rt_table *c, *u;
 	struct st_dump d;
@@ -643,7 +643,7 @@ TEST(report_phases_splits_at_the_first_non_loader_syscall)
  */
 TEST(report_syscalls_like_strace_c)
 {
-	struct report_opts o = { .top = 1, .has_top = true };
+	struct report_opts o = { .sel = { .top = 1, .has_top = true } };
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t, *top;
 	struct st_dump d;
