@@ -195,7 +195,8 @@ const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 		return c->u ? "1" : "0";
 	case ST_FIXED:
 		scale = pow10_u64(c->decimals);
-		snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, c->u / scale,
+		snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64,
+			 c->negative && c->u ? "-" : "", c->u / scale,
 			 (int)c->decimals, c->u % scale);
 		return buf;
 	}
@@ -220,7 +221,8 @@ json_t *st_cell_json(const struct st_cell *c)
 	case ST_BOOL:
 		return json_boolean(c->u);
 	case ST_FIXED:
-		return json_real((double)c->u / (double)pow10_u64(c->decimals));
+		return json_real((c->negative ? -1.0 : 1.0) * (double)c->u /
+				 (double)pow10_u64(c->decimals));
 	}
 	return json_null();
 }

@@ -29,6 +29,7 @@ enum st_kind {
 struct st_cell {
 	enum st_kind kind;
 	unsigned int decimals;		/* ST_FIXED */
+	bool negative;			/* ST_FIXED: -u / 10^decimals */
 	uint64_t u;
 	const char *s;			/* ST_STR */
 };

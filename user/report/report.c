@@ -131,6 +131,16 @@ void rt_pct(struct st_cell *c, uint64_t num, uint64_t den)
 	c->u = rt_ratio(num, den, 10000);
 }
 
+void rt_pct_change(struct st_cell *c, uint64_t a, uint64_t b)
+{
+	if (!a)
+		return;
+	c->kind = ST_FIXED;
+	c->decimals = 2;
+	c->negative = b < a;
+	c->u = rt_ratio(b < a ? a - b : b - a, a, 10000);
+}
+
 int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr)
 {
 	rt_u64(&c[1], nr);

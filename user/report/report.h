@@ -52,6 +52,8 @@ void rt_delta(struct st_cell *c, uint64_t a, uint64_t b);	/* b - a */
 /* num / den with 4 decimals; as a percentage with 2. 0 den: ST_NULL. */
 void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
+/* (b - a) / a as a signed percentage with 2 decimals; a = 0: ST_NULL. */
+void rt_pct_change(struct st_cell *c, uint64_t a, uint64_t b);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
 /* c[0], c[1], c[2]: the columns abi, nr, syscall. */
 int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr);
@@ -322,6 +324,9 @@ int st_timeline_svg(FILE *f, const struct tl_result *r, const char *title);
 
 enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
 
+/* What comes first: the largest change in calls, in time or in errors. */
+enum df_sort { DF_SORT_CALLS, DF_SORT_TIME, DF_SORT_ERRORS };
+
 struct df_row {
 	const char *str[2];		/* key strings (NULL sorts first) */
 	uint64_t num[3];		/* key numbers */
@@ -335,9 +340,14 @@ struct df_result {
 	size_t n;
 };
 
-/* by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b. */
+/*
+ * by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b, the
+ * largest change (|B - A|) of sort first, then of calls, time, errors.
+ */
 int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
-	    struct df_result *r);
+	    enum df_sort sort, struct df_result *r);
+/* "calls", "time", "errors" (--sort); -1 for another name. */
+int st_diff_sort_parse(const char *name);
 void st_diff_free(struct df_result *r);
 const char *st_diff_status(const struct df_row *row);
 const char *st_diff_by_name(enum df_by by);
@@ -348,8 +358,8 @@ struct diff_opts {
 	struct st_output_opts out;
 	unsigned int by;		/* 1 << enum df_by */
 	uint64_t threshold;
-	uint64_t limit;
-	bool has_limit;
+	enum df_sort sort;
+	struct st_select sel;		/* filters of both sides, --top */
 };
 
 /* Symbolizes a and b for the sites table when they are not yet. */
