@@ -480,6 +480,11 @@ int st_session_report_check(const struct st_dump *d)
 	unsigned int bad;
 	FILE *f;
 
+	if (d->selected) {
+		st_warn("note: session %u's data is a selection (some rows were left out): "
+			"its totals are not checked", s->id);
+		return 0;
+	}
 	f = open_memstream(&why, &len);
 	bad = st_check_totals(d, f);
 	if (f)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The column lists of the dump's tables (see docs/cli.md). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "backend.h"
@@ -791,6 +793,8 @@ const struct st_column *st_colset_column(const struct st_colset *t, size_t i)
 
 size_t st_view_rows(const struct st_view *v, enum st_table_kind kind)
 {
+	if (v->order && kind == v->order_kind)
+		return v->norder;
 	switch (kind) {
 	case ST_TABLE_PROCESSES:
 		return v->dump->nprocs;
@@ -809,6 +813,8 @@ void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 
 	memset(row, 0, sizeof(*row));
 	row->session = &d->session;
+	if (v->order && kind == v->order_kind)
+		i = v->order[i];
 	switch (kind) {
 	case ST_TABLE_PROCESSES:
 		row->proc = &d->procs[i];
@@ -857,4 +863,99 @@ void st_dump_table(struct st_dump_table *dt, const struct st_view *v,
 		.row = dump_row,
 		.ctx = dt,
 	};
+}
+
+/* Aliases of a sort key: the first of these columns the table has. */
+static const char *const sort_aliases[][4] = {
+	{ "time", "total_ns", "syscall_ns", NULL },
+	{ "calls", "calls", "syscalls", NULL },
+	{ "errors", "errors", NULL },
+};
+
+static const struct st_column *find_column(const struct st_colset *cs,
+					   const char *key)
+{
+	size_t i, a, k, n = st_colset_ncolumns(cs);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(st_colset_column(cs, i)->name, key))
+			return st_colset_column(cs, i);
+	for (a = 0; a < ARRAY_SIZE(sort_aliases); a++) {
+		if (strcmp(sort_aliases[a][0], key))
+			continue;
+		for (k = 1; sort_aliases[a][k]; k++)
+			for (i = 0; i < n; i++)
+				if (!strcmp(st_colset_column(cs, i)->name, sort_aliases[a][k]))
+					return st_colset_column(cs, i);
+	}
+	return NULL;
+}
+
+struct sort_key {
+	size_t row;
+	struct st_cell c;
+	char *s;		/* a string cell's text, owned */
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	int c;
+
+	if (x->c.kind == ST_NULL || y->c.kind == ST_NULL)
+		c = (x->c.kind == ST_NULL) - (y->c.kind == ST_NULL);
+	else if (x->s || y->s)
+		c = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+	else
+		c = (x->c.u < y->c.u) - (x->c.u > y->c.u);
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
+		  const char *key, uint64_t top, char *why, size_t len)
+{
+	const struct st_column *col = NULL;
+	struct st_colset cs;
+	struct sort_key *keys;
+	struct st_row row;
+	struct st_val val;
+	size_t i, n = st_view_rows(v, kind), *order;
+
+	st_colset_get(kind, symbols, &cs);
+	if (key && !(col = find_column(&cs, key))) {
+		snprintf(why, len, "--sort: the %s table has no column '%s'", cs.name, key);
+		return -EINVAL;
+	}
+	keys = calloc(n ? n : 1, sizeof(*keys));
+	order = calloc(n ? n : 1, sizeof(*order));
+	if (!keys || !order)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		keys[i].row = i;
+		if (!col)
+			continue;
+		st_view_row(v, kind, i, &row);
+		memset(&val, 0, sizeof(val));
+		col->get(&row, &val);
+		keys[i].c = val.c;
+		if (val.c.kind == ST_STR && !(keys[i].s = strdup(val.c.s)))
+			goto nomem;
+	}
+	if (col)
+		qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 0; i < n; i++) {
+		order[i] = keys[i].row;
+		free(keys[i].s);
+	}
+	free(keys);
+	v->order = order;
+	v->norder = top && top < n ? top : n;
+	v->order_kind = kind;
+	return 0;
+nomem:
+	for (i = 0; keys && i < n; i++)
+		free(keys[i].s);
+	free(keys);
+	free(order);
+	return -ENOMEM;
 }

@@ -1044,6 +1044,8 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 	}
 	if (!ret)
 		ret = finish(&l, json_object_get(doc, "totals"));
+	if (!ret && json_is_string(json_object_get(doc, "selection")))
+		d->selected = true;
 	row_free(&l.row);
 	json_decref(l.early);
 	json_decref(l.early_lines);
@@ -1307,13 +1309,16 @@ static int read_rows(struct src *s, int (*add)(struct loader *, struct row *))
 	}
 }
 
-enum top_key { K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_N };
+enum top_key {
+	K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_SELECTION, K_N
+};
 
 static enum top_key top_key(const char *key)
 {
 	static const char *const names[K_N] = {
 		[K_SCHEMA] = "schema_version", [K_SESSION] = "session",
 		[K_TOTALS] = "totals", [K_PROCS] = "processes", [K_SITES] = "sites",
+		[K_SELECTION] = "selection",
 	};
 	int k;
 
@@ -1365,6 +1370,13 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 		break;
 	case K_TOTALS:
 		t->totals = json_incref(v);
+		break;
+	case K_SELECTION:
+		/* What left rows out when it was saved: its totals do not add up. */
+		if (json_is_string(v))
+			l->d->selected = true;
+		else if (!json_is_null(v))
+			fail(&l->c, "document", "selection");
 		break;
 	case K_PROCS:
 	case K_SITES:
