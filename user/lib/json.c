@@ -268,7 +268,7 @@ int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
 	fputs(",\n\"totals\":", f);
 	if (put(f, st_json_totals(v->dump, live)))
 		return -1;
-	fputs(",\n\"selection\":", f);
+	fputs(",\"selection\":", f);
 	if (put(f, v->selection ? st_json_string(v->selection) : json_null()))
 		return -1;
 	if (put_table(f, v, ST_TABLE_PROCESSES) ||
