@@ -338,6 +338,8 @@ static const char *const proc_cols[] = {
 	"errnos", ERRNO_COLS,
 };
 
+static const char *const errno_slots[] = { ERRNO_COLS, NULL };
+
 /* What narrow text keeps, most important first. */
 static const char *const errno_keep[] = {
 	"errno_name", "count", "errors_fraction", "errno", NULL,
@@ -366,6 +368,8 @@ static struct rt_table *table(const char *name, const char *title,
 		rt_table_free(t);
 		return NULL;
 	}
+	/* The errnos column says it all in text. */
+	rt_table_wide_only(t, errno_slots);
 	return t;
 }
 
