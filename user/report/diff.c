@@ -351,7 +351,9 @@ static const char *const proc_keep[] = {
 	"comm", COUNT_KEEP, "processes_delta", "exe", NULL,
 };
 static const char *const site_keep[] = {
-	"syscall", COUNT_KEEP, "symbol", "object", "offset", NULL,
+	"syscall", "status", "calls_delta", "time_delta_ns", "symbol",
+	"calls_delta_percent", "errors_delta", "time_delta_percent", "object",
+	"calls_b", "time_b_ns", "calls_a", "time_a_ns", "offset", NULL,
 };
 static const char *const amortize_keep[] = {
 	"threshold", "status", "sites_below_a", "sites_below_b",
@@ -559,7 +561,7 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 	if (!ret)
 		ret = rt_note(r, "*_delta = B - A, *_delta_percent = (B - A) / A; status: new (only in B), "
 			      "gone (only in A), changed (calls or errors differ), same; rows by |%s| "
-			      "(--sort), then |calls_delta|, |time_delta_ns|, |errors_delta|%s",
+			      "(--sort), then by the other changes%s",
 			      sort_columns[o->sort],
 			      o->sel.has_top ? "; --top: the first rows only" : "");
 	for (k = 0; !ret && k < DF_AMORTIZE; k++)
