@@ -3,7 +3,9 @@
 # What systracectl says before it asks any tracer: --version, help --help,
 # option errors in one voice ("systracectl: ..." then the synopsis, exit
 # 1), the exit codes each --help lists, reset and detach refusing to guess
-# a session, names refused. Nothing here reaches a module or bpffs.
+# a session, names refused. Nothing here reaches a tracer: a start that
+# would run anyway names the module (--backend kmod), which the host cannot
+# load, so that it never makes a BPF session on the host's shared bpffs.
 . "$(dirname "$0")/testlib.sh"
 
 # run ARGS...: sets OUT, ERR, RC.
@@ -61,9 +63,9 @@ check_usage_error "a bad pid" "--pid: 'x' is not a process id" report syscalls -
 check_usage_error "reset without SESSION" "which sessions? give SESSION... or --all (see: systracectl list)" reset
 check_usage_error "reset of SESSION and --all" "give SESSION... or --all, not both" reset 3 --all
 check_usage_error "detach without SESSION" "which sessions? give SESSION... (see: systracectl list)" detach
-check_usage_error "an empty name" "--name: the name is empty" start --name "" -- true
+check_usage_error "an empty name" "--name: the name is empty" start --backend kmod --name "" -- true
 check_usage_error "a name of digits" "--name: '42' is a number, which SESSION reads as an id" attach --name 42 1
-check_usage_error "a name with a newline" "--name: control characters are not allowed" start --name $'a\nb' -- true
-check_usage_error "a name too long" "--name: at most 31 bytes" start --name 0123456789abcdef0123456789abcdef -- true
+check_usage_error "a name with a newline" "--name: control characters are not allowed" start --backend kmod --name $'a\nb' -- true
+check_usage_error "a name too long" "--name: at most 31 bytes" start --backend kmod --name 0123456789abcdef0123456789abcdef -- true
 
 done_testing
