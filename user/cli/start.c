@@ -161,16 +161,13 @@ static int exec_result(int fd)
 	return n == sizeof(e) ? e : 0;
 }
 
+/* In units, 3 significant digits, as the text tables print times. */
 static void print_duration(FILE *f, uint64_t ns)
 {
-	if (ns < 1000)
-		fprintf(f, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		fprintf(f, "%.3f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		fprintf(f, "%.3f ms", (double)ns / 1e6);
-	else
-		fprintf(f, "%.3f s", (double)ns / 1e9);
+	char buf[32];
+
+	fputs(st_format_duration(ns > INT64_MAX ? INT64_MAX : (int64_t)ns, buf,
+				 sizeof(buf)), f);
 }
 
 static int by_time_desc(const void *a, const void *b)
@@ -200,13 +197,16 @@ static void summary_syscalls(const struct st_dump *d)
 		return;
 	st_qsort(aggs, n, sizeof(*aggs), by_time_desc);
 	fprintf(stderr, "systracectl: top syscalls by time:\n");
-	fprintf(stderr, "  %12s %12s %10s  %s\n", "time_ms", "calls", "errors", "syscall");
+	fprintf(stderr, "  %10s %12s %10s  %s\n", "time", "calls", "errors", "syscall");
 	for (i = 0; i < n && i < TOP_SYSCALLS; i++) {
 		const char *name = st_syscall_name(aggs[i].abi, aggs[i].nr);
 		const char *abi = st_abi_name(aggs[i].abi);
+		char t[32];
 
-		fprintf(stderr, "  %12.3f %12" PRIu64 " %10" PRIu64 "  ",
-			(double)aggs[i].total_ns / 1e6, aggs[i].calls, aggs[i].errors);
+		fprintf(stderr, "  %10s %12" PRIu64 " %10" PRIu64 "  ",
+			st_format_duration(aggs[i].total_ns > INT64_MAX ? INT64_MAX :
+					   (int64_t)aggs[i].total_ns, t, sizeof(t)),
+			aggs[i].calls, aggs[i].errors);
 		if (name)
 			fprintf(stderr, "%s", name);
 		else
