@@ -268,9 +268,9 @@ const char *st_diff_status(const struct df_row *row)
 
 /* What narrow text keeps of the counts, after each table's key. */
 #define COUNT_KEEP							\
-	"status", "calls_delta", "time_delta_ns", "calls_delta_percent",	\
-	"time_delta_percent", "errors_delta", "calls_b", "time_b_ns",	\
-	"calls_a", "time_a_ns"
+	"status", "calls_a", "calls_b", "calls_delta", "errors_delta",	\
+	"time_delta_ns", "calls_delta_percent", "time_delta_percent",	\
+	"time_a_ns", "time_b_ns"
 
 static const char *const sys_cols[] = {
 	"status", COUNT_COLS, "abi", "nr", "syscall",
@@ -351,9 +351,9 @@ static const char *const proc_keep[] = {
 	"comm", COUNT_KEEP, "processes_delta", "exe", NULL,
 };
 static const char *const site_keep[] = {
-	"syscall", "status", "calls_delta", "time_delta_ns", "symbol",
-	"calls_delta_percent", "errors_delta", "time_delta_percent", "object",
-	"calls_b", "time_b_ns", "calls_a", "time_a_ns", "offset", NULL,
+	"syscall", "status", "calls_a", "calls_b", "calls_delta", "symbol",
+	"errors_delta", "time_delta_ns", "calls_delta_percent", "object",
+	"time_delta_percent", "time_a_ns", "time_b_ns", "offset", NULL,
 };
 static const char *const amortize_keep[] = {
 	"threshold", "status", "sites_below_a", "sites_below_b",
