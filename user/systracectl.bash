@@ -15,7 +15,7 @@
 # The option lists are those of each subcommand's --help
 # (user/tests/test_completion.sh checks that they agree).
 
-_systracectl_subcommands="status start attach detach log dump list reset report diff help"
+_systracectl_subcommands="status start attach detach log dump list reset report diff top help"
 _systracectl_reports="amortize short phases syscalls errors timeline"
 # The selection options of dump, report and diff.
 _systracectl_select="--sort --top --syscall --comm --pid --errors"
@@ -30,6 +30,7 @@ _systracectl_options() {
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
+	top) echo "--interval --count --top --wide -h --help" ;;
 	diff) echo "--input --by --csv --json -o --output --wide --threshold $_systracectl_select -h --help" ;;
 	report)
 		local o="--input --csv --json --table -o --output --wide $_systracectl_select"
@@ -90,7 +91,8 @@ _systracectl() {
 		fi
 		case $w in
 		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --svg | \
-			--log | --log-format | --log-buffer | --early-object | -f | -e | -i | --sort | --syscall | --comm | --pid)
+			--log | --log-format | --log-buffer | --early-object | -f | -e | -i | --sort | --syscall | --comm | --pid | \
+			--interval | --count)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -142,7 +144,7 @@ _systracectl() {
 		return 0
 		;;
 	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | \
-		*:--top | diff:--threshold | *:--comm | *:--pid)
+		*:--top | diff:--threshold | *:--comm | *:--pid | top:--interval | top:--count)
 		return 0
 		;;
 	diff:--sort)
@@ -206,7 +208,7 @@ _systracectl() {
 			words=$(_systracectl_options "$sub")
 		fi
 		;;
-	dump | log)
+	dump | log | top)
 		if [[ $cur != -* ]] && ((npos == 0)); then
 			words=$(_systracectl_sessions "$cmd")
 		else

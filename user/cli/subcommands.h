@@ -16,6 +16,7 @@ int detach_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int log_main(int argc, char **argv);
+int top_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -28,6 +29,7 @@ extern const char detach_usage[];
 extern const char report_usage[];
 extern const char diff_usage[];
 extern const char log_usage[];
+extern const char top_usage[];
 
 /*
  * Exit codes a command can return, for its --help: ST_CODE(enum st_exit)

@@ -21,9 +21,10 @@ static const struct {
 	{ "log", log_main, "drain a session's temporal log into a file", log_usage },
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
-	{ "reset", reset_main, "delete a session (or all) and free its memory", reset_usage },
-	{ "report", report_main, "analyses: amortize, short, phases, syscalls, timeline", report_usage },
+	{ "reset", reset_main, "delete sessions (or all) and free their memory", reset_usage },
+	{ "report", report_main, "analyses: amortize, short, phases, syscalls, errors, timeline", report_usage },
 	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },
+	{ "top", top_main, "a running session's busiest processes and syscalls, refreshed", top_usage },
 	{ "help", help_main, "show this help, or a subcommand's", help_usage },
 };
 

@@ -393,6 +393,12 @@ int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 int report_timeline(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
+/*
+ * top: the processes and syscalls whose counters gained the most between
+ * prev (NULL: since the start) and now, ns apart; top rows of each.
+ */
+int report_top(struct rt_report *r, const struct st_dump *prev,
+	       const struct st_dump *now, uint64_t ns, uint64_t top);
 /* errors symbolizes d when it is not yet. */
 int report_errors(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o);

@@ -68,4 +68,8 @@ check_usage_error "a name of digits" "--name: '42' is a number, which SESSION re
 check_usage_error "a name with a newline" "--name: control characters are not allowed" start --backend kmod --name $'a\nb' -- true
 check_usage_error "a name too long" "--name: at most 31 bytes" start --backend kmod --name 0123456789abcdef0123456789abcdef -- true
 
+check_usage_error "top --interval 0" "--interval needs 1 to 3600 seconds" top --interval 0
+check_usage_error "top with two sessions" "unexpected argument '2'" top 1 2
+eq "top --help: exit codes" "$(codes top)" "0 1 2 3 4 6"
+
 done_testing

@@ -234,3 +234,50 @@ TEST(dump_view_order)
 	EXPECT_STREQ(why, "--sort: the processes table has no column 'total_ns'");
 	st_dump_free(&d);
 }
+
+/* top: what the counters gained between two reads, per second, busiest first. */
+TEST(top_ranks_what_was_gained)
+{
+	struct rt_report r = { 0 };
+	struct st_dump a, b;
+	const struct rt_table *t;
+	size_t i;
+
+	select_fixture(&a);
+	select_fixture(&b);
+	/* Half a second later: sh made 50 more reads (5 errors), cc1plus 10. */
+	b.procs[0].syscalls += 50;
+	b.procs[0].errors += 5;
+	b.sites[1].calls += 50;
+	b.sites[1].errors += 5;
+	b.procs[2].syscalls += 10;
+	b.sites[4].calls += 10;
+	b.session.syscalls = 84;
+	ASSERT_EQ(report_top(&r, &a, &b, 500000000ULL, 10), 0);
+	EXPECT_STREQ(r.notes[1], "the last 500 ms: 60 calls, 120 per second");
+	t = r.tables[0];
+	ASSERT_STREQ(t->name, "processes");
+	ASSERT_EQ(t->nrows, 2);
+	EXPECT_EQ(t->cells[0].u, 100);		/* calls_per_s */
+	EXPECT_EQ(t->cells[1].u, 10);		/* errors_per_s */
+	EXPECT_EQ(t->cells[3].u, 50);		/* calls */
+	EXPECT_EQ(t->cells[4].u, 60);		/* syscalls so far: 10 + 50 */
+	EXPECT_STREQ(t->cells[6].s, "sh");
+	EXPECT_STREQ(t->cells[t->ncols + 6].s, "cc1plus");
+	t = r.tables[1];
+	ASSERT_EQ(t->nrows, 1);			/* read: 60 calls */
+	EXPECT_EQ(t->cells[0].u, 120);
+	EXPECT_STREQ(t->cells[7].s, "read");
+	rt_report_free(&r);
+
+	/* The first frame: everything since the start, over its time. */
+	ASSERT_EQ(report_top(&r, NULL, &a, 2000000000ULL, 1), 0);
+	EXPECT_STREQ(r.notes[1], "since the start, 2.00 s: 24 calls, 12 per second");
+	EXPECT_EQ(r.tables[0]->nrows, 1);
+	EXPECT_EQ(r.tables[0]->cells[3].u, 11);	/* cc1: 10 + 1 */
+	for (i = 0; i < r.ntables; i++)
+		EXPECT_TRUE(r.tables[i]->nrows <= 1);
+	rt_report_free(&r);
+	st_dump_free(&a);
+	st_dump_free(&b);
+}
