@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "log.h"
 #include "output.h"
 #include "report.h"
 #include "test.h"
@@ -257,5 +258,57 @@ TEST(report_errors_without_errnos)
 	EXPECT_TRUE(strstr(out, "    42     50           0.8400  x64  257  openat\n"));
 	free(out);
 	rt_report_free(&r);
+	st_dump_free(&d);
+}
+
+/*
+ * From a log (report --input LOG): a tracer that counted no errno, but
+ * every call's return is in the log: the errnos come from there. A site
+ * whose log lacks an error, or a log that lost events, stays unknown.
+ */
+TEST(report_errors_takes_errnos_from_a_log)
+{
+	static const int64_t rets[] = { -2, -2, -13, -9, 0, -2 };
+	static const size_t at[] = { 0, 0, 0, 1, 2, 0 };
+	struct st_log log = { 0 };
+	struct report_opts o = { .log = &log };
+	struct rt_report r = { .name = "errors" };
+	struct st_dump d;
+	size_t i;
+	char *out;
+
+	errnos_fixture(&d);
+	/* openat: 3 ENOENT and 1 EACCES of 4 errors; close: 1 EBADF of 3. */
+	for (i = 0; i < d.nsites; i++)
+		d.sites[i].errnos = NULL;
+	d.sites[0].errors = 4;
+	for (i = 0; i < sizeof(rets) / sizeof(rets[0]); i++) {
+		struct st_event ev = {
+			.kind = ST_EV_SYSCALL, .proc_id = 1, .abi = SYSTRACE_ABI_X64,
+			.nr = d.sites[at[i]].nr, .ret = rets[i], .addr = d.sites[at[i]].addr,
+			.site = &d.sites[at[i]],
+		};
+
+		ASSERT_EQ(st_log_push(&log, &ev), 0);
+	}
+	r.dump = &d;
+	ASSERT_EQ(report_errors(&r, &d, &o), 0);
+	ASSERT_TRUE(d.sites[0].errnos);
+	EXPECT_EQ(d.sites[0].errnos->v[0].err, 2);
+	EXPECT_EQ(d.sites[0].errnos->v[0].count, 3);
+	EXPECT_EQ(d.sites[0].errnos->v[1].err, 13);
+	EXPECT_NULL(d.sites[1].errnos);		/* 1 EBADF in the log, 3 errors */
+	out = print(&r, ST_FMT_TEXT, NULL);
+	EXPECT_TRUE(strstr(out, "openat   ENOENT 3, EACCES 1\n"));
+	free(out);
+	rt_report_free(&r);
+
+	log.dropped_events = 1;
+	d.sites[0].errnos = NULL;
+	r.name = "errors";
+	ASSERT_EQ(report_errors(&r, &d, &o), 0);
+	EXPECT_NULL(d.sites[0].errnos);
+	rt_report_free(&r);
+	st_log_free(&log);
 	st_dump_free(&d);
 }
