@@ -552,10 +552,10 @@ static void c_mtime_ns(const struct st_row *r, struct st_val *v)
 }
 
 /*
- * Errnos, of a site or of a sum per syscall: errnoK, errnoK_name and
- * errnoK_count for the K-th most frequent (K = 1 .. SYSTRACE_SITE_ERRNOS),
- * then errno_other. All null when the tracer did not count errnos; a slot
- * past the last errno is null, errno_other is then a number.
+ * Errnos, of a site or of a sum per syscall: errnos, "ENOENT(2)=37
+ * EACCES(13)=5" (st_errnos_format: the most frequent, name, number and
+ * count of each; "" for none), and errno_other. Both null when the tracer
+ * did not count errnos.
  */
 static const struct st_errnos *row_errnos(const struct st_row *r)
 {
@@ -564,47 +564,27 @@ static const struct st_errnos *row_errnos(const struct st_row *r)
 	return r->agg->has_errnos ? &r->agg->errnos : NULL;
 }
 
-static const struct st_errno_count *errno_slot(const struct st_row *r, uint32_t k)
+static void c_errnos(const struct st_row *r, struct st_val *v)
 {
+	/* Sites share their pooled errnos: the last one's text is kept. */
+	static __thread const struct st_errnos *last;
+	static __thread char text[ST_ERRNOS_TEXT];
 	const struct st_errnos *e = row_errnos(r);
 
-	return e && k < e->n ? &e->v[k] : NULL;
+	if (!e) {
+		v_null(v);
+		return;
+	}
+	if (!e->n) {
+		v_str(v, "");
+		return;
+	}
+	if (e != last || !r->site) {
+		st_errnos_format(e, text, sizeof(text));
+		last = r->site ? e : NULL;
+	}
+	v_str(v, text);
 }
-
-#define ERRNO_SLOT(k)							\
-static void c_errno##k(const struct st_row *r, struct st_val *v)	\
-{									\
-	const struct st_errno_count *c = errno_slot(r, k - 1);		\
-									\
-	if (c)								\
-		v_uint(v, c->err);					\
-	else								\
-		v_null(v);						\
-}									\
-static void c_errno##k##_name(const struct st_row *r, struct st_val *v)	\
-{									\
-	const struct st_errno_count *c = errno_slot(r, k - 1);		\
-									\
-	if (c)								\
-		v_enum(v, st_errno_name(c->err), c->err);		\
-	else								\
-		v_null(v);						\
-}									\
-static void c_errno##k##_count(const struct st_row *r, struct st_val *v) \
-{									\
-	const struct st_errno_count *c = errno_slot(r, k - 1);		\
-									\
-	if (c)								\
-		v_uint(v, c->count);					\
-	else								\
-		v_null(v);						\
-}
-ERRNO_SLOT(1)
-ERRNO_SLOT(2)
-ERRNO_SLOT(3)
-ERRNO_SLOT(4)
-#undef ERRNO_SLOT
-_Static_assert(SYSTRACE_SITE_ERRNOS == 4, "one ERRNO_SLOT per errno kept");
 
 static void c_errno_other(const struct st_row *r, struct st_val *v)
 {
@@ -616,13 +596,8 @@ static void c_errno_other(const struct st_row *r, struct st_val *v)
 		v_null(v);
 }
 
-#define ERRNO_COLUMNS(k)						\
-	{ "errno" #k, c_errno##k },					\
-	{ "errno" #k "_name", c_errno##k##_name },			\
-	{ "errno" #k "_count", c_errno##k##_count }
-
 static const struct st_column errno_columns[] = {
-	ERRNO_COLUMNS(1), ERRNO_COLUMNS(2), ERRNO_COLUMNS(3), ERRNO_COLUMNS(4),
+	{ "errnos", c_errnos },
 	{ "errno_other", c_errno_other },
 };
 
@@ -750,7 +725,7 @@ static const struct st_column syscall_columns[] = {
 	SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
 #undef ST_AGG_COLUMN
 	{ "sites", c_agg_sites },
-	ERRNO_COLUMNS(1), ERRNO_COLUMNS(2), ERRNO_COLUMNS(3), ERRNO_COLUMNS(4),
+	{ "errnos", c_errnos },
 	{ "errno_other", c_errno_other },
 };
 

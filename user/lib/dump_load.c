@@ -744,44 +744,33 @@ static int load_sym(struct ctx *c, const struct row *o, struct st_dump *d,
 }
 
 /*
- * errno1 .. errno4 with their counts, and errno_other: absent or null in
- * a dump of a tracer that did not count errnos (and of older versions).
- * The counts and errno_other must add up to the row's errors.
+ * errnos ("ENOENT(2)=37 EACCES(13)=5", st_errnos_format's) and
+ * errno_other: absent or null in a dump of a tracer that did not count
+ * errnos (and of older versions). The counts and errno_other must add up
+ * to the row's errors.
  */
 static int load_errnos(struct ctx *c, const struct row *o, struct st_dump *d,
 		       struct st_site_row *s)
 {
-	const char *w = "sites";
-	struct st_errnos e = { 0 };
-	uint64_t err, count;
-	char key[2][24];
-	bool has[2];
-	uint32_t k, i;
+	const char *w = "sites", *text;
+	struct st_errnos e;
+	uint64_t other;
 
-	if (!get_opt_u64(c, o, w, "errno_other", &e.other))
+	text = get_opt_str(c, o, w, "errnos");
+	if (!get_opt_u64(c, o, w, "errno_other", &other)) {
+		if (text)
+			fail_why(c, w, "errno_other", "errnos without errno_other");
 		return 0;
-	for (k = 1; k <= SYSTRACE_SITE_ERRNOS; k++) {
-		snprintf(key[0], sizeof(key[0]), "errno%" PRIu32, k);
-		snprintf(key[1], sizeof(key[1]), "errno%" PRIu32 "_count", k);
-		has[0] = get_opt_u64(c, o, w, key[0], &err);
-		has[1] = get_opt_u64(c, o, w, key[1], &count);
-		if (!has[0] && !has[1])
-			continue;
-		if (!has[0] || !has[1] || !count) {
-			fail_why(c, w, key[has[0]], "an errno needs a count > 0, a count its errno");
-			return 0;
-		}
-		if (!err || err > 4095) {
-			fail_why(c, w, key[0], "not an errno (1..4095)");
-			return 0;
-		}
-		for (i = 0; i < e.n; i++)
-			if (e.v[i].err == err) {
-				fail_why(c, w, key[0], "an errno given twice");
-				return 0;
-			}
-		st_errnos_add(&e, (uint32_t)err, count);
 	}
+	if (!text) {
+		fail_why(c, w, "errnos", "errno_other without errnos");
+		return 0;
+	}
+	if (st_errnos_parse(text, &e)) {
+		fail_why(c, w, "errnos", "not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4");
+		return 0;
+	}
+	e.other += other;
 	if (st_errnos_total(&e) != s->errors) {
 		fail_why(c, w, "errno_other", "the errno counts and errno_other do not add up to errors");
 		return 0;

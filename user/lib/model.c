@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
+#include "names.h"
 
 void st_sym_free(struct st_sym *sym)
 {
@@ -317,6 +318,68 @@ size_t st_errnos_sum(struct st_errno_count *v, size_t n, struct st_errnos *out)
 	for (i = 0; i < k; i++)
 		st_errnos_add(out, v[i].err, v[i].count);
 	return k;
+}
+
+void st_errnos_format(const struct st_errnos *e, char *buf, size_t len)
+{
+	const char *name;
+	size_t at = 0;
+	uint32_t i;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < e->n && at < len; i++) {
+		name = st_errno_name(e->v[i].err);
+		n = snprintf(buf + at, len - at, "%s%s(%" PRIu32 ")=%" PRIu64, i ? " " : "",
+			     name ? name : "", e->v[i].err, e->v[i].count);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}
+
+/* One "NAME(ERRNO)=COUNT": its errno and count; the end in *end. */
+static int parse_errno(const char *s, uint32_t *err, uint64_t *count,
+		       const char **end)
+{
+	unsigned long long e, c;
+	char *p;
+
+	while ((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')
+		s++;
+	if (*s++ != '(' || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	e = strtoull(s, &p, 10);
+	if (errno || !e || e > ERRNO_MAX || p[0] != ')' || p[1] != '=' ||
+	    p[2] < '0' || p[2] > '9')
+		return -EINVAL;
+	c = strtoull(p + 2, &p, 10);
+	if (errno || !c)
+		return -EINVAL;
+	*err = (uint32_t)e;
+	*count = c;
+	*end = p;
+	return 0;
+}
+
+int st_errnos_parse(const char *s, struct st_errnos *e)
+{
+	uint64_t count;
+	uint32_t err, i;
+
+	memset(e, 0, sizeof(*e));
+	while (*s) {
+		if (parse_errno(s, &err, &count, &s) || (*s && *s++ != ' ') ||
+		    e->n == SYSTRACE_SITE_ERRNOS)
+			return -EINVAL;
+		for (i = 0; i < e->n; i++)
+			if (e->v[i].err == err)
+				return -EINVAL;
+		st_errnos_add(e, err, count);
+	}
+	return 0;
 }
 
 /* v merged into d by m (SYSTRACE_MERGE_*); first: d holds nothing yet. */

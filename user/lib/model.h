@@ -151,6 +151,18 @@ size_t st_errnos_sum(struct st_errno_count *v, size_t n, struct st_errnos *out);
 /* Order of a list of errno counts: the most frequent first, then by errno. */
 int st_errno_count_cmp(const void *a, const void *b);
 
+/*
+ * e's errnos as the errnos column writes them: "NAME(ERRNO)=COUNT" for
+ * each, most frequent first, separated by a blank: "ENOENT(2)=37
+ * EACCES(13)=5"; "" for none; an errno with no known name is "(ERRNO)".
+ * Fits in ST_ERRNOS_TEXT bytes (4 of the longest: a 21-byte name, 4095,
+ * a 20-digit count).
+ */
+#define ST_ERRNOS_TEXT 200
+void st_errnos_format(const struct st_errnos *e, char *buf, size_t len);
+/* The same read back (the names are not checked): 0, or -EINVAL. */
+int st_errnos_parse(const char *s, struct st_errnos *e);
+
 struct st_site_row {
 	uint64_t proc_id;
 	uint64_t addr;

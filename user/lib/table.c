@@ -569,19 +569,15 @@ static void hide(const struct st_table *t, struct text_cols *tc, size_t c)
 }
 
 /*
- * Until a line fits in max: the columns shown by --wide only go, then
- * those the table did not name as worth keeping, then long strings are
- * shortened a little, then the named columns go from the least important;
- * at last strings are cut short.
+ * Until a line fits in max: the columns the table did not name as worth
+ * keeping go, then long strings are shortened a little, then the named
+ * columns go from the least important; at last strings are cut short.
  */
 static void text_fit(const struct st_table *t, struct text_cols *tc, size_t max,
 		     size_t sep)
 {
 	size_t c;
 
-	for (c = 0; c < t->ncols; c++)
-		if (rank_of(t, c) == ST_RANK_WIDE)
-			hide(t, tc, c);
 	while (line_width(t, tc, sep) > max &&
 	       (c = least_column(t, tc, RANK_UNLISTED)) < t->ncols)
 		hide(t, tc, c);

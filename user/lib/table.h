@@ -55,9 +55,8 @@ struct st_table {
 	const void *ctx;
 	/*
 	 * Text too wide for the layout's max: which columns go first, each
-	 * column's rank (0: never hidden; the highest rank goes first;
-	 * ST_RANK_WIDE: shown by --wide only). NULL: the last column first,
-	 * the first never.
+	 * column's rank (0: never hidden; the highest rank goes first). NULL:
+	 * the last column first, the first never.
 	 */
 	const unsigned char *rank;
 };
@@ -76,8 +75,6 @@ struct st_text_layout {
 	size_t max;			/* 0: no limit */
 	bool units;
 };
-
-#define ST_RANK_WIDE 255
 
 /* Reports and diff: fitted, 100 columns, human units; --wide: no limit. */
 #define ST_TEXT_MAX 100

@@ -257,67 +257,16 @@ void st_errors_free(struct er_result *r)
 
 /* The tables. */
 
-/* "ENOENT 37, EACCES 5, other 3": the errnos of a row, for the eye. */
-static int errnos_text(const struct er_row *row, char **out)
-{
-	const struct st_errnos *e = &row->errnos;
-	char *text = NULL, num[16];
-	const char *name;
-	size_t len = 0;
-	uint32_t i;
-	FILE *f;
-
-	*out = NULL;
-	if (!row->has_errnos)
-		return 0;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	for (i = 0; i < e->n; i++) {
-		name = st_errno_name(e->v[i].err);
-		if (!name) {
-			snprintf(num, sizeof(num), "%" PRIu32, e->v[i].err);
-			name = num;
-		}
-		fprintf(f, "%s%s %" PRIu64, i ? ", " : "", name, e->v[i].count);
-	}
-	if (e->other)
-		fprintf(f, "%sother %" PRIu64, e->n ? ", " : "", e->other);
-	if (fclose(f))
-		return -ENOMEM;
-	*out = text;
-	return 0;
-}
-
-#define ERRNO_COLS							\
-	"errno1", "errno1_name", "errno1_count", "errno2", "errno2_name", \
-	"errno2_count", "errno3", "errno3_name", "errno3_count", "errno4", \
-	"errno4_name", "errno4_count", "errno_other"
-#define NERRNO_COLS 13
-
-/* c[0]: errnos (the text), then the ERRNO_COLS of row. */
+/* c[0], c[1]: errnos and errno_other of row, as the dump's (columns.c). */
 static int errno_cells(struct st_cell *c, const struct er_row *row)
 {
-	const struct st_errnos *e = &row->errnos;
-	char *text;
-	uint32_t k;
-	int ret;
+	char text[ST_ERRNOS_TEXT];
 
-	if (errnos_text(row, &text))
-		return -ENOMEM;
-	ret = rt_str(&c[0], text);
-	free(text);
-	if (ret || !row->has_errnos)
-		return ret;
-	for (k = 0; k < e->n; k++) {
-		rt_u64(&c[1 + 3 * k], e->v[k].err);
-		if (st_errno_name(e->v[k].err) &&
-		    rt_str(&c[2 + 3 * k], st_errno_name(e->v[k].err)))
-			return -ENOMEM;
-		rt_u64(&c[3 + 3 * k], e->v[k].count);
-	}
-	rt_u64(&c[1 + 3 * SYSTRACE_SITE_ERRNOS], e->other);
-	return 0;
+	if (!row->has_errnos)
+		return 0;
+	st_errnos_format(&row->errnos, text, sizeof(text));
+	rt_u64(&c[1], row->errnos.other);
+	return rt_str(&c[0], text);
 }
 
 static const char *const errno_tcols[] = {
@@ -326,20 +275,18 @@ static const char *const errno_tcols[] = {
 
 static const char *const sys_cols[] = {
 	"errors", "calls", "errors_fraction", "abi", "nr", "syscall", "errnos",
-	ERRNO_COLS,
+	"errno_other",
 };
 
 static const char *const site_cols[] = {
 	"errors", "calls", "processes", "abi", "nr", "syscall", "map", "offset",
-	"symbol", "symbol_offset", "object", "errnos", ERRNO_COLS,
+	"symbol", "symbol_offset", "object", "errnos", "errno_other",
 };
 
 static const char *const proc_cols[] = {
 	"errors", "syscalls", "errors_fraction", "proc_id", "pid", "comm", "exe",
-	"errnos", ERRNO_COLS,
+	"errnos", "errno_other",
 };
-
-static const char *const errno_slots[] = { ERRNO_COLS, NULL };
 
 /* What narrow text keeps, most important first. */
 static const char *const errno_keep[] = {
@@ -369,8 +316,6 @@ static struct rt_table *table(const char *name, const char *title,
 		rt_table_free(t);
 		return NULL;
 	}
-	/* The errnos column says it all in text. */
-	rt_table_wide_only(t, errno_slots);
 	return t;
 }
 

@@ -39,16 +39,6 @@ void rt_table_free(struct rt_table *t)
 	free(t);
 }
 
-void rt_table_wide_only(struct rt_table *t, const char *const *cols)
-{
-	size_t c, k;
-
-	for (c = 0; t->rank && c < t->ncols; c++)
-		for (k = 0; cols[k]; k++)
-			if (!strcmp(cols[k], t->cols[c]))
-				t->rank[c] = ST_RANK_WIDE;
-}
-
 int rt_table_keep(struct rt_table *t, const char *const *order)
 {
 	size_t c, k;

@@ -43,8 +43,6 @@ void rt_table_free(struct rt_table *t);
  * Returns 0 or -ENOMEM.
  */
 int rt_table_keep(struct rt_table *t, const char *const *order);
-/* These columns (NULL-ended) in --wide text only; after rt_table_keep. */
-void rt_table_wide_only(struct rt_table *t, const char *const *cols);
 /* A new row of ST_NULL cells; NULL when out of memory. */
 struct st_cell *rt_row(struct rt_table *t);
 void rt_u64(struct st_cell *c, uint64_t v);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --syscalls: site rows summed per (image, abi, nr), or per (abi, nr). */
+#include <errno.h>
 #include <stdlib.h>
 #include "model.h"
 #include "test.h"
@@ -246,4 +247,40 @@ TEST(aggregate_sums_errnos)
 	EXPECT_FALSE(r[2].has_errnos);	/* ia32 0: site 0x40, not counted */
 	free(r);
 	st_dump_free(&d);
+}
+
+/* The errnos column: name, number and count of each, read back alike. */
+TEST(errnos_text_and_back)
+{
+	struct st_errnos e = { 0 }, back;
+	char text[ST_ERRNOS_TEXT];
+
+	st_errnos_format(&e, text, sizeof(text));
+	EXPECT_STREQ(text, "");
+	ASSERT_EQ(st_errnos_parse(text, &back), 0);
+	EXPECT_EQ(back.n, 0);
+	st_errnos_add(&e, 2, 37);
+	st_errnos_add(&e, 13, 5);
+	st_errnos_add(&e, 512, 2);
+	st_errnos_add(&e, 4000, 1);	/* no name */
+	st_errnos_format(&e, text, sizeof(text));
+	EXPECT_STREQ(text, "ENOENT(2)=37 EACCES(13)=5 ERESTARTSYS(512)=2 (4000)=1");
+	ASSERT_EQ(st_errnos_parse(text, &back), 0);
+	EXPECT_EQ(back.n, 4);
+	EXPECT_EQ(back.v[2].err, 512);
+	EXPECT_EQ(back.v[3].count, 1);
+	/* The longest: four of the longest names and counts fit. */
+	e = (struct st_errnos){ 0 };
+	st_errnos_add(&e, 516, UINT64_MAX / 4);
+	st_errnos_add(&e, 530, UINT64_MAX / 4 - 1);
+	st_errnos_add(&e, 517, UINT64_MAX / 4 - 2);
+	st_errnos_add(&e, 521, UINT64_MAX / 4 - 3);
+	st_errnos_format(&e, text, sizeof(text));
+	ASSERT_EQ(st_errnos_parse(text, &back), 0);
+	EXPECT_EQ(back.v[3].count, UINT64_MAX / 4 - 3);
+	EXPECT_EQ(st_errnos_parse("ENOENT(2)", &back), -EINVAL);
+	EXPECT_EQ(st_errnos_parse("ENOENT(2)=1  EIO(5)=1", &back), -EINVAL);
+	EXPECT_EQ(st_errnos_parse("enoent(2)=1", &back), -EINVAL);
+	EXPECT_EQ(st_errnos_parse("(0)=1", &back), -EINVAL);
+	EXPECT_EQ(st_errnos_parse("(1)=1 (2)=1 (3)=1 (4)=1 (5)=1", &back), -EINVAL);
 }

@@ -593,23 +593,28 @@ TEST(dump_load_refuses_bad_rows_as_jansson)
 /*
  * The errno columns read back: the fixture's EAGAIN, the other sites'
  * none; without errno_other the errnos are unknown. Counts that do not add
- * up to errors, a count without its errno (or 0), an errno out of range or
- * one given twice are refused, with the row's line.
+ * up to errors, a malformed list, an errno out of range or given twice,
+ * and one column without the other are refused, with the row's line.
  */
 TEST(dump_load_reads_errnos_and_refuses_bad_ones)
 {
 	static const struct {
 		const char *from, *to, *why;
 	} bad[] = {
-		{ "\"errno1_count\":1,", "\"errno1_count\":2,",
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)=2\"",
 		  "key \"errno_other\": the errno counts and errno_other do not add up to errors" },
-		{ "\"errno1\":11,", "",
-		  "key \"errno1\": an errno needs a count > 0, a count its errno" },
-		{ "\"errno1\":11,", "\"errno1\":4096,", "key \"errno1\": not an errno (1..4095)" },
-		{ "\"errno1_count\":1,", "\"errno1_count\":0,",
-		  "key \"errno1_count\": an errno needs a count > 0, a count its errno" },
-		{ "\"errno2\":null,\"errno2_name\":null,\"errno2_count\":null,",
-		  "\"errno2\":11,\"errno2_count\":3,", "key \"errno2\": an errno given twice" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"(4096)=1\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)=0\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"(11)=1 (11)=1\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\",\"errno_other\":0", "\"errnos\":\"EAGAIN(11)=1\"",
+		  "key \"errno_other\": errnos without errno_other" },
+		{ "\"errnos\":\"EAGAIN(11)=1\",", "",
+		  "key \"errnos\": errno_other without errnos" },
 	};
 	char *text = fixture_text(), *t, want[256];
 	const struct st_errnos *e0;
@@ -629,14 +634,15 @@ TEST(dump_load_reads_errnos_and_refuses_bad_ones)
 	EXPECT_EQ(e.sites[2].errnos->n, 0);
 	st_dump_free(&e);
 
-	t = replace(text, "\"errno_other\":0", "\"errno_other\":null");
+	t = replace(text, "\"errnos\":\"EAGAIN(11)=1\",\"errno_other\":0",
+		    "\"errnos\":null,\"errno_other\":null");
 	ASSERT_EQ(load_text(t, &e, &err), 0);
 	EXPECT_NULL(e.sites[0].errnos);
 	EXPECT_TRUE(e.sites[1].errnos);
 	st_dump_free(&e);
 	free(t);
 
-	line = line_of(text, "\"errno1\":11,");
+	line = line_of(text, "\"errnos\":\"EAGAIN(11)=1\"");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		t = replace(text, bad[i].from, bad[i].to);
 		EXPECT_EQ(load_text(t, &e, &err), -EINVAL);
