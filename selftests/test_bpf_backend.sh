@@ -35,13 +35,13 @@ assert_contains "$CTL_ERR" "no session with that id" "dump of the reset session:
 SYSTRACE_MAX_SITES=5 "$SYSTRACECTL" start --backend bpf --counters none --quiet -- "$PROGS/sites" 7 3 2 2>"$T/limit.err"
 assert_eq "$?" 0 "sites 7 3 2 with max_sites 5: exit status"
 ctl_ok dump --json --no-symbols -o "$T/sites5.json"
-ctl_ok reset
+ctl_ok reset --all
 
 # At most 3 process rows: forks 5's own, and those of its first 2 children.
 SYSTRACE_MAX_PROCS=3 "$SYSTRACECTL" start --backend bpf --counters none --quiet -- "$PROGS/forks" 5 2>"$T/forks.err"
 assert_eq "$?" 3 "forks 5 with max_procs 3: exit status (the program's)"
 ctl_ok dump --json --no-symbols -o "$T/procs3.json"
-ctl_ok reset
+ctl_ok reset --all
 
 # One kill(1, 0) by nobody: one call, one error (-EPERM, -1: the edge of the range).
 need_cmd setpriv
@@ -49,7 +49,7 @@ need_cmd setpriv
 	setpriv --reuid=65534 --regid=65534 --clear-groups kill -0 1 2>"$T/kill.err"
 assert_eq "$?" 1 "nobody's kill -0 1: exit status"
 ctl_ok dump --json --no-symbols -o "$T/kill.json"
-ctl_ok reset
+ctl_ok reset --all
 
 as_nobody "$SYSTRACECTL" start --backend bpf -- /bin/true
 assert_eq "$CTL_RC" 3 "nobody: start --backend bpf: exit status"
@@ -84,7 +84,7 @@ expect_eq "$(ls /sys/fs/bpf/systrace)" "" "--log-buffer over half of max_mem: no
 SYSTRACE_MAX_MEM=$((2 * ncpus * 1048576)) "$SYSTRACECTL" start --backend bpf --counters none --quiet \
 	--log-buffer 1M -- /bin/true 2>"$T/cap2.err"
 expect_eq "$?" 0 "--log-buffer 1M, max_mem 2 x $ncpus MiB: exit status ($(cat "$T/cap2.err"))"
-ctl_ok reset
+ctl_ok reset --all
 
 pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json" \
 	"$(stat -L -c '%i %d %.9Y' "$PROGS/sites") $(stat -f -L -c %T "$PROGS/sites")" "$logged" "$T/bpf.log.csv" "$ncpus"

@@ -38,8 +38,8 @@ ctl_ok diff "$C" "$A" --csv
 expect_eq "$(csvq get status syscall=getppid <<<"$CTL_OUT")" new "C -> A: getppid status"
 expect_eq "$(csvq get calls_delta syscall=getppid <<<"$CTL_OUT")" 1005 "C -> A: getppid calls_delta"
 expect_eq "$(csvq get syscall <<<"$CTL_OUT" | head -n 1)" getppid "C -> A: first row"
-ctl_ok diff "$A" "$C" --csv --limit 1
-expect_eq "$(wc -l <<<"$CTL_OUT")" 2 "A -> C --limit 1: the header and one row"
+ctl_ok diff "$A" "$C" --csv --top 1
+expect_eq "$(wc -l <<<"$CTL_OUT")" 2 "A -> C --top 1: the header and one row"
 expect_eq "$(csvq get status <<<"$CTL_OUT")" gone "A -> C: getppid status"
 expect_eq "$(csvq get calls_delta <<<"$CTL_OUT")" -1005 "A -> C: getppid calls_delta"
 

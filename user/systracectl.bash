@@ -1,9 +1,10 @@
 # bash completion for systracectl(8)                      -*- shell-script -*-
 # SPDX-License-Identifier: GPL-2.0
 #
-# Completes the subcommands, each one's options, the values of --counters
-# and --table (the tables of the report being asked for), diff's --by keys,
-# the report names, process ids after attach,
+# Completes the subcommands, each one's options, the values of --counters,
+# --sort and --table (the tables of the report being asked for), diff's
+# --by keys, common syscall names after --syscall, the report names,
+# process ids after attach,
 # session ids and names (from `systracectl list`: nothing, silently, when the
 # module is not loaded or the caller may not list), file names after -o,
 # --output and --input, and the command after start's --. It needs nothing
@@ -14,8 +15,10 @@
 # The option lists are those of each subcommand's --help
 # (user/tests/test_completion.sh checks that they agree).
 
-_systracectl_subcommands="status start attach detach log dump list reset report diff help"
-_systracectl_reports="amortize short phases syscalls timeline"
+_systracectl_subcommands="status start attach detach log dump list reset report diff top help"
+_systracectl_reports="amortize short phases syscalls errors timeline"
+# The selection options of dump, report and diff.
+_systracectl_select="--sort --top --syscall --comm --pid --errors"
 
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
 _systracectl_options() {
@@ -23,20 +26,20 @@ _systracectl_options() {
 	status | list) echo "--json -h --help" ;;
 	start) echo "-n --name -c --counters -b --backend -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
-	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols -h --help" ;;
+	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols $_systracectl_select -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
 	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
-	diff) echo "--input --by --csv --json -o --output --threshold --limit -h --help" ;;
+	top) echo "--interval --count --top --wide -h --help" ;;
+	diff) echo "--input --by --csv --json -o --output --wide --threshold $_systracectl_select -h --help" ;;
 	report)
-		local o="--input --csv --json --table -o --output"
+		local o="--input --csv --json --table -o --output --wide $_systracectl_select"
 		case ${2:-} in
 		amortize) o+=" --threshold" ;;
-		short) o+=" --threshold --max-ms --top" ;;
-		syscalls) o+=" --top" ;;
-		phases) ;;
+		short) o+=" --threshold --max-ms" ;;
+		syscalls | errors | phases) ;;
 		timeline) o+=" --svg" ;;
-		*) o+=" --threshold --max-ms --top --svg" ;;
+		*) o+=" --threshold --max-ms --svg" ;;
 		esac
 		echo "$o -h --help"
 		;;
@@ -50,8 +53,9 @@ _systracectl_tables() {
 	short) echo "totals cover functions unresolved" ;;
 	phases) echo "totals syscalls processes" ;;
 	syscalls) echo "totals syscalls top" ;;
+	errors) echo "errnos syscalls sites processes" ;;
 	timeline) echo "processes" ;;
-	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top" ;;
+	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top errnos sites" ;;
 	esac
 }
 
@@ -86,8 +90,9 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --limit | --svg | \
-			--log | --log-format | --log-buffer | --early-object | -f | -e | -i)
+		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --svg | \
+			--log | --log-format | --log-buffer | --early-object | -f | -e | -i | --sort | --syscall | --comm | --pid | \
+			--interval | --count)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -138,7 +143,21 @@ _systracectl() {
 		mapfile -t COMPREPLY < <(compgen -W "auto kmod bpf" -- "$cur")
 		return 0
 		;;
-	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | report:--top | diff:--threshold | diff:--limit)
+	start:-n | start:--name | attach:-n | attach:--name | report:--threshold | report:--max-ms | \
+		*:--top | diff:--threshold | *:--comm | *:--pid | top:--interval | top:--count)
+		return 0
+		;;
+	diff:--sort)
+		mapfile -t COMPREPLY < <(compgen -W "calls time errors" -- "$cur")
+		return 0
+		;;
+	dump:--sort | report:--sort)
+		mapfile -t COMPREPLY < <(compgen -W "time calls errors" -- "$cur")
+		return 0
+		;;
+	*:--syscall)
+		# Names from the completion's own list: those most asked about.
+		mapfile -t COMPREPLY < <(compgen -W "openat open read write close stat newfstatat fstat lstat access readlink execve mmap munmap mprotect brk ioctl wait4 clone clone3 vfork fork futex poll epoll_wait getdents64 unlink rename connect socket sendto recvfrom" -- "$cur")
 		return 0
 		;;
 	diff:--by)
@@ -181,7 +200,15 @@ _systracectl() {
 			words=$(_systracectl_options "$sub")
 		fi
 		;;
-	dump | reset | detach | log)
+	reset | detach)
+		# Several sessions, none twice.
+		if [[ $cur != -* ]]; then
+			words=$(_systracectl_sessions "$cmd")
+		else
+			words=$(_systracectl_options "$sub")
+		fi
+		;;
+	dump | log | top)
 		if [[ $cur != -* ]] && ((npos == 0)); then
 			words=$(_systracectl_sessions "$cmd")
 		else

@@ -31,13 +31,22 @@ const char attach_usage[] =
 	"  -h, --help\n";
 
 const char detach_usage[] =
-	"Usage: systracectl detach [SESSION]\n\n"
-	"Stops following a session's tasks, which run on untraced. The session\n"
-	"keeps its rows (those still running end as detached) and its state\n"
-	"becomes detached: dump and report read it until reset deletes it.\n"
-	"SESSION is an id or a name (the newest session of that name); without\n"
-	"one, the newest session.\n\n"
-	"  -h, --help\n";
+	"Usage: systracectl detach SESSION...\n\n"
+	"Stops following the tasks of each session named, which run on untraced.\n"
+	"A session keeps its rows (those still running end as detached) and its\n"
+	"state becomes detached: dump and report read it until reset deletes it.\n"
+	"Each SESSION is an id or a name (the newest session of that name); as\n"
+	"sessions are shared by every user of the host, there is no default.\n"
+	"When one SESSION names no session, none is detached.\n\n"
+	"  -h, --help\n\n"
+	"Exit codes:\n"
+	"  0  success\n"
+	"  1  usage error\n"
+	"  2  the systrace module is not loaded\n"
+	"  3  permission denied\n"
+	"  4  no such session, or the kernel refused to detach one (its message\n"
+	"     is printed; the others are detached all the same)\n"
+	"  6  local failure: out of memory, malformed kernel reply\n";
 
 struct attach_opts {
 	struct st_session_req req;
@@ -60,7 +69,7 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
-	while ((c = getopt_long(argc, argv, "tTn:c:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":tTn:c:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, attach_usage, &o->req);
 		if (ret != ST_OPT_NOT_MINE) {
 			if (ret >= 0)
@@ -78,9 +87,9 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 			o->quiet = true;
 			break;
 		case 'h':
-			return st_print_usage(attach_usage);
+			return st_print_usage(attach_usage, ST_CODES_READ);
 		default:
-			return st_usage_error(attach_usage, "bad option");
+			return st_bad_option(attach_usage, argv, c);
 		}
 	}
 	if ((o->req.flags & SYSTRACE_SESSION_F_TREE) &&
@@ -144,28 +153,43 @@ int detach_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *arg = NULL;
 	struct st_err err;
 	struct st_backend *be = NULL;
-	uint32_t id;
-	int c;
+	int c, code = ST_EXIT_OK, i, n;
+	uint32_t *ids;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return st_print_usage(detach_usage);
+			return st_print_usage(detach_usage, 0);
 		default:
-			return st_usage_error(detach_usage, "bad option");
+			return st_bad_option(detach_usage, argv, c);
 		}
 	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc)
-		return st_usage_error(detach_usage, "unexpected argument '%s'", argv[optind]);
-	if (st_backend_open(&be, &err) || st_session_pick(be, arg, &id, &err) ||
-	    st_backend_session_detach(be, id, &err))
+	if (optind == argc)
+		return st_usage_error(detach_usage, "which sessions? give SESSION... (see: systracectl list)");
+	if (st_backend_open(&be, &err))
+		return st_fail(&err, NULL);
+	ids = calloc(argc - optind, sizeof(*ids));
+	if (!ids) {
+		st_err_set(&err, ST_ERR_LOCAL, ENOMEM, "detach", NULL);
 		return st_fail(&err, be);
-	st_warn("detached session %" PRIu32, id);
+	}
+	n = st_session_ids(be, argv + optind, argc - optind, ids, &err);
+	if (n < 0) {
+		free(ids);
+		return st_fail(&err, be);
+	}
+	for (i = 0; i < n; i++) {
+		if (st_backend_session_detach(be, ids[i], &err)) {
+			st_err_print(&err);
+			if (code == ST_EXIT_OK)
+				code = st_exit_code(&err);
+			continue;
+		}
+		st_warn("detached session %" PRIu32, ids[i]);
+	}
+	free(ids);
 	st_backend_close(be);
-	return ST_EXIT_OK;
+	return code;
 }

@@ -11,24 +11,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "report.h"
 #include "subcommands.h"
 #include "systrace.h"
 
-const char st_exit_codes_help[] =
-	"Exit codes:\n"
-	"  0  success\n"
-	"  1  usage error\n"
-	"  2  the systrace module is not loaded\n"
-	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
-	"  4  the kernel rejected the request (its message is printed), or no such session\n"
-	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
-	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"
-	"  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n";
+/* Each exit code, for the help of the commands that can return it. */
+static const char *const exit_code_text[] = {
+	[ST_EXIT_OK] = "success",
+	[ST_EXIT_USAGE] = "usage error",
+	[ST_EXIT_NOMODULE] = "the systrace module is not loaded (and no BPF session serves)",
+	[ST_EXIT_PERM] = "permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)",
+	[ST_EXIT_KERNEL] = "the kernel rejected the request (its message is printed), or no such session",
+	[ST_EXIT_CHECK] = "data check failed: a finished session's totals do not equal the sums of its rows",
+	[ST_EXIT_LOCAL] = "local failure: out of memory, cannot write the output, malformed kernel reply",
+};
 
-int st_print_usage(const char *text)
+/* "Exit codes:" and a line per code of codes (ST_CODE bits). */
+void st_print_exit_codes(FILE *f, unsigned int codes)
+{
+	size_t i;
+
+	fputs("Exit codes:\n", f);
+	for (i = 0; i < sizeof(exit_code_text) / sizeof(exit_code_text[0]); i++)
+		if (codes & ST_CODE(i))
+			fprintf(f, "  %zu  %s\n", i, exit_code_text[i]);
+	if (codes & ST_CODE_CMD)
+		fputs("  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n",
+		      f);
+}
+
+/* The help text, then the exit codes the command can return. */
+int st_print_usage(const char *text, unsigned int codes)
 {
 	fputs(text, stdout);
-	fprintf(stdout, "\n%s", st_exit_codes_help);
+	if (codes) {
+		fputc('\n', stdout);
+		st_print_exit_codes(stdout, codes);
+	}
 	return ST_EXIT_OK;
 }
 
@@ -48,6 +67,29 @@ int st_usage_error(const char *text, const char *fmt, ...)
 	return ST_EXIT_USAGE;
 }
 
+/*
+ * An option getopt_long refused, c being what it returned ('?': unknown,
+ * ':': missing its argument; the option strings start with ':' so that
+ * getopt prints nothing itself): said once, with the synopsis.
+ */
+int st_bad_option(const char *usage, char **argv, int c)
+{
+	const char *tok = optind > 0 ? argv[optind - 1] : "";
+	int len;
+
+	if (!strncmp(tok, "--", 2)) {
+		len = (int)strcspn(tok, "=");
+		if (c == ':')
+			return st_usage_error(usage, "option '%s' needs an argument", tok);
+		if (optopt && tok[len])
+			return st_usage_error(usage, "option '%.*s' takes no argument", len, tok);
+		return st_usage_error(usage, "unknown option '%.*s'", len, tok);
+	}
+	if (c == ':')
+		return st_usage_error(usage, "option '-%c' needs an argument", optopt);
+	return st_usage_error(usage, "unknown option '-%c'", optopt);
+}
+
 /* Prints err, closes the backend be, returns the exit code for err. */
 int st_fail(const struct st_err *err, struct st_backend *be)
 {
@@ -58,7 +100,7 @@ int st_fail(const struct st_err *err, struct st_backend *be)
 
 /*
  * The output options that dump, report and diff share: --csv, --json (one
- * of them) and -o/--output FILE. Returns -1 when @c is one of them,
+ * of them) and -o/--output FILE; and --wide, where text is printed. Returns -1 when @c is one of them,
  * ST_OPT_NOT_MINE when @c is another option, or the exit code of a usage
  * error.
  */
@@ -77,6 +119,9 @@ int st_output_opt(int c, const char *arg, const char *usage,
 	case 'o':
 		o->path = arg;
 		return -1;
+	case 'W':
+		o->wide = true;
+		return -1;
 	default:
 		return ST_OPT_NOT_MINE;
 	}
@@ -84,6 +129,95 @@ int st_output_opt(int c, const char *arg, const char *usage,
 		return st_usage_error(usage, "give one of --csv, --json");
 	o->format = f;
 	o->format_set = true;
+	return -1;
+}
+
+/* The lists of a selection point into strings copied here. */
+static int keep_copy(struct st_select *s, char *copy)
+{
+	char **k = realloc(s->copies, (s->ncopies + 1) * sizeof(*k));
+
+	if (!k) {
+		free(copy);
+		return -ENOMEM;
+	}
+	k[s->ncopies++] = copy;
+	s->copies = k;
+	return 0;
+}
+
+static int add_word(const char ***list, size_t *n, const char *w)
+{
+	const char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l[(*n)++] = w;
+	*list = l;
+	return 0;
+}
+
+/*
+ * The selection options (ST_SELECT_OPTIONS): --syscall and --pid take
+ * comma-separated lists, and each of --syscall, --comm and --pid may be
+ * given again. Returns -1 when @c is one of them and @arg is good,
+ * ST_OPT_NOT_MINE when @c is another option, or a usage error's code.
+ */
+int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s)
+{
+	char *copy, *w, *save = NULL;
+	uint32_t pid;
+	uint32_t *p;
+	int ret = 0;
+
+	switch (c) {
+	case ST_OPT_SORT:
+		if (!*arg)
+			return st_usage_error(usage, "--sort needs a KEY");
+		s->sort = arg;
+		return -1;
+	case ST_OPT_TOP:
+		if (st_parse_u64(arg, &s->top, 1))
+			return st_usage_error(usage, "--top needs a number >= 1");
+		s->has_top = true;
+		return -1;
+	case ST_OPT_ERRORS:
+		s->errors = true;
+		return -1;
+	case ST_OPT_COMM:
+		if (!*arg)
+			return st_usage_error(usage, "--comm needs a name or a pattern");
+		if (add_word(&s->comms, &s->ncomms, arg))
+			return st_usage_error(usage, "out of memory");
+		return -1;
+	case ST_OPT_SYSCALL:
+	case ST_OPT_PID:
+		break;
+	default:
+		return ST_OPT_NOT_MINE;
+	}
+	copy = strdup(arg);
+	if (!copy || keep_copy(s, copy))
+		return st_usage_error(usage, "out of memory");
+	for (w = strtok_r(copy, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		if (c == ST_OPT_SYSCALL) {
+			ret = add_word(&s->syscalls, &s->nsyscalls, w);
+			continue;
+		}
+		if (st_parse_u32(w, &pid))
+			return st_usage_error(usage, "--pid: '%s' is not a process id", w);
+		p = realloc(s->pids, (s->npids + 1) * sizeof(*p));
+		if (!p)
+			return st_usage_error(usage, "out of memory");
+		p[s->npids++] = pid;
+		s->pids = p;
+	}
+	if (ret)
+		return st_usage_error(usage, "out of memory");
+	if (c == ST_OPT_SYSCALL && !s->nsyscalls)
+		return st_usage_error(usage, "--syscall needs a NAME");
+	if (c == ST_OPT_PID && !s->npids)
+		return st_usage_error(usage, "--pid needs a PID");
 	return -1;
 }
 
@@ -113,7 +247,7 @@ static int sessions_read(const struct st_sessions_cmd *cmd, struct st_status *st
 		st_warn("warning: the module speaks ABI %" PRIu32 ", this systracectl ABI %d",
 			st->abi_version, SYSTRACE_ABI_VERSION);
 	if (cmd->by_id && *n)
-		qsort(*ss, *n, sizeof(**ss), by_id);
+		st_qsort(*ss, *n, sizeof(**ss), by_id);
 	return ST_EXIT_OK;
 }
 
@@ -130,15 +264,15 @@ int st_sessions_main(int argc, char **argv, const struct st_sessions_cmd *cmd)
 	size_t n = 0;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'h':
-			return st_print_usage(cmd->usage);
+			return st_print_usage(cmd->usage, ST_CODES_READ);
 		default:
-			return st_usage_error(cmd->usage, "bad option");
+			return st_bad_option(cmd->usage, argv, c);
 		}
 	}
 	if (optind < argc)
@@ -191,23 +325,13 @@ int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
 	return 0;
 }
 
-/*
- * arg: a session id, a session name (the newest session of that name), or
- * NULL for the newest session (the highest id).
- */
-int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
-		    struct st_err *err)
+/* The session arg names among list: its id, or the newest of its name. */
+static bool find_session(const struct st_session_row *list, size_t n,
+			 const char *arg, uint32_t *id)
 {
-	struct st_session_row *list;
-	size_t i, n;
 	bool found = false;
-	int ret;
+	size_t i;
 
-	if (arg && !st_parse_u32(arg, id))
-		return 0;
-	ret = st_backend_session_list(be, &list, &n, NULL, err);
-	if (ret)
-		return ret;
 	for (i = 0; i < n; i++) {
 		if (arg && strcmp(list[i].name, arg))
 			continue;
@@ -215,16 +339,87 @@ int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 			*id = list[i].id;
 		found = true;
 	}
-	free(list);
-	if (found)
-		return 0;
+	return found;
+}
+
+static void no_session(struct st_err *err, const char *arg)
+{
 	if (arg)
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
 			   "no session with id or name \"%s\" (see: systracectl list)", arg);
 	else
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
 			   "no sessions (start one with: systracectl start -- CMD)");
+}
+
+/*
+ * arg: a session id, a session name (the newest session of that name), or
+ * NULL for the newest session (the highest id). Sessions are shared by
+ * every user of the host: when arg is NULL and there are others, a note
+ * on stderr names the one read.
+ */
+int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
+		    struct st_err *err)
+{
+	struct st_session_row *list;
+	bool found;
+	size_t i, n;
+	int ret;
+
+	if (arg && !st_parse_u32(arg, id))
+		return 0;
+	ret = st_backend_session_list(be, &list, &n, NULL, err);
+	if (ret)
+		return ret;
+	found = find_session(list, n, arg, id);
+	if (found && !arg && n > 1) {
+		for (i = 0; list[i].id != *id; i++)
+			;
+		st_warn("note: no SESSION given: session %" PRIu32 "%s%s%s, the newest of %zu "
+			"(see: systracectl list)", *id, list[i].name[0] ? " \"" : "",
+			list[i].name, list[i].name[0] ? "\"" : "", n);
+	}
+	free(list);
+	if (found)
+		return 0;
+	no_session(err, arg);
 	return -ENOENT;
+}
+
+/*
+ * The sessions args[0 .. n - 1] name (ids, or names: the newest of each),
+ * each once, in the order given, into ids (room for n). One that names no
+ * session fails them all, before any is acted on. Returns how many, or
+ * -errno.
+ */
+int st_session_ids(struct st_backend *be, char *const *args, size_t n,
+		   uint32_t *ids, struct st_err *err)
+{
+	struct st_session_row *list = NULL;
+	size_t i, k, nlist = 0, out = 0;
+	uint32_t id;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (st_parse_u32(args[i], &id)) {
+			if (!list) {
+				ret = st_backend_session_list(be, &list, &nlist, NULL, err);
+				if (ret)
+					return ret;
+			}
+			if (!find_session(list, nlist, args[i], &id)) {
+				free(list);
+				no_session(err, args[i]);
+				return -ENOENT;
+			}
+		}
+		for (k = 0; k < out && ids[k] != id; k++)
+			;
+		if (k == out)
+			ids[out++] = id;
+	}
+	free(list);
+	return (int)out;
 }
 
 /* The whole session, sorted; retried while the kernel flags it inconsistent. */
@@ -285,6 +480,11 @@ int st_session_report_check(const struct st_dump *d)
 	unsigned int bad;
 	FILE *f;
 
+	if (d->selected) {
+		st_warn("note: session %u's data is a selection (some rows were left out): "
+			"its totals are not checked", s->id);
+		return 0;
+	}
 	f = open_memstream(&why, &len);
 	bad = st_check_totals(d, f);
 	if (f)

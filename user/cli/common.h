@@ -8,6 +8,8 @@
 
 int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 		    struct st_err *err);
+int st_session_ids(struct st_backend *be, char *const *args, size_t n,
+		   uint32_t *ids, struct st_err *err);
 int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 		     struct st_err *err);
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
@@ -18,8 +20,12 @@ int st_session_report_check(const struct st_dump *d);
 	{ "csv", no_argument, NULL, 'C' },				\
 	{ "json", no_argument, NULL, 'J' },				\
 	{ "output", required_argument, NULL, 'o' }
+/* --wide, for the commands that print text tables (report, diff). */
+#define ST_WIDE_OPTION { "wide", no_argument, NULL, 'W' }
 int st_output_opt(int c, const char *arg, const char *usage,
 		  struct st_output_opts *o);
+struct st_select;
+int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s);
 /*
  * A command of sessions, list's and status's: its only option --json, its
  * data the backend's sessions (and with status, the module's status),

@@ -2,33 +2,52 @@
 /* systracectl dump: a session's tables as CSV or as one JSON document. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "report.h"
 #include "subcommands.h"
 #include "systrace.h"
 
 const char dump_usage[] =
 	"Usage: systracectl dump [SESSION] [--csv | --json]\n"
 	"                        [--processes | --sites | --syscalls] [-o FILE]\n"
-	"                        [--no-symbols]\n\n"
+	"                        [--no-symbols] [--sort KEY] [--top N]\n"
+	"                        [--syscall NAME[,NAME...]] [--comm PATTERN]\n"
+	"                        [--pid PID[,PID...]] [--errors]\n\n"
 	"Prints a session's data. SESSION is an id or a name (the newest\n"
-	"session of that name); the default is the newest session.\n\n"
+	"session of that name); the default is the newest session, named in a\n"
+	"note on stderr when there are others (sessions are shared by every\n"
+	"user of the host).\n\n"
 	"  --csv          CSV (RFC 4180, header row, LF line endings); the default\n"
 	"  --json         one JSON document: schema_version, session, totals,\n"
-	"                 processes, sites (and syscalls with --syscalls)\n"
+	"                 selection, processes, sites (and syscalls with --syscalls)\n"
 	"  --processes    one row per process image (the default table)\n"
 	"  --sites        one row per (process image, call site, abi, syscall)\n"
 	"  --syscalls     one row per (process image, abi, syscall): sites summed\n"
-	"  -o, --output FILE  write to FILE instead of stdout\n"
+	"  -o, --output FILE  write to FILE instead of stdout (whole, or not at all)\n"
 	"  --no-symbols   do not resolve sites to functions: the site table\n"
 	"                 then has no object, symbol, symbol_offset, build_id,\n"
 	"                 symbol_error columns\n"
+	"  --sort KEY     the table's rows by its column KEY, largest first (text\n"
+	"                 A to Z), or by time, calls or errors\n"
+	"  --top N        the table's first N rows\n"
+	"  --syscall NAME[,NAME...]  only the sites of these syscalls (names or\n"
+	"                 numbers), and the processes that made them\n"
+	"  --comm PATTERN only processes whose comm matches (fnmatch(3)), and\n"
+	"                 their sites\n"
+	"  --pid PID[,PID...]  only these processes and their sites\n"
+	"  --errors       only the sites with errors, and their processes\n"
 	"  -h, --help\n\n"
 	"Every dump checks that the session's totals equal the sums of its\n"
-	"process rows, and that each process's equal the sums of its site rows.\n"
-	"A finished session that fails the check exits 5; a live one only warns.\n"
-	"The columns are documented in docs/cli.md.\n";
+	"process rows, and that each process's equal the sums of its site rows,\n"
+	"before any row is left out. A finished session that fails the check\n"
+	"exits 5; a live one only warns. With --sort or --top, --json orders and\n"
+	"cuts the table --processes, --sites or --syscalls names; with a filter\n"
+	"its \"selection\" says what was left out. The columns are documented in\n"
+	"docs/cli.md.\n";
 
 struct dump_opts {
 	const char *session;
@@ -36,6 +55,7 @@ struct dump_opts {
 	enum st_table_kind table;
 	bool table_set;
 	bool no_symbols;
+	struct st_select sel;
 };
 
 static int set_table(struct dump_opts *o, enum st_table_kind t)
@@ -53,6 +73,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 {
 	static const struct option opts[] = {
 		ST_OUTPUT_OPTIONS,
+		ST_SELECT_OPTIONS,
 		{ "processes", no_argument, NULL, 'P' },
 		{ "sites", no_argument, NULL, 'S' },
 		{ "syscalls", no_argument, NULL, 'Y' },
@@ -62,10 +83,11 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 	};
 	int c, mine, ret = 0;
 
-	memset(o, 0, sizeof(*o));
 	o->out.format = ST_FMT_CSV;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		mine = st_output_opt(c, optarg, dump_usage, &o->out);
+		if (mine == ST_OPT_NOT_MINE)
+			mine = st_select_opt(c, optarg, dump_usage, &o->sel);
 		if (mine >= 0)
 			return mine;
 		if (mine != ST_OPT_NOT_MINE)
@@ -84,9 +106,9 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 			o->no_symbols = true;
 			break;
 		case 'h':
-			return st_print_usage(dump_usage);
+			return st_print_usage(dump_usage, ST_CODES_CHECKED);
 		default:
-			return st_usage_error(dump_usage, "bad option");
+			return st_bad_option(dump_usage, argv, c);
 		}
 		if (ret)
 			return ret;
@@ -103,6 +125,24 @@ struct dump_args {
 	const struct st_dump *d;
 };
 
+/* What left rows out, for the JSON document: the filters, --sort, --top. */
+static char *selection_text(const struct dump_opts *o)
+{
+	char what[512], *text = NULL;
+
+	if (!st_select_filters(&o->sel) && !o->sel.has_top)
+		return NULL;
+	st_select_describe(&o->sel, what, sizeof(what));
+	if (o->sel.has_top) {
+		if (asprintf(&text, "%s%s--top %" PRIu64 "%s%s", what, *what ? " " : "",
+			     o->sel.top, o->sel.sort ? " --sort " : "",
+			     o->sel.sort ? o->sel.sort : "") < 0)
+			return NULL;
+		return text;
+	}
+	return strdup(what);
+}
+
 static int write_dump(FILE *f, const void *ctx)
 {
 	const struct dump_opts *o = ((const struct dump_args *)ctx)->o;
@@ -110,12 +150,22 @@ static int write_dump(FILE *f, const void *ctx)
 	struct st_view v = { .dump = d };
 	struct st_sysagg *aggs = NULL;
 	bool live = !st_state_final(d->session.state);
+	char why[256];
 	int ret = 0;
 
 	if (o->table == ST_TABLE_SYSCALLS &&
 	    st_aggregate_syscalls(d, true, &aggs, &v.naggs))
 		return -ENOMEM;
 	v.aggs = aggs;
+	if (o->sel.sort || o->sel.has_top) {
+		ret = st_view_order(&v, o->table, d->symbolized, o->sel.sort,
+				    o->sel.has_top ? o->sel.top : 0, why, sizeof(why));
+		if (ret) {
+			free(aggs);
+			return ret;
+		}
+	}
+	v.selection = selection_text(o);
 	if (o->out.format == ST_FMT_JSON) {
 		ret = st_json_dump(f, &v, o->table == ST_TABLE_SYSCALLS, live);
 	} else {
@@ -124,43 +174,78 @@ static int write_dump(FILE *f, const void *ctx)
 		st_dump_table(&dt, &v, o->table, d->symbolized);
 		ret = st_table_csv(f, &dt.t);
 	}
+	free((char *)v.selection);
+	free(v.order);
 	free(aggs);
 	return ret ? -ENOMEM : 0;
 }
 
+/* A --sort KEY the table has not: a usage error before anything is read. */
+static int check_sort(const struct dump_opts *o)
+{
+	struct st_dump d = { 0 };
+	struct st_view v = { .dump = &d };
+	char why[256];
+	int ret;
+
+	if (!o->sel.sort)
+		return -1;
+	ret = st_view_order(&v, o->table, !o->no_symbols, o->sel.sort, 0, why, sizeof(why));
+	free(v.order);
+	if (ret == -EINVAL)
+		return st_usage_error(dump_usage, "%s", why);
+	return -1;
+}
+
 int dump_main(int argc, char **argv)
 {
-	struct dump_opts o;
+	struct dump_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
 	struct st_backend *be;
+	char why[256];
 	uint32_t id;
 	int ret, check;
 
 	ret = parse(argc, argv, &o);
-	if (ret >= 0)
+	if (ret < 0 && st_select_check(&o.sel, why, sizeof(why)))
+		ret = st_usage_error(dump_usage, "%s", why);
+	if (ret < 0)
+		ret = check_sort(&o);
+	if (ret >= 0) {
+		st_select_free(&o.sel);
 		return ret;
+	}
 
-	if (st_backend_open(&be, &err))
+	if (st_backend_open(&be, &err)) {
+		st_select_free(&o.sel);
 		return st_fail(&err, NULL);
+	}
 	if (st_session_pick(be, o.session, &id, &err) ||
-	    st_session_fetch(be, id, &d, &err))
+	    st_session_fetch(be, id, &d, &err)) {
+		st_select_free(&o.sel);
 		return st_fail(&err, be);
+	}
 	st_backend_close(be);
 
 	check = st_session_report_check(&d);
+	ret = st_select_dump(&d, &o.sel);
 
 	/* Only the site table shows symbols: CSV of it, or the JSON document. */
-	if (!o.no_symbols && (o.table == ST_TABLE_SITES || o.out.format == ST_FMT_JSON) &&
-	    st_symbolize_dump(&d)) {
-		st_err_set(&err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
+	if (!ret && !o.no_symbols &&
+	    (o.table == ST_TABLE_SITES || o.out.format == ST_FMT_JSON))
+		ret = st_symbolize_dump(&d);
+	if (ret) {
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "selecting and symbolizing the rows", NULL);
 		st_dump_free(&d);
+		st_select_free(&o.sel);
 		return st_fail(&err, NULL);
 	}
 
 	ret = st_output_write(o.out.path, "writing the dump", write_dump,
 			      &(struct dump_args){ &o, &d }, &err);
 	st_dump_free(&d);
+	st_select_free(&o.sel);
 	if (ret)
 		return st_fail(&err, NULL);
 	return check;

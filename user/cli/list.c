@@ -8,7 +8,9 @@ const char list_usage[] =
 	"Usage: systracectl list [--json]\n\n"
 	"One line per session, oldest first: ID, NAME (- when unnamed), STATE\n"
 	"(waiting, running, finished, detached), ROOT_PID, PROCS (process rows),\n"
-	"SYSCALLS, DROPPED (the sum of all its dropped_* counters; see status).\n\n"
+	"SYSCALLS, DROPPED (calls, processes, site mappings and counters lost,\n"
+	"each once: dropped_procs + dropped_syscalls + dropped_resolve +\n"
+	"dropped_counters; see status).\n\n"
 	"  --json    {\"schema_version\":1,\"sessions\":[...]} with the session\n"
 	"            objects of dump --json\n"
 	"  -h, --help\n";
@@ -17,7 +19,7 @@ static const char *const list_cols[] = {
 	"ID", "NAME", "STATE", "ROOT_PID", "PROCS", "SYSCALLS", "DROPPED",
 };
 static const int list_width[] = { -6, -16, -9, 9, 9, 12, 9 };
-static const struct st_text_layout list_layout = { " ", list_width };
+static const struct st_text_layout list_layout = { .sep = " ", .width = list_width };
 
 static const char *list_col(const struct st_table *t, size_t c)
 {

@@ -231,7 +231,7 @@ int log_main(int argc, char **argv)
 	uint32_t id;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "o:f:e:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:f:e:i:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			c = 'L';
 		if (c == 'i') {
@@ -244,8 +244,8 @@ int log_main(int argc, char **argv)
 		if (ret == -1)
 			continue;
 		if (c == 'h')
-			return st_print_usage(log_usage);
-		return st_usage_error(log_usage, "bad option");
+			return st_print_usage(log_usage, ST_CODES_READ);
+		return st_bad_option(log_usage, argv, c);
 	}
 	if (!o.path)
 		return st_usage_error(log_usage, "no output file: -o FILE");

@@ -11,23 +11,30 @@
 
 const char report_usage[] =
 	"Usage: systracectl report REPORT [SESSION] [--input FILE]\n"
-	"                          [--csv [--table NAME] | --json] [-o FILE] [OPTIONS]\n\n"
+	"                          [--csv [--table NAME] | --json] [-o FILE] [--wide]\n"
+	"                          [--sort KEY] [--top N] [--syscall NAME[,NAME...]]\n"
+	"                          [--comm PATTERN] [--pid PID[,PID...]] [--errors]\n"
+	"                          [OPTIONS]\n\n"
 	"Analyses of a session. SESSION is an id or a name, as for dump; the\n"
 	"default is the newest session. REPORT is one of:\n\n"
 	"  amortize [--threshold N]\n"
 	"      call sites that fail to amortize a patch (fewer than N calls in\n"
 	"      their process): per process, a histogram of calls per site, and\n"
 	"      how their number changes with N = 1, 2, 4 ... 1024\n"
-	"  short [--max-ms MS] [--threshold N] [--top K]\n"
+	"  short [--max-ms MS] [--threshold N]\n"
 	"      processes that lived less than MS ms: the functions that hold\n"
-	"      their non-amortized sites, and the K functions whose hooking\n"
+	"      their non-amortized sites, and the --top N functions whose hooking\n"
 	"      removes the most of them (greedy cover, cumulative fraction)\n"
 	"  phases\n"
 	"      per process, the syscalls of the dynamic loader (PT_INTERP)\n"
 	"      made before the first syscall from any other object, and the rest\n"
-	"  syscalls [--top K]\n"
+	"  syscalls\n"
 	"      calls, errors and time per syscall over the tree (like strace -c),\n"
-	"      and each process's K most frequent syscalls\n"
+	"      and each process's --top N most frequent syscalls (default 5)\n"
+	"  errors\n"
+	"      what fails, where and why: the errors by errno, then the syscalls,\n"
+	"      sites and processes with the most errors (--top N, default 10),\n"
+	"      each with its errnos\n"
 	"  timeline [--svg FILE]\n"
 	"      each process's lifetime, by start, and with a log the time to its\n"
 	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n\n"
@@ -38,21 +45,29 @@ const char report_usage[] =
 	"  --csv            one table as CSV: the first, or --table NAME\n"
 	"  --json           one JSON document with every table\n"
 	"  --table NAME     with --csv: the table to print\n"
-	"  -o, --output FILE  write to FILE instead of stdout\n"
+	"  -o, --output FILE  write to FILE instead of stdout (whole, or not at all)\n"
+	"  --wide           text: every column and whole strings; by default a\n"
+	"                   line fits in 100 columns\n"
+	"  --sort KEY       order the lists (processes, syscalls, sites,\n"
+	"                   functions) by the column KEY, largest first, or by\n"
+	"                   time, calls or errors\n"
+	"  --top N          at most N rows in each list\n"
+	"  --syscall NAME[,NAME...]  only these syscalls (names or numbers)\n"
+	"  --comm PATTERN   only processes whose comm matches (fnmatch(3))\n"
+	"  --pid PID[,PID...]  only these processes\n"
+	"  --errors         only the sites (and processes) with errors\n"
 	"  --threshold N    a site is non-amortized when it made fewer than N calls\n"
 	"                   in its process (default 16)\n"
 	"  --max-ms MS      short: the wall-time bound (default 100)\n"
-	"  --top K          short: functions to pick (default 10);\n"
-	"                   syscalls: rows per process (default 5)\n"
 	"  --svg FILE       timeline: also write the chart to FILE\n"
 	"  -h, --help\n\n"
-	"Text tables by default. The reports, their tables and columns are\n"
-	"documented in docs/cli.md (section \"report\").\n";
+	"Text tables by default: times in ns, us, ms or s with 3 significant\n"
+	"digits (CSV and JSON keep nanoseconds). The reports, their tables and\n"
+	"columns are documented in docs/cli.md (section \"report\").\n";
 
 enum {
 	OPT_THRESHOLD = 1 << 0,
 	OPT_MAX_MS = 1 << 1,
-	OPT_TOP = 1 << 2,
 	OPT_SVG = 1 << 3,
 };
 
@@ -63,9 +78,10 @@ static const struct {
 	unsigned int opts;
 } reports[] = {
 	{ "amortize", report_amortize, OPT_THRESHOLD },
-	{ "short", report_short, OPT_THRESHOLD | OPT_MAX_MS | OPT_TOP },
+	{ "short", report_short, OPT_THRESHOLD | OPT_MAX_MS },
 	{ "phases", report_phases, 0 },
-	{ "syscalls", report_syscalls, OPT_TOP },
+	{ "syscalls", report_syscalls, 0 },
+	{ "errors", report_errors, 0 },
 	{ "timeline", report_timeline, OPT_SVG },
 };
 
@@ -79,10 +95,11 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		ST_OUTPUT_OPTIONS,
+		ST_WIDE_OPTION,
+		ST_SELECT_OPTIONS,
 		{ "table", required_argument, NULL, 'T' },
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "max-ms", required_argument, NULL, 'm' },
-		{ "top", required_argument, NULL, 'k' },
 		{ "svg", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -90,11 +107,12 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 	unsigned int given = 0;
 	int c, mine;
 
-	memset(o, 0, sizeof(*o));
 	o->threshold = DEFAULT_THRESHOLD;
 	o->max_ms = DEFAULT_MAX_MS;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		mine = st_output_opt(c, optarg, report_usage, &o->out);
+		if (mine == ST_OPT_NOT_MINE)
+			mine = st_select_opt(c, optarg, report_usage, &o->sel);
 		if (mine >= 0)
 			return mine;
 		if (mine != ST_OPT_NOT_MINE)
@@ -116,28 +134,21 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			if (st_parse_u64(optarg, &o->max_ms, 1) || o->max_ms > UINT64_MAX / 1000000)
 				return st_usage_error(report_usage, "--max-ms needs a number >= 1");
 			break;
-		case 'k':
-			given |= OPT_TOP;
-			o->has_top = true;
-			if (st_parse_u64(optarg, &o->top, 1))
-				return st_usage_error(report_usage, "--top needs a number >= 1");
-			break;
 		case 's':
 			given |= OPT_SVG;
 			o->svg = optarg;
 			break;
 		case 'h':
-			return st_print_usage(report_usage);
+			return st_print_usage(report_usage, ST_CODES_CHECKED);
 		default:
-			return st_usage_error(report_usage, "bad option");
+			return st_bad_option(report_usage, argv, c);
 		}
 	}
 	if (given & ~reports[rep].opts)
 		return st_usage_error(report_usage, "report %s takes no %s option",
 				      reports[rep].name,
 				      given & ~reports[rep].opts & OPT_THRESHOLD ? "--threshold" :
-				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" :
-				      given & ~reports[rep].opts & OPT_TOP ? "--top" : "--svg");
+				      given & ~reports[rep].opts & OPT_MAX_MS ? "--max-ms" : "--svg");
 	if (o->table && o->out.format != ST_FMT_CSV)
 		return st_usage_error(report_usage, "--table goes with --csv");
 	if (optind < argc)
@@ -180,62 +191,97 @@ static bool has_table(const struct rt_report *r, const char *name)
 	return false;
 }
 
+/* The data of the report: a saved log, a saved dump, or a session. */
+static int read_data(struct report_opts *o, struct st_log *log, struct st_dump *d,
+		     struct st_err *err, int *check)
+{
+	*check = 0;
+	if (o->input && st_log_is_log(o->input)) {
+		if (st_log_load(o->input, log, d, err))
+			return -1;
+		o->log = log;
+		return 0;
+	}
+	if (st_dump_read(o->session, o->input, d, err))
+		return -1;
+	*check = st_session_report_check(d);
+	return 0;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct rt_report r = { 0 };
 	struct st_log log = { 0 };
-	struct report_opts o;
+	struct report_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
-	size_t rep;
+	size_t rep, nprocs, nsites;
+	char why[256];
 	int ret, check;
 
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-			return st_print_usage(report_usage);
-		return st_usage_error(report_usage, "which report? amortize, short, phases, syscalls or timeline");
+			return st_print_usage(report_usage, ST_CODES_CHECKED);
+		return st_usage_error(report_usage,
+				      "which report? amortize, short, phases, syscalls, errors or timeline");
 	}
 	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)
 		;
 	if (rep == N_REPORTS)
 		return st_usage_error(report_usage, "unknown report '%s'", argv[1]);
 	ret = parse(argc - 1, argv + 1, rep, &o);
-	if (ret >= 0)
+	if (ret < 0 && st_select_check(&o.sel, why, sizeof(why)))
+		ret = st_usage_error(report_usage, "%s", why);
+	if (ret >= 0) {
+		st_select_free(&o.sel);
 		return ret;
-
-	memset(&d, 0, sizeof(d));
-	if (o.input && st_log_is_log(o.input)) {
-		if (st_log_load(o.input, &log, &d, &err))
-			return st_fail(&err, NULL);
-		o.log = &log;
-		check = 0;
-	} else {
-		if (st_dump_read(o.session, o.input, &d, &err))
-			return st_fail(&err, NULL);
-		check = st_session_report_check(&d);
 	}
 
-	ret = build(rep, &r, &d, &o);
+	memset(&d, 0, sizeof(d));
+	if (read_data(&o, &log, &d, &err, &check))
+		goto fail;
+	if (o.log && st_select_filters(&o.sel) &&
+	    (reports[rep].build == report_phases || reports[rep].build == report_timeline)) {
+		ret = st_usage_error(report_usage,
+				     "--syscall, --comm, --pid and --errors select rows: report %s reads a log's events",
+				     reports[rep].name);
+		goto out;
+	}
+	nprocs = d.nprocs;
+	nsites = d.nsites;
+	ret = st_select_dump(&d, &o.sel);
+	if (!ret)
+		ret = build(rep, &r, &d, &o);
+	if (!ret)
+		ret = rt_note_selection(&r, &o.sel, &d, nprocs, nsites);
+	if (ret) {
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the report", NULL);
+		goto fail;
+	}
+	ret = rt_report_select(&r, &o.sel, why, sizeof(why));
+	if (ret == -EINVAL) {
+		ret = st_usage_error(report_usage, "%s", why);
+		goto out;
+	}
 	if (ret) {
 		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the report", NULL);
 		goto fail;
 	}
 	if (o.table && !has_table(&r, o.table)) {
-		rt_report_free(&r);
-		st_log_free(&log);
-		st_dump_free(&d);
-		return st_usage_error(report_usage, "report %s has no table '%s'",
-				      reports[rep].name, o.table);
+		ret = st_usage_error(report_usage, "report %s has no table '%s'",
+				     reports[rep].name, o.table);
+		goto out;
 	}
 	if (rt_report_write(&o.out, &r, o.table, &err))
 		goto fail;
+	ret = check;
+out:
 	rt_report_free(&r);
 	st_log_free(&log);
 	st_dump_free(&d);
-	return check;
+	st_select_free(&o.sel);
+	return ret;
 fail:
-	rt_report_free(&r);
-	st_log_free(&log);
-	st_dump_free(&d);
-	return st_fail(&err, NULL);
+	ret = st_fail(&err, NULL);
+	goto out;
 }

@@ -161,16 +161,13 @@ static int exec_result(int fd)
 	return n == sizeof(e) ? e : 0;
 }
 
+/* In units, 3 significant digits, as the text tables print times. */
 static void print_duration(FILE *f, uint64_t ns)
 {
-	if (ns < 1000)
-		fprintf(f, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		fprintf(f, "%.3f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		fprintf(f, "%.3f ms", (double)ns / 1e6);
-	else
-		fprintf(f, "%.3f s", (double)ns / 1e9);
+	char buf[32];
+
+	fputs(st_format_duration(ns > INT64_MAX ? INT64_MAX : (int64_t)ns, buf,
+				 sizeof(buf)), f);
 }
 
 static int by_time_desc(const void *a, const void *b)
@@ -198,15 +195,18 @@ static void summary_syscalls(const struct st_dump *d)
 
 	if (st_aggregate_syscalls(d, false, &aggs, &n) || !n)
 		return;
-	qsort(aggs, n, sizeof(*aggs), by_time_desc);
+	st_qsort(aggs, n, sizeof(*aggs), by_time_desc);
 	fprintf(stderr, "systracectl: top syscalls by time:\n");
-	fprintf(stderr, "  %12s %12s %10s  %s\n", "time_ms", "calls", "errors", "syscall");
+	fprintf(stderr, "  %10s %12s %10s  %s\n", "time", "calls", "errors", "syscall");
 	for (i = 0; i < n && i < TOP_SYSCALLS; i++) {
 		const char *name = st_syscall_name(aggs[i].abi, aggs[i].nr);
 		const char *abi = st_abi_name(aggs[i].abi);
+		char t[32];
 
-		fprintf(stderr, "  %12.3f %12" PRIu64 " %10" PRIu64 "  ",
-			(double)aggs[i].total_ns / 1e6, aggs[i].calls, aggs[i].errors);
+		fprintf(stderr, "  %10s %12" PRIu64 " %10" PRIu64 "  ",
+			st_format_duration(aggs[i].total_ns > INT64_MAX ? INT64_MAX :
+					   (int64_t)aggs[i].total_ns, t, sizeof(t)),
+			aggs[i].calls, aggs[i].errors);
 		if (name)
 			fprintf(stderr, "%s", name);
 		else
@@ -231,7 +231,7 @@ static void summary_wall(const struct st_dump *d)
 	fprintf(stderr, "systracectl: %zu process%s", d->nprocs,
 		d->nprocs == 1 ? "" : "es");
 	if (n) {
-		qsort(walls, n, sizeof(*walls), u64_cmp);
+		st_qsort(walls, n, sizeof(*walls), u64_cmp);
 		fprintf(stderr, ", wall time min ");
 		print_duration(stderr, walls[0]);
 		fprintf(stderr, ", median ");
@@ -358,7 +358,8 @@ static int exit_like(int status)
 
 /*
  * The options of a new session that start and attach share: -n/--name
- * NAME (at most SYSTRACE_NAME_MAX - 1 bytes) and -c/--counters MODE.
+ * NAME (1 to SYSTRACE_NAME_MAX - 1 bytes, not all digits, no control
+ * character) and -c/--counters MODE.
  * Returns -1 when @c is one of them and @arg is good, ST_OPT_NOT_MINE when
  * @c is another option, or the exit code of a usage error.
  */
@@ -369,9 +370,17 @@ int st_session_opt(int c, const char *arg, const char *usage,
 
 	switch (c) {
 	case 'n':
+		if (!*arg)
+			return st_usage_error(usage, "--name: the name is empty");
 		if (strlen(arg) >= SYSTRACE_NAME_MAX)
 			return st_usage_error(usage, "--name: at most %d bytes",
 					      SYSTRACE_NAME_MAX - 1);
+		if (strspn(arg, "0123456789") == strlen(arg))
+			return st_usage_error(usage, "--name: '%s' is a number, which SESSION reads as an id",
+					      arg);
+		for (mode = 0; arg[mode]; mode++)
+			if ((unsigned char)arg[mode] < 0x20 || arg[mode] == 0x7f)
+				return st_usage_error(usage, "--name: control characters are not allowed");
 		req->name = arg;
 		return -1;
 	case 'c':
@@ -414,7 +423,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
 	o->log.fmt = ST_LOG_CSV;
 	o->backend = ST_BACKEND_AUTO;
-	while ((c = getopt_long(argc, argv, "+n:c:b:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:n:c:b:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
 		if (ret == ST_OPT_NOT_MINE)
 			ret = st_log_opt(c, optarg, start_usage, &o->log);
@@ -435,9 +444,9 @@ static int parse(int argc, char **argv, struct start_opts *o)
 			o->quiet = true;
 			break;
 		case 'h':
-			return st_print_usage(start_usage);
+			return st_print_usage(start_usage, ST_CODES_ALL);
 		default:
-			return st_usage_error(start_usage, "bad option");
+			return st_bad_option(start_usage, argv, c);
 		}
 	}
 	if (optind >= argc)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* systracectl status: the module, its limits, and each session's memory. */
 #include <inttypes.h>
+#include <string.h>
 #include "common.h"
 #include "subcommands.h"
 #include "systrace.h"
@@ -41,12 +42,17 @@ static void print_session(const struct st_session_row *s)
 		       " events dropped\n", s->log_buffer, s->dropped_events);
 }
 
-/* "label" then each parameter of the line, "name value", comma-separated. */
+/*
+ * "label" then each parameter of the line, "name value", comma-separated,
+ * on as many lines as it takes to fit ST_TEXT_MAX columns (the next ones
+ * under the first value).
+ */
 static void print_params(const char *label, const struct st_params *p,
 			 bool testing)
 {
-	const char *sep = "";
-	size_t i;
+	size_t i, at = strlen(label), n;
+	char item[96];
+	bool first = true;
 
 	fputs(label, stdout);
 	for (i = 0; i < st_nparams; i++) {
@@ -56,10 +62,20 @@ static void print_params(const char *label, const struct st_params *p,
 		if (d->testing != testing)
 			continue;
 		if (d->type == ST_PARAM_BOOL)
-			printf("%s%s %s", sep, d->key, v ? "Y" : "N");
+			snprintf(item, sizeof(item), "%s %s", d->key, v ? "Y" : "N");
 		else
-			printf("%s%s %" PRIu64, sep, d->key, v);
-		sep = ", ";
+			snprintf(item, sizeof(item), "%s %" PRIu64, d->key, v);
+		n = strlen(item) + (first ? 0 : 2);
+		if (!first && at + n + 1 > ST_TEXT_MAX) {
+			printf(",\n%*s", (int)strlen(label), "");
+			at = strlen(label);
+			n -= 2;
+		} else if (!first) {
+			fputs(", ", stdout);
+		}
+		fputs(item, stdout);
+		at += n;
+		first = false;
 	}
 	putchar('\n');
 }

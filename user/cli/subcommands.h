@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "err.h"
 
 int status_main(int argc, char **argv);
 int start_main(int argc, char **argv);
@@ -15,6 +16,7 @@ int detach_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int log_main(int argc, char **argv);
+int top_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -27,8 +29,24 @@ extern const char detach_usage[];
 extern const char report_usage[];
 extern const char diff_usage[];
 extern const char log_usage[];
+extern const char top_usage[];
 
-extern const char st_exit_codes_help[];
+/*
+ * Exit codes a command can return, for its --help: ST_CODE(enum st_exit)
+ * bits, and ST_CODE_CMD for start's "CMD's status".
+ */
+#define ST_CODE(n)		(1U << (n))
+#define ST_CODE_CMD		(1U << 8)
+/* What any command that asks a backend can return. */
+#define ST_CODES_READ		(ST_CODE(ST_EXIT_OK) | ST_CODE(ST_EXIT_USAGE) | \
+				 ST_CODE(ST_EXIT_NOMODULE) | ST_CODE(ST_EXIT_PERM) | \
+				 ST_CODE(ST_EXIT_KERNEL) | ST_CODE(ST_EXIT_LOCAL))
+/* ... and the totals check's failure. */
+#define ST_CODES_CHECKED	(ST_CODES_READ | ST_CODE(ST_EXIT_CHECK))
+#define ST_CODES_ALL		(ST_CODES_CHECKED | ST_CODE_CMD)
+
+extern const char help_usage[];
+void st_print_exit_codes(FILE *f, unsigned int codes);
 
 /* start.c: the value of -n/--name or -c/--counters, into @req. */
 struct st_session_req;
@@ -45,7 +63,8 @@ int st_status_print(const struct st_status *st, const struct st_session_row *ss,
 
 int st_usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int st_print_usage(const char *usage);
+int st_print_usage(const char *usage, unsigned int codes);
+int st_bad_option(const char *usage, char **argv, int c);
 
 struct st_backend;
 struct st_err;

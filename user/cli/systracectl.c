@@ -6,6 +6,7 @@
 #include <linux/systrace.h>
 #include "subcommands.h"
 #include "systrace.h"
+#include "version.h"
 
 static const struct {
 	const char *name;
@@ -20,38 +21,65 @@ static const struct {
 	{ "log", log_main, "drain a session's temporal log into a file", log_usage },
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
-	{ "reset", reset_main, "delete a session (or all) and free its memory", reset_usage },
-	{ "report", report_main, "analyses: amortize, short, phases, syscalls, timeline", report_usage },
+	{ "reset", reset_main, "delete sessions (or all) and free their memory", reset_usage },
+	{ "report", report_main, "analyses: amortize, short, phases, syscalls, errors, timeline", report_usage },
 	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },
-	{ "help", help_main, "show this help, or a subcommand's", NULL },
+	{ "top", top_main, "a running session's busiest processes and syscalls, refreshed", top_usage },
+	{ "help", help_main, "show this help, or a subcommand's", help_usage },
 };
 
 #define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+const char help_usage[] =
+	"Usage: systracectl help [SUBCOMMAND]\n\n"
+	"Shows the list of subcommands, or SUBCOMMAND's help (as\n"
+	"'systracectl SUBCOMMAND --help' does).\n\n"
+	"  -h, --help\n";
 
 static void usage(FILE *f)
 {
 	size_t i;
 
 	fprintf(f, "Usage: systracectl <subcommand> [options]\n\n"
-		"Trace a process tree's syscalls in the kernel (systrace.ko, ABI %d).\n\n"
+		"Trace a process tree's syscalls in the kernel (systrace.ko or BPF, ABI %d).\n\n"
 		"Subcommands:\n", SYSTRACE_ABI_VERSION);
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
-	fprintf(f, "\n'systracectl help SUBCOMMAND' or 'systracectl SUBCOMMAND --help' shows its options.\n\n%s",
-		st_exit_codes_help);
+	fprintf(f, "\n'systracectl help SUBCOMMAND' or 'systracectl SUBCOMMAND --help' shows its options.\n"
+		"'systracectl --version' shows the version.\n\n");
+	st_print_exit_codes(f, ST_CODES_ALL);
+}
+
+/* Each subcommand's exit codes, for its --help. */
+static unsigned int codes_of(const char *name)
+{
+	if (!strcmp(name, "help"))
+		return ST_CODE(ST_EXIT_OK) | ST_CODE(ST_EXIT_USAGE);
+	if (!strcmp(name, "start"))
+		return ST_CODES_ALL;
+	if (!strcmp(name, "dump") || !strcmp(name, "report") || !strcmp(name, "diff"))
+		return ST_CODES_CHECKED;
+	if (!strcmp(name, "reset") || !strcmp(name, "detach"))
+		return 0;	/* their own, in their text */
+	return ST_CODES_READ;
 }
 
 int help_main(int argc, char **argv)
 {
 	size_t i;
 
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return st_print_usage(help_usage, codes_of("help"));
+	if (argc > 2)
+		return st_usage_error(help_usage, "one SUBCOMMAND at most");
 	if (argc < 2) {
 		usage(stdout);
 		return ST_EXIT_OK;
 	}
 	for (i = 0; i < N_SUBCOMMANDS; i++)
-		if (subcommands[i].usage && !strcmp(argv[1], subcommands[i].name))
-			return st_print_usage(subcommands[i].usage);
+		if (!strcmp(argv[1], subcommands[i].name))
+			return st_print_usage(subcommands[i].usage,
+					      codes_of(subcommands[i].name));
 	st_warn("unknown subcommand '%s'", argv[1]);
 	usage(stderr);
 	return ST_EXIT_USAGE;
@@ -70,7 +98,7 @@ int main(int argc, char **argv)
 		return ST_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("systracectl for systrace ABI %d\n", SYSTRACE_ABI_VERSION);
+		printf("systracectl %s (systrace ABI %d)\n", ST_VERSION, SYSTRACE_ABI_VERSION);
 		return ST_EXIT_OK;
 	}
 	for (i = 0; i < N_SUBCOMMANDS; i++)

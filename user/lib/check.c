@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The totals check run on every dump: the session's totals are the sums of
- * its process rows, and each process's totals are the sums of its site rows.
+ * its process rows, each process's totals are the sums of its site rows,
+ * and each site's errno counts (when counted) add up to its errors.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -80,6 +81,14 @@ unsigned int st_check_totals(const struct st_dump *d, FILE *why)
 					", which has no row\n", site->addr, site->proc_id);
 			bad++;
 			continue;
+		}
+		if (site->errnos && st_errnos_total(site->errnos) != site->errors) {
+			if (why)
+				fprintf(why, "  site row 0x%" PRIx64 " of process %" PRIu64
+					": %" PRIu64 " errors but its errnos sum to %" PRIu64 "\n",
+					site->addr, site->proc_id, site->errors,
+					st_errnos_total(site->errnos));
+			bad++;
 		}
 		sum = &sums[p - d->procs];
 		sum->calls += site->calls;

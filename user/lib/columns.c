@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The column lists of the dump's tables (see docs/cli.md). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "backend.h"
@@ -549,6 +551,56 @@ static void c_mtime_ns(const struct st_row *r, struct st_val *v)
 		v_null(v);
 }
 
+/*
+ * Errnos, of a site or of a sum per syscall: errnos, "ENOENT(2)=37
+ * EACCES(13)=5" (st_errnos_format: the most frequent, name, number and
+ * count of each; "" for none), and errno_other. Both null when the tracer
+ * did not count errnos.
+ */
+static const struct st_errnos *row_errnos(const struct st_row *r)
+{
+	if (r->site)
+		return r->site->errnos;
+	return r->agg->has_errnos ? &r->agg->errnos : NULL;
+}
+
+static void c_errnos(const struct st_row *r, struct st_val *v)
+{
+	/* Sites share their pooled errnos: the last one's text is kept. */
+	static __thread const struct st_errnos *last;
+	static __thread char text[ST_ERRNOS_TEXT];
+	const struct st_errnos *e = row_errnos(r);
+
+	if (!e) {
+		v_null(v);
+		return;
+	}
+	if (!e->n) {
+		v_str(v, "");
+		return;
+	}
+	if (e != last || !r->site) {
+		st_errnos_format(e, text, sizeof(text));
+		last = r->site ? e : NULL;
+	}
+	v_str(v, text);
+}
+
+static void c_errno_other(const struct st_row *r, struct st_val *v)
+{
+	const struct st_errnos *e = row_errnos(r);
+
+	if (e)
+		v_uint(v, e->other);
+	else
+		v_null(v);
+}
+
+static const struct st_column errno_columns[] = {
+	{ "errnos", c_errnos },
+	{ "errno_other", c_errno_other },
+};
+
 static const struct st_column site_head[] = {
 	{ "session_id", c_session_id },
 	{ "proc_id", c_proc_id },
@@ -588,7 +640,8 @@ static const struct st_column site_tail[] = {
 
 static struct st_column site_columns[ARRAY_SIZE(site_head) +
 				     ARRAY_SIZE(site_counters) + 1 +
-				     ARRAY_SIZE(site_tail)];
+				     ARRAY_SIZE(site_tail) +
+				     ARRAY_SIZE(errno_columns)];
 
 static void site_columns_make(void)
 {
@@ -605,6 +658,8 @@ static void site_columns_make(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(site_tail); i++)
 		site_columns[n++] = site_tail[i];
+	for (i = 0; i < ARRAY_SIZE(errno_columns); i++)
+		site_columns[n++] = errno_columns[i];
 }
 
 /* Filled by a symbolizer (st_dump.symbolized); see struct st_sym. */
@@ -670,6 +725,8 @@ static const struct st_column syscall_columns[] = {
 	SYSTRACE_SITE_COUNTERS(ST_AGG_COLUMN)
 #undef ST_AGG_COLUMN
 	{ "sites", c_agg_sites },
+	{ "errnos", c_errnos },
+	{ "errno_other", c_errno_other },
 };
 
 void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t)
@@ -711,6 +768,8 @@ const struct st_column *st_colset_column(const struct st_colset *t, size_t i)
 
 size_t st_view_rows(const struct st_view *v, enum st_table_kind kind)
 {
+	if (v->order && kind == v->order_kind)
+		return v->norder;
 	switch (kind) {
 	case ST_TABLE_PROCESSES:
 		return v->dump->nprocs;
@@ -729,6 +788,8 @@ void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 
 	memset(row, 0, sizeof(*row));
 	row->session = &d->session;
+	if (v->order && kind == v->order_kind)
+		i = v->order[i];
 	switch (kind) {
 	case ST_TABLE_PROCESSES:
 		row->proc = &d->procs[i];
@@ -777,4 +838,99 @@ void st_dump_table(struct st_dump_table *dt, const struct st_view *v,
 		.row = dump_row,
 		.ctx = dt,
 	};
+}
+
+/* Aliases of a sort key: the first of these columns the table has. */
+static const char *const sort_aliases[][4] = {
+	{ "time", "total_ns", "syscall_ns", NULL },
+	{ "calls", "calls", "syscalls", NULL },
+	{ "errors", "errors", NULL },
+};
+
+static const struct st_column *find_column(const struct st_colset *cs,
+					   const char *key)
+{
+	size_t i, a, k, n = st_colset_ncolumns(cs);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(st_colset_column(cs, i)->name, key))
+			return st_colset_column(cs, i);
+	for (a = 0; a < ARRAY_SIZE(sort_aliases); a++) {
+		if (strcmp(sort_aliases[a][0], key))
+			continue;
+		for (k = 1; sort_aliases[a][k]; k++)
+			for (i = 0; i < n; i++)
+				if (!strcmp(st_colset_column(cs, i)->name, sort_aliases[a][k]))
+					return st_colset_column(cs, i);
+	}
+	return NULL;
+}
+
+struct sort_key {
+	size_t row;
+	struct st_cell c;
+	char *s;		/* a string cell's text, owned */
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+	int c;
+
+	if (x->c.kind == ST_NULL || y->c.kind == ST_NULL)
+		c = (x->c.kind == ST_NULL) - (y->c.kind == ST_NULL);
+	else if (x->s || y->s)
+		c = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+	else
+		c = (x->c.u < y->c.u) - (x->c.u > y->c.u);
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
+		  const char *key, uint64_t top, char *why, size_t len)
+{
+	const struct st_column *col = NULL;
+	struct st_colset cs;
+	struct sort_key *keys;
+	struct st_row row;
+	struct st_val val;
+	size_t i, n = st_view_rows(v, kind), *order;
+
+	st_colset_get(kind, symbols, &cs);
+	if (key && !(col = find_column(&cs, key))) {
+		snprintf(why, len, "--sort: the %s table has no column '%s'", cs.name, key);
+		return -EINVAL;
+	}
+	keys = calloc(n ? n : 1, sizeof(*keys));
+	order = calloc(n ? n : 1, sizeof(*order));
+	if (!keys || !order)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		keys[i].row = i;
+		if (!col)
+			continue;
+		st_view_row(v, kind, i, &row);
+		memset(&val, 0, sizeof(val));
+		col->get(&row, &val);
+		keys[i].c = val.c;
+		if (val.c.kind == ST_STR && !(keys[i].s = strdup(val.c.s)))
+			goto nomem;
+	}
+	if (col)
+		qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 0; i < n; i++) {
+		order[i] = keys[i].row;
+		free(keys[i].s);
+	}
+	free(keys);
+	v->order = order;
+	v->norder = top && top < n ? top : n;
+	v->order_kind = kind;
+	return 0;
+nomem:
+	for (i = 0; keys && i < n; i++)
+		free(keys[i].s);
+	free(keys);
+	free(order);
+	return -ENOMEM;
 }

@@ -46,6 +46,11 @@ struct st_view {
 	const struct st_dump *dump;
 	const struct st_sysagg *aggs;	/* for ST_TABLE_SYSCALLS */
 	size_t naggs;
+	/* The rows of table order_kind shown, in this order (st_view_order). */
+	size_t *order;
+	size_t norder;
+	enum st_table_kind order_kind;
+	const char *selection;		/* JSON "selection": what was left out */
 };
 
 void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t);
@@ -54,6 +59,15 @@ const struct st_column *st_session_columns(size_t *n);
 size_t st_view_rows(const struct st_view *v, enum st_table_kind kind);
 void st_view_row(const struct st_view *v, enum st_table_kind kind, size_t i,
 		 struct st_row *row);
+
+/*
+ * Orders the rows of table kind by the column key (or time, calls,
+ * errors): numbers largest first, text A to Z; keeps the first top (0:
+ * all). v->order is then owned: free it. -EINVAL (why says) for a key the
+ * table has not, -ENOMEM.
+ */
+int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
+		  const char *key, uint64_t top, char *why, size_t len);
 
 size_t st_colset_ncolumns(const struct st_colset *t);
 const struct st_column *st_colset_column(const struct st_colset *t, size_t i);

@@ -27,6 +27,15 @@ static void fail(struct ctx *c, const char *what, const char *key)
 	c->bad = true;
 }
 
+/* A value of the right type that cannot be: why, in words. */
+static void fail_why(struct ctx *c, const char *what, const char *key,
+		     const char *why)
+{
+	if (!c->bad)
+		snprintf(c->why, c->len, "%s: key \"%s\": %s", what, key, why);
+	c->bad = true;
+}
+
 /*
  * A row: an object whose values are scalars, parsed in place by
  * row_parse() (the common case), or taken from jansson's tree when the
@@ -734,6 +743,41 @@ static int load_sym(struct ctx *c, const struct row *o, struct st_dump *d,
 	return st_dump_sym(d, &sym, &s->sym);
 }
 
+/*
+ * errnos ("ENOENT(2)=37 EACCES(13)=5", st_errnos_format's) and
+ * errno_other: absent or null in a dump of a tracer that did not count
+ * errnos (and of older versions). The counts and errno_other must add up
+ * to the row's errors.
+ */
+static int load_errnos(struct ctx *c, const struct row *o, struct st_dump *d,
+		       struct st_site_row *s)
+{
+	const char *w = "sites", *text;
+	struct st_errnos e;
+	uint64_t other;
+
+	text = get_opt_str(c, o, w, "errnos");
+	if (!get_opt_u64(c, o, w, "errno_other", &other)) {
+		if (text)
+			fail_why(c, w, "errno_other", "errnos without errno_other");
+		return 0;
+	}
+	if (!text) {
+		fail_why(c, w, "errnos", "errno_other without errnos");
+		return 0;
+	}
+	if (st_errnos_parse(text, &e)) {
+		fail_why(c, w, "errnos", "not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4");
+		return 0;
+	}
+	e.other += other;
+	if (st_errnos_total(&e) != s->errors) {
+		fail_why(c, w, "errno_other", "the errno counts and errno_other do not add up to errors");
+		return 0;
+	}
+	return st_dump_errnos(d, &e, &s->errnos);
+}
+
 static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 		     struct st_site_row *s)
 {
@@ -766,6 +810,8 @@ static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 	if (get_opt_u64(c, o, w, "dev", &v))
 		s->dev = (uint32_t)v;
 	get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
+	if (load_errnos(c, o, d, s))
+		return -ENOMEM;
 	return load_sym(c, o, d, s);
 }
 
@@ -987,6 +1033,8 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 	}
 	if (!ret)
 		ret = finish(&l, json_object_get(doc, "totals"));
+	if (!ret && json_is_string(json_object_get(doc, "selection")))
+		d->selected = true;
 	row_free(&l.row);
 	json_decref(l.early);
 	json_decref(l.early_lines);
@@ -1250,13 +1298,16 @@ static int read_rows(struct src *s, int (*add)(struct loader *, struct row *))
 	}
 }
 
-enum top_key { K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_N };
+enum top_key {
+	K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_SELECTION, K_N
+};
 
 static enum top_key top_key(const char *key)
 {
 	static const char *const names[K_N] = {
 		[K_SCHEMA] = "schema_version", [K_SESSION] = "session",
 		[K_TOTALS] = "totals", [K_PROCS] = "processes", [K_SITES] = "sites",
+		[K_SELECTION] = "selection",
 	};
 	int k;
 
@@ -1308,6 +1359,13 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 		break;
 	case K_TOTALS:
 		t->totals = json_incref(v);
+		break;
+	case K_SELECTION:
+		/* What left rows out when it was saved: its totals do not add up. */
+		if (json_is_string(v))
+			l->d->selected = true;
+		else if (!json_is_null(v))
+			fail(&l->c, "document", "selection");
 		break;
 	case K_PROCS:
 	case K_SITES:

@@ -256,8 +256,9 @@ static int put_table(FILE *f, const struct st_view *v, enum st_table_kind kind)
 }
 
 /*
- * {"schema_version":1,"session":{...},"totals":{...},"processes":[...],
- *  "sites":[...]} plus "syscalls":[...] when asked; one row per line.
+ * {"schema_version":1,"session":{...},"totals":{...},"selection":null,
+ *  "processes":[...],"sites":[...]} plus "syscalls":[...] when asked; one
+ * row per line. selection: the options that left rows out, or null.
  */
 int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
 {
@@ -266,6 +267,9 @@ int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
 		return -1;
 	fputs(",\n\"totals\":", f);
 	if (put(f, st_json_totals(v->dump, live)))
+		return -1;
+	fputs(",\"selection\":", f);
+	if (put(f, v->selection ? st_json_string(v->selection) : json_null()))
 		return -1;
 	if (put_table(f, v, ST_TABLE_PROCESSES) ||
 	    put_table(f, v, ST_TABLE_SITES) ||

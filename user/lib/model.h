@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <linux/systrace.h>
 
 struct st_params {
@@ -114,6 +115,54 @@ struct st_proc_row {
 	bool attached;			/* ran before the session attached */
 };
 
+/* How many calls returned -err (err: 1..4095). */
+struct st_errno_count {
+	uint32_t err;
+	uint64_t count;
+};
+
+/*
+ * Why a site's (or a sum's) calls failed: at most SYSTRACE_SITE_ERRNOS
+ * errnos, most frequent first (on a tie the smaller errno), each with
+ * count > 0, and the errors of the others in other. With every error
+ * counted, the counts and other add up to the row's errors. Build one
+ * with st_errnos_add(); a site row holds a pooled copy (st_dump_errnos).
+ */
+struct st_errnos {
+	uint32_t n;
+	struct st_errno_count v[SYSTRACE_SITE_ERRNOS];
+	uint64_t other;
+};
+
+/*
+ * count errors of errno err into e, kept in order: a new errno past the
+ * SYSTRACE_SITE_ERRNOS most frequent goes to other, as does the least
+ * frequent when a new one outnumbers it. err 0 (or over 4095) is other.
+ */
+void st_errnos_add(struct st_errnos *e, uint32_t err, uint64_t count);
+/* The sum of e's counts and other: the errors it accounts for. */
+uint64_t st_errnos_total(const struct st_errnos *e);
+/*
+ * Exact sums of many counts, v[0 .. n - 1] (an errno may come several
+ * times): out keeps the most frequent errnos, the rest goes to other.
+ * v is reordered. Returns the number of distinct errnos in v.
+ */
+size_t st_errnos_sum(struct st_errno_count *v, size_t n, struct st_errnos *out);
+/* Order of a list of errno counts: the most frequent first, then by errno. */
+int st_errno_count_cmp(const void *a, const void *b);
+
+/*
+ * e's errnos as the errnos column writes them: "NAME(ERRNO)=COUNT" for
+ * each, most frequent first, separated by a blank: "ENOENT(2)=37
+ * EACCES(13)=5"; "" for none; an errno with no known name is "(ERRNO)".
+ * Fits in ST_ERRNOS_TEXT bytes (4 of the longest: a 21-byte name, 4095,
+ * a 20-digit count).
+ */
+#define ST_ERRNOS_TEXT 200
+void st_errnos_format(const struct st_errnos *e, char *buf, size_t len);
+/* The same read back (the names are not checked): 0, or -EINVAL. */
+int st_errnos_parse(const char *s, struct st_errnos *e);
+
 struct st_site_row {
 	uint64_t proc_id;
 	uint64_t addr;
@@ -130,6 +179,8 @@ struct st_site_row {
 	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 	uint64_t first_ns, first_ordinal;
 	const struct st_sym *sym;	/* NULL until symbolized; pooled */
+	/* NULL: the tracer did not count errnos (not: no error); pooled */
+	const struct st_errnos *errnos;
 };
 
 /*
@@ -155,6 +206,12 @@ struct st_sysagg {
 	SYSTRACE_SITE_COUNTERS(ST_SITE_FIELD)	/* calls ... max_ns */
 #undef ST_SITE_FIELD
 	uint32_t sites;
+	/*
+	 * The sites' errnos summed, the most frequent kept as a site's are;
+	 * has_errnos false when a site's are unknown.
+	 */
+	bool has_errnos;
+	struct st_errnos errnos;
 };
 
 /* A whole session as one dump returns it. */
@@ -165,6 +222,7 @@ struct st_dump {
 	struct st_site_row *sites;
 	size_t nsites;
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
+	bool selected;			/* some rows were filtered out */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
 	struct st_pool *pool;		/* the sites' strings and syms; owned */
 };
@@ -180,10 +238,14 @@ void st_pool_free(struct st_pool *p);
 int st_pool_str(struct st_pool *p, const char *s, const char **out);
 int st_pool_sym(struct st_pool *p, const struct st_sym *sym,
 		const struct st_sym **out);
+int st_pool_errnos(struct st_pool *p, const struct st_errnos *e,
+		   const struct st_errnos **out);
 /* The same in d's pool, which the first call makes. */
 int st_dump_str(struct st_dump *d, const char *s, const char **out);
 int st_dump_sym(struct st_dump *d, const struct st_sym *sym,
 		const struct st_sym **out);
+int st_dump_errnos(struct st_dump *d, const struct st_errnos *e,
+		   const struct st_errnos **out);
 
 /*
  * The session's counters (SYSTRACE_SESSION_STATS), in their order: decoding,
@@ -214,6 +276,17 @@ static inline uint64_t st_stat_get(const struct st_session_row *s,
 /* "procs 0, sites 2, ...": each dropped_* counter, key without "dropped_". */
 void st_format_dropped(const struct st_session_row *s, char *buf, size_t len);
 
+/*
+ * qsort() of n elements at base, which may be NULL when n is 0: qsort's
+ * base must never be NULL, not even for no element.
+ */
+static inline void st_qsort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /* qsort/bsearch order of site row pointers: (proc_id, addr, abi, nr). */
 int st_site_ptr_cmp(const void *a, const void *b);
 
@@ -221,7 +294,13 @@ void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);
 void st_dump_sort(struct st_dump *d);
 const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id);
+/*
+ * The losses, each counted once: dropped_procs + dropped_syscalls +
+ * dropped_resolve + dropped_counters. dropped_sites and dropped_nomem (the
+ * causes, st_stat_is_cause) are in status's detail, not in this sum.
+ */
 uint64_t st_session_dropped(const struct st_session_row *s);
+bool st_stat_is_cause(const struct st_stat_desc *d);
 
 int st_aggregate_syscalls(const struct st_dump *d, bool per_process,
 			  struct st_sysagg **out, size_t *n);

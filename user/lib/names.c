@@ -134,3 +134,55 @@ const char *st_syscall_name(uint32_t abi, uint32_t nr)
 	}
 	return **slot ? *slot : NULL;
 }
+
+int st_syscall_nr(uint32_t abi, const char *name)
+{
+	int nr;
+
+	if (abi >= ARRAY_SIZE(seccomp_arch))
+		return -1;
+	nr = seccomp_syscall_resolve_name_arch(seccomp_arch[abi], name);
+	if (nr < 0)
+		return -1;
+	if (abi == SYSTRACE_ABI_X32)
+		nr &= ~X32_SYSCALL_BIT;
+	return nr;
+}
+
+/*
+ * The errnos of the kernel's include/linux/errno.h, which never reach a
+ * program but which the syscall exit tracepoint sees (a call to be
+ * restarted returns -ERESTARTSYS there).
+ */
+static const char *const kernel_errnos[] = {
+	[512 - 512] = "ERESTARTSYS",
+	[513 - 512] = "ERESTARTNOINTR",
+	[514 - 512] = "ERESTARTNOHAND",
+	[515 - 512] = "ENOIOCTLCMD",
+	[516 - 512] = "ERESTART_RESTARTBLOCK",
+	[517 - 512] = "EPROBE_DEFER",
+	[518 - 512] = "EOPENSTALE",
+	[519 - 512] = "ENOPARAM",
+	[521 - 512] = "EBADHANDLE",
+	[522 - 512] = "ENOTSYNC",
+	[523 - 512] = "EBADCOOKIE",
+	[524 - 512] = "ENOTSUPP",
+	[525 - 512] = "ETOOSMALL",
+	[526 - 512] = "ESERVERFAULT",
+	[527 - 512] = "EBADTYPE",
+	[528 - 512] = "EJUKEBOX",
+	[529 - 512] = "EIOCBQUEUED",
+	[530 - 512] = "ERECALLCONFLICT",
+	[531 - 512] = "ENOGRACE",
+};
+
+const char *st_errno_name(uint32_t err)
+{
+	if (err >= 512)
+		return LOOKUP(kernel_errnos, err - 512);
+	if (!err)
+		return NULL;
+	/* glibc's names, which are the kernel's for the errnos programs see. */
+	return strerrorname_np((int)err);
+}
+

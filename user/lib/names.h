@@ -18,5 +18,13 @@ int st_counters_parse(const char *name);
 
 /* The syscall's name in its ABI, from libseccomp; NULL if unknown. */
 const char *st_syscall_name(uint32_t abi, uint32_t nr);
+/* A syscall's number in abi from its name; -1 if unknown. */
+int st_syscall_nr(uint32_t abi, const char *name);
+
+/*
+ * An errno's symbolic name ("ENOENT"), those only the kernel uses among
+ * them ("ERESTARTSYS": a syscall's exit may see them); NULL if unknown.
+ */
+const char *st_errno_name(uint32_t err);
 
 #endif

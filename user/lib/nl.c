@@ -145,6 +145,13 @@ static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
 #undef ST_SITE_POLICY
 	[SYSTRACE_SITE_A_FIRST_NS] = U64,
 	[SYSTRACE_SITE_A_FIRST_ORDINAL] = U64,
+	[SYSTRACE_SITE_A_ERRNO] = NEST,
+	[SYSTRACE_SITE_A_ERRNO_OTHER] = U64,
+};
+
+static struct nla_policy errno_policy[SYSTRACE_ERRNO_A_MAX + 1] = {
+	[SYSTRACE_ERRNO_A_ERRNO] = U32,
+	[SYSTRACE_ERRNO_A_COUNT] = U64,
 };
 
 static int bad_reply(struct rx *rx, const char *why)
@@ -297,6 +304,41 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 	return 0;
 }
 
+/*
+ * The site's SYSTRACE_SITE_A_ERRNO nests (one per errno, so not in the
+ * parsed table, which keeps one attribute of a type), and other.
+ */
+static int decode_errnos(struct rx *rx, struct nlattr *site, struct st_dump *d,
+			 struct st_site_row *s, uint64_t other)
+{
+	struct nlattr *tb[SYSTRACE_ERRNO_A_MAX + 1], *a;
+	struct st_errnos e = { .other = other };
+	uint32_t err, i;
+	int rem, ret;
+
+	nla_for_each_nested(a, site, rem) {
+		if (nla_type(a) != SYSTRACE_SITE_A_ERRNO)
+			continue;
+		ret = parse_nest(rx, tb, SYSTRACE_ERRNO_A_MAX, a, errno_policy, "site errno");
+		if (ret)
+			return ret;
+		if (!tb[SYSTRACE_ERRNO_A_ERRNO] || !tb[SYSTRACE_ERRNO_A_COUNT])
+			return bad_reply(rx, "site errno without ERRNO or COUNT");
+		err = nla_get_u32(tb[SYSTRACE_ERRNO_A_ERRNO]);
+		if (!err || err > 4095)
+			return bad_reply(rx, "site errno out of 1..4095");
+		for (i = 0; i < e.n; i++)
+			if (e.v[i].err == err)
+				return bad_reply(rx, "site errno listed twice");
+		if (e.n == SYSTRACE_SITE_ERRNOS)
+			return bad_reply(rx, "site with more errnos than SYSTRACE_SITE_ERRNOS");
+		st_errnos_add(&e, err, nla_get_u64(tb[SYSTRACE_ERRNO_A_COUNT]));
+	}
+	if (st_dump_errnos(d, &e, &s->errnos))
+		return no_memory(rx);
+	return 0;
+}
+
 static int decode_site(struct rx *rx, struct nlattr *nest, struct st_dump *d,
 		       struct st_site_row *s)
 {
@@ -330,6 +372,9 @@ static int decode_site(struct rx *rx, struct nlattr *nest, struct st_dump *d,
 	if (tb[SYSTRACE_SITE_A_PATH] &&
 	    st_dump_str(d, nla_get_string(tb[SYSTRACE_SITE_A_PATH]), &s->path))
 		return no_memory(rx);
+	if (tb[SYSTRACE_SITE_A_ERRNO_OTHER])
+		return decode_errnos(rx, nest, d, s,
+				     nla_get_u64(tb[SYSTRACE_SITE_A_ERRNO_OTHER]));
 	return 0;
 }
 

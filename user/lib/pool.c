@@ -33,7 +33,7 @@ struct table {
 
 struct st_pool {
 	struct chunk *chunks;
-	struct table strs, syms;
+	struct table strs, syms, errnos;
 };
 
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
@@ -148,6 +148,8 @@ void st_pool_free(struct st_pool *p)
 	free(p->strs.hashes);
 	free(p->syms.slots);
 	free(p->syms.hashes);
+	free(p->errnos.slots);
+	free(p->errnos.hashes);
 	free(p);
 }
 
@@ -216,6 +218,53 @@ int st_pool_sym(struct st_pool *p, const struct st_sym *sym,
 	return 0;
 }
 
+static bool errnos_eq(const void *entry, const void *key)
+{
+	const struct st_errnos *a = entry, *b = key;
+	uint32_t i;
+
+	if (a->n != b->n || a->other != b->other)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->v[i].err != b->v[i].err || a->v[i].count != b->v[i].count)
+			return false;
+	return true;
+}
+
+/* Most sites that fail fail alike ({ENOENT: 1}): each set is stored once. */
+int st_pool_errnos(struct st_pool *p, const struct st_errnos *e,
+		   const struct st_errnos **out)
+{
+	struct st_errnos key = { .n = e->n, .other = e->other };
+	struct st_errnos *copy;
+	uint64_t h;
+	uint32_t k;
+	size_t i;
+
+	*out = NULL;
+	if (table_grow(&p->errnos))
+		return -ENOMEM;
+	h = hash_bytes(&key.other, sizeof(key.other), HASH_SEED);
+	for (k = 0; k < e->n && k < SYSTRACE_SITE_ERRNOS; k++) {
+		key.v[k] = e->v[k];
+		h = hash_bytes(&key.v[k].err, sizeof(key.v[k].err), h);
+		h = hash_bytes(&key.v[k].count, sizeof(key.v[k].count), h);
+	}
+	h ^= key.n;
+	i = table_find(&p->errnos, h, &key, errnos_eq);
+	if (!p->errnos.slots[i]) {
+		copy = pool_alloc(p, sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		*copy = key;
+		p->errnos.slots[i] = copy;
+		p->errnos.hashes[i] = h;
+		p->errnos.n++;
+	}
+	*out = p->errnos.slots[i];
+	return 0;
+}
+
 /* The dump's pool, made on first use. */
 static struct st_pool *dump_pool(struct st_dump *d)
 {
@@ -241,4 +290,13 @@ int st_dump_sym(struct st_dump *d, const struct st_sym *sym,
 	if (!dump_pool(d))
 		return -ENOMEM;
 	return st_pool_sym(d->pool, sym, out);
+}
+
+int st_dump_errnos(struct st_dump *d, const struct st_errnos *e,
+		   const struct st_errnos **out)
+{
+	*out = NULL;
+	if (!dump_pool(d))
+		return -ENOMEM;
+	return st_pool_errnos(d->pool, e, out);
 }

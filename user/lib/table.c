@@ -6,14 +6,21 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "err.h"
 #include "output.h"
 #include "table.h"
 #include "worker.h"
 
-const struct st_text_layout st_text_fit = { .sep = "  " };
+const struct st_text_layout st_text_fit = {
+	.sep = "  ", .max = ST_TEXT_MAX, .units = true,
+};
+const struct st_text_layout st_text_wide = { .sep = "  ", .units = true };
 
 static uint64_t pow10_u64(unsigned int n)
 {
@@ -188,7 +195,8 @@ const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 		return c->u ? "1" : "0";
 	case ST_FIXED:
 		scale = pow10_u64(c->decimals);
-		snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, c->u / scale,
+		snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64,
+			 c->negative && c->u ? "-" : "", c->u / scale,
 			 (int)c->decimals, c->u % scale);
 		return buf;
 	}
@@ -213,7 +221,8 @@ json_t *st_cell_json(const struct st_cell *c)
 	case ST_BOOL:
 		return json_boolean(c->u);
 	case ST_FIXED:
-		return json_real((double)c->u / (double)pow10_u64(c->decimals));
+		return json_real((c->negative ? -1.0 : 1.0) * (double)c->u /
+				 (double)pow10_u64(c->decimals));
 	}
 	return json_null();
 }
@@ -287,11 +296,92 @@ static void read_row(const struct st_table *t, size_t r, struct st_val *v)
 	t->row(t, r, v);
 }
 
+/* The columns whose _ns are moments (CLOCK_MONOTONIC), not durations. */
+static const char *const moments[] = {
+	"start_ns", "end_ns", "first_ns", "created_ns", "ts_ns",
+	"realtime_base_ns", "loader_end_ns",
+};
+
+bool st_text_is_duration(const char *col)
+{
+	size_t n = strlen(col), i;
+
+	if (n < 3 || strcmp(col + n - 3, "_ns"))
+		return false;
+	for (i = 0; i < sizeof(moments) / sizeof(moments[0]); i++)
+		if (!strcmp(col, moments[i]))
+			return false;
+	return true;
+}
+
+const char *st_format_duration(int64_t ns, char *buf, size_t len)
+{
+	static const char *const units[] = { "us", "ms", "s" };
+	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	const char *sign = ns < 0 ? "-" : "";
+	double v = (double)mag;
+	size_t u;
+	int decimals;
+
+	if (mag < 1000) {
+		snprintf(buf, len, "%s%" PRIu64 " ns", sign, mag);
+		return buf;
+	}
+	for (u = 0; u < 3; u++) {
+		v /= 1000;
+		/* 999.96 us rounds to "1000 us": it is "1.00 ms". */
+		if (u < 2 && v >= 999.5)
+			continue;
+		decimals = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+		snprintf(buf, len, "%s%.*f %s", sign, decimals, v, units[u]);
+		return buf;
+	}
+	return buf;
+}
+
+/* The text of a cell: the table's, or a duration's in units. */
+static const char *cell_text(const struct st_cell *c, bool duration, char *buf,
+			     size_t len)
+{
+	if (duration && (c->kind == ST_U64 || c->kind == ST_S64) &&
+	    (c->kind == ST_S64 || c->u <= INT64_MAX))
+		return st_format_duration((int64_t)c->u, buf, len);
+	return st_cell_text(c, buf, len);
+}
+
+/* Bytes of s that make at most n characters, not cutting a UTF-8 sequence. */
+static size_t utf8_prefix(const char *s, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/*
+ * s shortened to w bytes by its middle: a third kept in front, the rest at
+ * the end (a path's file name), "..." between.
+ */
+static const char *shorten(const char *s, size_t w, char *buf, size_t len)
+{
+	size_t n = strlen(s), head, tail;
+
+	if (n <= w || w < 5 || w >= len)
+		return s;
+	head = utf8_prefix(s, (w - 3) / 3);
+	tail = w - 3 - (w - 3) / 3;
+	while (tail > 0 && ((unsigned char)s[n - tail] & 0xc0) == 0x80)
+		tail--;
+	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
 /* The last cell of a line is not padded when left-aligned: no trailing blanks. */
-static void put_cell(FILE *f, const char *sep, const char *s, size_t c,
+static void put_cell(FILE *f, const char *sep, const char *s, bool first,
 		     bool last, size_t width, bool left)
 {
-	if (c)
+	if (!first)
 		fputs(sep, f);
 	if (left && last)
 		fputs(s, f);
@@ -309,34 +399,247 @@ static size_t used_cells(const struct st_val *v, size_t ncols)
 	return c;
 }
 
+/* How the text of a table is laid out: per column. */
+struct text_cols {
+	const char **name;	/* heading */
+	char *names;		/* their text, for headings without _ns */
+	size_t *w;		/* width */
+	size_t *natural;	/* width before any shortening */
+	bool *left, *duration, *shown;
+	size_t hidden;
+};
+
+static void text_cols_free(struct text_cols *tc)
+{
+	free(tc->name);
+	free(tc->names);
+	free(tc->w);
+	free(tc->natural);
+	free(tc->left);
+	free(tc->duration);
+	free(tc->shown);
+}
+
+static int text_cols_init(struct text_cols *tc, const struct st_table *t,
+			  const struct st_text_layout *layout)
+{
+	size_t n = t->ncols ? t->ncols : 1, c, at = 0, size = 0;
+
+	memset(tc, 0, sizeof(*tc));
+	for (c = 0; c < t->ncols; c++)
+		size += strlen(t->col(t, c)) + 1;
+	tc->name = calloc(n, sizeof(*tc->name));
+	tc->names = malloc(size + 1);
+	tc->w = calloc(n, sizeof(*tc->w));
+	tc->natural = calloc(n, sizeof(*tc->natural));
+	tc->left = calloc(n, sizeof(*tc->left));
+	tc->duration = calloc(n, sizeof(*tc->duration));
+	tc->shown = calloc(n, sizeof(*tc->shown));
+	if (!tc->name || !tc->names || !tc->w || !tc->natural || !tc->left ||
+	    !tc->duration || !tc->shown)
+		return -ENOMEM;
+	for (c = 0; c < t->ncols; c++) {
+		const char *name = t->col(t, c);
+		size_t len = strlen(name);
+
+		tc->shown[c] = true;
+		tc->duration[c] = layout->units && st_text_is_duration(name);
+		if (tc->duration[c])
+			len -= 3;
+		memcpy(tc->names + at, name, len);
+		tc->names[at + len] = '\0';
+		tc->name[c] = tc->names + at;
+		at += len + 1;
+	}
+	return 0;
+}
+
 /* The widths: the layout's, or those that fit the names and every cell. */
 static void text_widths(const struct st_table *t,
 			const struct st_text_layout *layout, struct st_val *v,
-			size_t *w, bool *left)
+			struct text_cols *tc)
 {
 	char buf[48];
 	size_t i, c;
 
 	for (c = 0; c < t->ncols; c++) {
 		if (layout->width) {
-			left[c] = layout->width[c] < 0;
-			w[c] = (size_t)abs(layout->width[c]);
+			tc->left[c] = layout->width[c] < 0;
+			tc->w[c] = (size_t)abs(layout->width[c]);
 			continue;
 		}
-		w[c] = strlen(t->col(t, c));
+		tc->w[c] = strlen(tc->name[c]);
 	}
 	if (layout->width)
 		return;
 	for (i = 0; i < t->nrows; i++) {
 		read_row(t, i, v);
 		for (c = 0; c < t->ncols; c++) {
-			size_t len = strlen(st_cell_text(&v[c].c, buf, sizeof(buf)));
+			size_t len = strlen(cell_text(&v[c].c, tc->duration[c], buf,
+						      sizeof(buf)));
 
 			if (v[c].c.kind == ST_STR)
-				left[c] = true;
-			if (len > w[c])
-				w[c] = len;
+				tc->left[c] = true;
+			if (len > tc->w[c])
+				tc->w[c] = len;
 		}
+	}
+	memcpy(tc->natural, tc->w, t->ncols * sizeof(*tc->w));
+}
+
+static size_t line_width(const struct st_table *t, const struct text_cols *tc,
+			 size_t sep)
+{
+	size_t c, n = 0, total = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!tc->shown[c])
+			continue;
+		total += tc->w[c] + (n++ ? sep : 0);
+	}
+	return total;
+}
+
+/*
+ * A string column is shortened to COMFY_STR bytes (or its name) before any
+ * named column is left out, and to MIN_STR when nothing else can go.
+ */
+#define COMFY_STR 24
+#define MIN_STR 12
+
+/* Ranks from this one on: columns a table did not name as worth keeping. */
+#define RANK_UNLISTED 100
+
+static unsigned int rank_of(const struct st_table *t, size_t c)
+{
+	return t->rank ? t->rank[c] : (unsigned int)c;
+}
+
+static size_t min_width(const struct text_cols *tc, size_t c, size_t floor)
+{
+	return strlen(tc->name[c]) > floor ? strlen(tc->name[c]) : floor;
+}
+
+/* Shortens the widest strings, none below floor, until a line fits. */
+static void shrink_strings(const struct st_table *t, struct text_cols *tc,
+			   size_t max, size_t sep, size_t floor)
+{
+	size_t total, c, best, room, min;
+
+	while ((total = line_width(t, tc, sep)) > max) {
+		for (c = 0, best = t->ncols, room = 0; c < t->ncols; c++) {
+			min = min_width(tc, c, floor);
+			if (tc->shown[c] && tc->left[c] && tc->w[c] > min &&
+			    tc->w[c] - min > room) {
+				room = tc->w[c] - min;
+				best = c;
+			}
+		}
+		if (best == t->ncols)
+			return;
+		/* Down to the next widest, or as far as needed. */
+		min = min_width(tc, best, floor);
+		tc->w[best] = tc->w[best] - min > total - max ?
+			      tc->w[best] - (total - max) : min;
+	}
+}
+
+/* The shown column of rank at least from to leave out first, or ncols. */
+static size_t least_column(const struct st_table *t, const struct text_cols *tc,
+			   unsigned int from)
+{
+	size_t c, best = t->ncols;
+	unsigned int r, rbest = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		r = rank_of(t, c);
+		if (tc->shown[c] && r && r >= from && r >= rbest) {
+			rbest = r;
+			best = c;
+		}
+	}
+	return best;
+}
+
+static void hide(const struct st_table *t, struct text_cols *tc, size_t c)
+{
+	tc->shown[c] = false;
+	tc->hidden++;
+	memcpy(tc->w, tc->natural, t->ncols * sizeof(*tc->w));
+}
+
+/*
+ * Until a line fits in max: the columns the table did not name as worth
+ * keeping go, then long strings are shortened a little, then the named
+ * columns go from the least important; at last strings are cut short.
+ */
+static void text_fit(const struct st_table *t, struct text_cols *tc, size_t max,
+		     size_t sep)
+{
+	size_t c;
+
+	while (line_width(t, tc, sep) > max &&
+	       (c = least_column(t, tc, RANK_UNLISTED)) < t->ncols)
+		hide(t, tc, c);
+	for (;;) {
+		shrink_strings(t, tc, max, sep, COMFY_STR);
+		if (line_width(t, tc, sep) <= max)
+			return;
+		c = least_column(t, tc, 1);
+		if (c == t->ncols)
+			break;
+		hide(t, tc, c);
+	}
+	shrink_strings(t, tc, max, sep, MIN_STR);
+}
+
+/* "(not shown: a, b; --wide shows them)", or how many when they are many. */
+static void say_hidden(FILE *f, const struct st_table *t,
+		       const struct text_cols *tc, size_t max)
+{
+	char *text = NULL;
+	size_t len = 0, c, n = 0;
+	FILE *m;
+
+	if (tc->hidden > 6) {
+		fprintf(f, "(%zu columns not shown; --wide shows them)\n", tc->hidden);
+		return;
+	}
+	m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	fputs("(not shown:", m);
+	for (c = 0; c < t->ncols; c++)
+		if (!tc->shown[c])
+			fprintf(m, "%s %s", n++ ? "," : "", t->col(t, c));
+	fputs("; --wide shows them)", m);
+	fclose(m);
+	st_print_wrapped(f, text, max);
+	free(text);
+}
+
+/* A one-row table too wide for a line: a line per column, name and value. */
+static void text_vertical(FILE *f, const struct st_table *t,
+			  const struct text_cols *tc, struct st_val *v,
+			  const struct st_text_layout *layout)
+{
+	size_t c, w = 0;
+	char buf[48];
+
+	for (c = 0; c < t->ncols; c++)
+		if (strlen(tc->name[c]) > w)
+			w = strlen(tc->name[c]);
+	if (t->title)
+		fprintf(f, "%s\n", t->title);
+	if (t->nrows)
+		read_row(t, 0, v);
+	for (c = 0; c < t->ncols; c++) {
+		const char *s = t->nrows ?
+				cell_text(&v[c].c, tc->duration[c], buf, sizeof(buf)) : "";
+		char line[512];
+
+		snprintf(line, sizeof(line), "  %-*s  %s", (int)w, tc->name[c], s);
+		st_print_wrapped(f, line, layout->max);
 	}
 }
 
@@ -344,38 +647,94 @@ int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout)
 {
 	struct st_val *v = row_buffer(t);
-	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
-	bool *left = calloc(t->ncols ? t->ncols : 1, sizeof(*left));
-	char buf[48];
-	size_t i, c, n;
+	struct text_cols tc = { 0 };
+	char buf[48], sbuf[256];
+	const char *s;
+	size_t i, c, n, last;
 	int ret = -ENOMEM;
+	bool first;
 
-	if (!v || !w || !left)
+	if (!v || text_cols_init(&tc, t, layout))
 		goto out;
-	text_widths(t, layout, v, w, left);
+	text_widths(t, layout, v, &tc);
+	if (layout->max && t->single &&
+	    line_width(t, &tc, strlen(layout->sep)) > layout->max) {
+		text_vertical(f, t, &tc, v, layout);
+		ret = 0;
+		goto out;
+	}
+	if (layout->max)
+		text_fit(t, &tc, layout->max, strlen(layout->sep));
 	if (t->title)
 		fprintf(f, "%s\n", t->title);
-	for (c = 0; c < t->ncols; c++)
-		put_cell(f, layout->sep, t->col(t, c), c, c + 1 == t->ncols,
-			 w[c], left[c]);
+	for (c = 0, last = 0; c < t->ncols; c++)
+		if (tc.shown[c])
+			last = c;
+	for (c = 0, first = true; c < t->ncols; c++) {
+		if (!tc.shown[c])
+			continue;
+		put_cell(f, layout->sep, tc.name[c], first, c == last, tc.w[c],
+			 tc.left[c]);
+		first = false;
+	}
 	fputc('\n', f);
 	for (i = 0; i < t->nrows; i++) {
 		read_row(t, i, v);
 		n = used_cells(v, t->ncols);
-		for (c = 0; c < n; c++)
-			put_cell(f, layout->sep,
-				 st_cell_text(&v[c].c, buf, sizeof(buf)), c,
-				 c + 1 == n, w[c], left[c]);
+		/* The last cell shown that has a value ends the line. */
+		for (c = 0, last = 0; c < n; c++)
+			if (tc.shown[c] && (v[c].c.kind != ST_NULL || !c))
+				last = c;
+		for (c = 0, first = true; c <= last && c < n; c++) {
+			if (!tc.shown[c])
+				continue;
+			s = cell_text(&v[c].c, tc.duration[c], buf, sizeof(buf));
+			if (layout->max && !layout->width)
+				s = shorten(s, tc.w[c], sbuf, sizeof(sbuf));
+			put_cell(f, layout->sep, s, first, c == last, tc.w[c],
+				 tc.left[c]);
+			first = false;
+		}
 		fputc('\n', f);
 	}
 	if (!t->nrows && t->title)
 		fputs("(none)\n", f);
+	if (tc.hidden)
+		say_hidden(f, t, &tc, layout->max);
 	ret = 0;
 out:
+	text_cols_free(&tc);
 	free(v);
-	free(w);
-	free(left);
 	return ret;
+}
+
+void st_print_wrapped(FILE *f, const char *text, size_t max)
+{
+	const char *p = text, *end, *brk;
+	size_t indent = 0, room;
+
+	if (!max) {
+		fprintf(f, "%s\n", text);
+		return;
+	}
+	while (*p) {
+		room = max - indent;
+		end = p + strlen(p);
+		if ((size_t)(end - p) <= room) {
+			fprintf(f, "%*s%s\n", (int)indent, "", p);
+			return;
+		}
+		/* The last blank that lets the line fit; a longer word is cut. */
+		for (brk = p + room; brk > p && *brk != ' '; brk--)
+			;
+		if (brk == p)
+			brk = p + utf8_prefix(p, room);
+		fprintf(f, "%*s%.*s\n", (int)indent, "", (int)(brk - p), p);
+		p = brk;
+		while (*p == ' ')
+			p++;
+		indent = 2;
+	}
 }
 
 /* One cell as st_csv_field(st_cell_text(c)) prints it. */
@@ -627,26 +986,166 @@ out:
 	return ret;
 }
 
+/*
+ * The temporary file of st_output_open(), for the signal handler: removed
+ * when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the program while it is
+ * being written (a SIGKILL leaves it, under a name of its own).
+ */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
+static struct sigaction old_act[4];
+static const int tmp_signals[4] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static void tmp_signal(int sig)
+{
+	size_t i;
+
+	if (tmp_live)
+		unlink(tmp_path);
+	for (i = 0; i < 4; i++)
+		sigaction(tmp_signals[i], &old_act[i], NULL);
+	raise(sig);
+}
+
+static void tmp_guard(bool on)
+{
+	struct sigaction sa = { .sa_handler = tmp_signal };
+	size_t i;
+
+	tmp_live = on;
+	for (i = 0; i < 4; i++) {
+		if (on)
+			sigaction(tmp_signals[i], &sa, &old_act[i]);
+		else
+			sigaction(tmp_signals[i], &old_act[i], NULL);
+	}
+}
+
+/*
+ * Where path's bytes go: a new file beside it, ".NAME.XXXXXX", renamed to
+ * path by st_output_close() once whole. A path that is a link is written
+ * where it points; one that exists but is no regular file (/dev/stdout, a
+ * FIFO) is written in place, as is stdout (path NULL).
+ */
+int st_output_open(struct st_outfile *o, const char *path, struct st_err *err)
+{
+	char dir[PATH_MAX], *real = NULL, *slash;
+	const char *target = path;
+	mode_t mask;
+	struct stat st;
+	int fd, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->f = stdout;
+	if (!path)
+		return 0;
+	o->path = path;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		goto opened;
+	}
+	real = realpath(path, NULL);	/* NULL: no such file yet */
+	if (real)
+		target = real;
+	if (strlen(target) + 16 > sizeof(o->target)) {
+		free(real);
+		st_err_set(err, ST_ERR_LOCAL, ENAMETOOLONG, path, NULL);
+		return -ENAMETOOLONG;
+	}
+	strcpy(o->target, target);
+	free(real);
+	strcpy(dir, o->target);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	snprintf(o->tmp, sizeof(o->tmp), "%s.%s.XXXXXX", slash ? dir : "",
+		 slash ? o->target + (slash - dir) + 1 : o->target);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+		return ret;
+	}
+	/* The mode fopen(path, "w") would give: the old file's, or 0666 & ~umask. */
+	if (!stat(o->target, &st)) {
+		fchmod(fd, st.st_mode & 07777);
+	} else {
+		mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	memcpy(tmp_path, o->tmp, sizeof(o->tmp));
+	tmp_guard(true);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		ret = -errno;
+		close(fd);
+		st_output_abort(o);
+		st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+		return ret;
+	}
+	return 0;
+opened:
+	if (!o->f) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
+		return ret;
+	}
+	return 0;
+}
+
+/* The temporary file goes, and the target is as it was. */
+void st_output_abort(struct st_outfile *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0]) {
+		unlink(o->tmp);
+		tmp_guard(false);
+		o->tmp[0] = '\0';
+	}
+}
+
+int st_output_close(struct st_outfile *o)
+{
+	int ret = 0;
+
+	if (fflush(o->f) || ferror(o->f))
+		ret = -EIO;
+	if (!ret && o->tmp[0] && fsync(fileno(o->f)))
+		ret = -errno;
+	if (o->f != stdout && fclose(o->f) && !ret)
+		ret = -EIO;
+	o->f = NULL;
+	if (!ret && o->tmp[0] && rename(o->tmp, o->target))
+		ret = -errno;
+	if (ret) {
+		st_output_abort(o);
+		return ret;
+	}
+	if (o->tmp[0]) {
+		tmp_guard(false);
+		o->tmp[0] = '\0';
+	}
+	return 0;
+}
+
 int st_output_write(const char *path, const char *what,
 		    int (*write)(FILE *f, const void *ctx), const void *ctx,
 		    struct st_err *err)
 {
-	FILE *f = stdout;
+	struct st_outfile o;
 	int ret;
 
-	if (path) {
-		f = fopen(path, "w");
-		if (!f) {
-			ret = -errno;
-			st_err_set(err, ST_ERR_LOCAL, -ret, path, NULL);
-			return ret;
-		}
-	}
-	ret = write(f, ctx);
-	if (fflush(f) || ferror(f))
-		ret = ret ? ret : -EIO;
-	if (f != stdout && fclose(f) && !ret)
-		ret = -EIO;
+	ret = st_output_open(&o, path, err);
+	if (ret)
+		return ret;
+	ret = write(o.f, ctx);
+	if (ret)
+		st_output_abort(&o);
+	else
+		ret = st_output_close(&o);
 	if (ret)
 		st_err_set(err, ST_ERR_LOCAL, -ret, what, "%s", path ? path : "stdout");
 	return ret;

@@ -29,6 +29,7 @@ enum st_kind {
 struct st_cell {
 	enum st_kind kind;
 	unsigned int decimals;		/* ST_FIXED */
+	bool negative;			/* ST_FIXED: -u / 10^decimals */
 	uint64_t u;
 	const char *s;			/* ST_STR */
 };
@@ -52,15 +53,39 @@ struct st_table {
 	/* Fills v[0 .. ncols - 1], zeroed by the caller, with row r. */
 	void (*row)(const struct st_table *t, size_t r, struct st_val *v);
 	const void *ctx;
+	/*
+	 * Text too wide for the layout's max: which columns go first, each
+	 * column's rank (0: never hidden; the highest rank goes first). NULL:
+	 * the last column first, the first never.
+	 */
+	const unsigned char *rank;
 };
 
-/* Text: cells between sep; width NULL: fit the columns. */
+/*
+ * Text: cells between sep; width NULL: fit the columns. With max, lines
+ * fit in max columns: long strings are shortened in their middle ("..."),
+ * then the columns of highest rank are left out (a last line names them).
+ * With units, a duration column (a name ending in _ns that is not a
+ * moment: st_text_is_duration) shows as "12.3 ms" under its name without
+ * _ns.
+ */
 struct st_text_layout {
 	const char *sep;
 	const int *width;		/* as printf's, negative: left-aligned */
+	size_t max;			/* 0: no limit */
+	bool units;
 };
 
+/* Reports and diff: fitted, 100 columns, human units; --wide: no limit. */
+#define ST_TEXT_MAX 100
 extern const struct st_text_layout st_text_fit;
+extern const struct st_text_layout st_text_wide;
+
+/* ns in 3 significant digits and a unit: "0 ns", "999 ns", "1.23 us", "25.5 s". */
+const char *st_format_duration(int64_t ns, char *buf, size_t len);
+bool st_text_is_duration(const char *col);
+/* The words of text wrapped at max columns, later lines indented by 2. */
+void st_print_wrapped(FILE *f, const char *text, size_t max);
 
 enum st_format { ST_FMT_TEXT, ST_FMT_CSV, ST_FMT_JSON };
 
@@ -69,6 +94,7 @@ struct st_output_opts {
 	const char *path;		/* NULL: stdout */
 	enum st_format format;
 	bool format_set;
+	bool wide;			/* text: every column, every byte */
 };
 
 /*
@@ -131,9 +157,31 @@ json_t *st_table_json_row(const struct st_table *t, const struct st_val *v);
 int st_table_json(FILE *f, const struct st_table *t, size_t flags);
 
 struct st_err;
+
 /*
- * write(f, ctx) to path (NULL: stdout). Returns 0 or -errno, with err set:
- * the path when it does not open, else "writing WHAT" and the path.
+ * An output file that is whole or absent: written under a temporary name
+ * in the target's directory, renamed over the target by st_output_close()
+ * when every byte is written and flushed. A failure, st_output_abort() or
+ * a SIGINT, SIGTERM, SIGHUP or SIGPIPE meanwhile leaves the target as it
+ * was. stdout, and a target that exists but is no regular file, are
+ * written in place. One at a time.
+ */
+struct st_outfile {
+	FILE *f;
+	const char *path;		/* as given; NULL: stdout */
+	char target[4096];		/* path, its links resolved */
+	char tmp[4096];			/* "" when written in place */
+};
+
+int st_output_open(struct st_outfile *o, const char *path, struct st_err *err);
+/* 0, or -errno with the temporary file removed. */
+int st_output_close(struct st_outfile *o);
+void st_output_abort(struct st_outfile *o);
+
+/*
+ * write(f, ctx) to path (NULL: stdout), through st_output_open(). Returns
+ * 0 or -errno, with err set: the path when it does not open, else
+ * "writing WHAT" and the path.
  */
 int st_output_write(const char *path, const char *what,
 		    int (*write)(FILE *f, const void *ctx), const void *ctx,

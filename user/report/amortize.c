@@ -43,10 +43,11 @@ int st_amortize(const struct st_dump *d, uint64_t threshold,
 	r->nprocs = d->nprocs;
 	for (i = 0; i < d->nprocs; i++)
 		r->procs[i].proc = &d->procs[i];
-	for (k = 0; k < AM_NBUCKETS; k++) {
-		r->buckets[k].min_calls = k ? 1ULL << (k - 1) : 0;
-		r->buckets[k].max_calls = k == 0 ? 0 : k == 64 ? UINT64_MAX :
-					  (1ULL << k) - 1;
+	/* Bucket k > 0 is [2^(k-1), 2^k - 1]; the last one ends at UINT64_MAX. */
+	for (k = 1; k < AM_NBUCKETS; k++) {
+		r->buckets[k].min_calls = 1ULL << (k - 1);
+		r->buckets[k].max_calls = k + 1 < AM_NBUCKETS ? (1ULL << k) - 1 :
+					  UINT64_MAX;
 	}
 	for (k = 0; k < AM_NTHRESHOLDS; k++)
 		r->thresholds[k].threshold = 1ULL << k;
@@ -118,6 +119,16 @@ static const char *const proc_cols[] = {
 	"calls_below", "calls_below_fraction",
 };
 
+static const char *const hist_keep[] = {
+	"min_calls", "max_calls", "sites", "calls", "sites_fraction",
+	"cumulative_sites_fraction", "calls_fraction", NULL,
+};
+
+static const char *const proc_keep[] = {
+	"comm", "sites_below", "calls_below", "pid", "sites", "syscalls",
+	"wall_ns", "calls_below_fraction", "proc_id", NULL,
+};
+
 static struct rt_table *totals_table(const struct am_result *a,
 				     const struct st_dump *d)
 {
@@ -151,8 +162,10 @@ static struct rt_table *histogram_table(const struct am_result *a)
 	size_t k, last = 1;
 	uint64_t cum = 0;
 
-	if (!t)
+	if (!t || rt_table_keep(t, hist_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
 	for (k = 1; k < AM_NBUCKETS; k++)
 		if (a->buckets[k].sites)
 			last = k;
@@ -210,8 +223,11 @@ static struct rt_table *procs_table(const struct am_result *a)
 					  proc_cols, ARRAY_SIZE(proc_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, proc_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	for (i = 0; i < a->nprocs; i++) {
 		const struct am_proc *ap = &a->procs[i];
 		struct st_cell *c = rt_row(t);

@@ -153,16 +153,36 @@ static uint64_t absdiff(const uint64_t v[2])
 	return v[0] > v[1] ? v[0] - v[1] : v[1] - v[0];
 }
 
-/* The largest change in calls first, then in time, then by key. */
+static enum df_sort sort_by;
+
+/* The change of what sort_by names, then of calls, time and errors. */
 static int by_change(const void *a, const void *b)
 {
 	const struct df_row *x = a, *y = b;
+	const uint64_t *vx[3] = { x->calls, x->ns, x->errors };
+	const uint64_t *vy[3] = { y->calls, y->ns, y->errors };
+	size_t k;
 
-	if (absdiff(x->calls) != absdiff(y->calls))
-		return -CMP(absdiff(x->calls), absdiff(y->calls));
-	if (absdiff(x->ns) != absdiff(y->ns))
-		return -CMP(absdiff(x->ns), absdiff(y->ns));
+	if (absdiff(vx[sort_by]) != absdiff(vy[sort_by]))
+		return -CMP(absdiff(vx[sort_by]), absdiff(vy[sort_by]));
+	for (k = 0; k < 3; k++)
+		if (absdiff(vx[k]) != absdiff(vy[k]))
+			return -CMP(absdiff(vx[k]), absdiff(vy[k]));
 	return key_cmp(x, y);
+}
+
+int st_diff_sort_parse(const char *name)
+{
+	static const char *const names[] = {
+		[DF_SORT_CALLS] = "calls", [DF_SORT_TIME] = "time",
+		[DF_SORT_ERRORS] = "errors",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -1;
 }
 
 /* Sums the rows of equal keys into the first of them; B's symbol wins. */
@@ -170,7 +190,7 @@ static size_t fold(struct df_row *rows, size_t n)
 {
 	size_t i, k, out = 0;
 
-	qsort(rows, n, sizeof(*rows), by_key);
+	st_qsort(rows, n, sizeof(*rows), by_key);
 	for (i = 0; i < n; i++) {
 		struct df_row *o;
 
@@ -192,7 +212,7 @@ static size_t fold(struct df_row *rows, size_t n)
 }
 
 int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
-	    struct df_result *r)
+	    enum df_sort sort, struct df_result *r)
 {
 	static int (*const collect[])(struct vec *, const struct st_dump *, int) = {
 		[DF_SYSCALL] = collect_syscalls,
@@ -213,7 +233,8 @@ int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 		return ret;
 	}
 	r->n = fold(v.rows, v.n);
-	qsort(v.rows, r->n, sizeof(*v.rows), by_change);
+	sort_by = sort;
+	st_qsort(v.rows, r->n, sizeof(*v.rows), by_change);
 	r->rows = v.rows;
 	return 0;
 }
@@ -240,9 +261,16 @@ const char *st_diff_status(const struct df_row *row)
 /* The tables. */
 
 #define COUNT_COLS							\
-	"calls_a", "calls_b", "calls_delta", "errors_a", "errors_b",	\
-	"errors_delta", "time_a_ns", "time_b_ns", "time_delta_ns"
-#define NCOUNT 9
+	"calls_a", "calls_b", "calls_delta", "calls_delta_percent",	\
+	"errors_a", "errors_b", "errors_delta", "time_a_ns", "time_b_ns", \
+	"time_delta_ns", "time_delta_percent"
+#define NCOUNT 11
+
+/* What narrow text keeps of the counts, after each table's key. */
+#define COUNT_KEEP							\
+	"status", "calls_a", "calls_b", "calls_delta", "errors_delta",	\
+	"time_delta_ns", "calls_delta_percent", "time_delta_percent",	\
+	"time_a_ns", "time_b_ns"
 
 static const char *const sys_cols[] = {
 	"status", COUNT_COLS, "abi", "nr", "syscall",
@@ -271,11 +299,14 @@ static void three(struct st_cell *c, const uint64_t v[2])
 	rt_delta(&c[2], v[0], v[1]);
 }
 
+/* COUNT_COLS: calls and time with the change in percent, errors without. */
 static void count_cells(struct st_cell *c, const struct df_row *row)
 {
 	three(&c[0], row->calls);
-	three(&c[3], row->errors);
-	three(&c[6], row->ns);
+	rt_pct_change(&c[3], row->calls[0], row->calls[1]);
+	three(&c[4], row->errors);
+	three(&c[7], row->ns);
+	rt_pct_change(&c[10], row->ns[0], row->ns[1]);
 }
 
 static int sys_row(struct st_cell *c, const struct df_row *row)
@@ -315,18 +346,35 @@ static int site_row(struct st_cell *c, const struct df_row *row)
 	return rt_str(&k[7], row->str[0]);
 }
 
+static const char *const sys_keep[] = { "syscall", COUNT_KEEP, NULL };
+static const char *const proc_keep[] = {
+	"comm", COUNT_KEEP, "processes_delta", "exe", NULL,
+};
+static const char *const site_keep[] = {
+	"syscall", "status", "calls_a", "calls_b", "calls_delta", "symbol",
+	"errors_delta", "time_delta_ns", "calls_delta_percent", "object",
+	"time_delta_percent", "time_a_ns", "time_b_ns", "offset", NULL,
+};
+static const char *const amortize_keep[] = {
+	"threshold", "status", "sites_below_a", "sites_below_b",
+	"sites_below_delta", "calls_below_a", "calls_below_b",
+	"calls_below_delta", "processes_a", "processes_b", "processes_delta",
+	NULL,
+};
+
 static const struct {
 	const char *name, *title;
 	const char *const *cols;
 	size_t ncols;
 	int (*fill)(struct st_cell *c, const struct df_row *row);
+	const char *const *keep;
 } views[] = {
 	[DF_SYSCALL] = { "syscalls", "per syscall: A -> B",
-			 sys_cols, ARRAY_SIZE(sys_cols), sys_row },
+			 sys_cols, ARRAY_SIZE(sys_cols), sys_row, sys_keep },
 	[DF_PROCESS] = { "processes", "per process name (comm and exe): A -> B",
-			 proc_cols, ARRAY_SIZE(proc_cols), proc_row },
+			 proc_cols, ARRAY_SIZE(proc_cols), proc_row, proc_keep },
 	[DF_SITE] = { "sites", "per site (object, offset, syscall): A -> B",
-		      site_cols, ARRAY_SIZE(site_cols), site_row },
+		      site_cols, ARRAY_SIZE(site_cols), site_row, site_keep },
 };
 
 static struct rt_table *diff_table(const struct st_dump *a,
@@ -338,13 +386,17 @@ static struct rt_table *diff_table(const struct st_dump *a,
 	struct df_result res;
 	size_t i;
 
-	if (!t)
-		return NULL;
-	if (st_diff(a, b, by, &res)) {
+	if (!t || rt_table_keep(t, views[by].keep)) {
 		rt_table_free(t);
 		return NULL;
 	}
-	for (i = 0; i < res.n && (!o->has_limit || i < o->limit); i++) {
+	/* Sorted here, by the change: --top keeps the first rows. */
+	t->ranked = true;
+	if (st_diff(a, b, by, o->sort, &res)) {
+		rt_table_free(t);
+		return NULL;
+	}
+	for (i = 0; i < res.n; i++) {
 		struct st_cell *c = rt_row(t);
 
 		if (!c || rt_str(&c[0], st_diff_status(&res.rows[i])) ||
@@ -409,7 +461,7 @@ static int amortize_table(struct rt_report *r, const struct st_dump *a,
 	uint64_t n;
 	int ret = -ENOMEM;
 
-	if (!t || st_amortize(a, threshold, &am[0])) {
+	if (!t || rt_table_keep(t, amortize_keep) || st_amortize(a, threshold, &am[0])) {
 		rt_table_free(t);
 		return -ENOMEM;
 	}
@@ -453,6 +505,23 @@ const char *st_diff_by_name(enum df_by by)
 	return by < DF_NBY ? by_names[by] : NULL;
 }
 
+static const char *const sort_names[] = {
+	[DF_SORT_CALLS] = "calls", [DF_SORT_TIME] = "time", [DF_SORT_ERRORS] = "errors",
+};
+
+static const char *const sort_columns[] = {
+	[DF_SORT_CALLS] = "calls_delta", [DF_SORT_TIME] = "time_delta_ns",
+	[DF_SORT_ERRORS] = "errors_delta",
+};
+
+static json_t *selection(const struct st_select *s)
+{
+	char buf[512];
+
+	st_select_describe(s, buf, sizeof(buf));
+	return json_string(buf);
+}
+
 static json_t *params(const struct diff_opts *o)
 {
 	json_t *by = json_array();
@@ -461,9 +530,12 @@ static json_t *params(const struct diff_opts *o)
 	for (k = 0; by && k < DF_NBY; k++)
 		if (o->by & (1U << k))
 			json_array_append_new(by, json_string(by_names[k]));
-	return json_pack("{sosIso}", "by", by, "threshold", (json_int_t)o->threshold,
-			 "limit", o->has_limit ? json_integer((json_int_t)o->limit) :
-						 json_null());
+	return json_pack("{sosIsssoso}", "by", by, "threshold", (json_int_t)o->threshold,
+			 "sort", sort_names[o->sort],
+			 "top", o->sel.has_top ? json_integer((json_int_t)o->sel.top) :
+						 json_null(),
+			 "selection", st_select_filters(&o->sel) ? selection(&o->sel) :
+								   json_null());
 }
 
 int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
@@ -487,8 +559,11 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 	if (!ret)
 		ret = rt_note_source(r, "B", b, o->input[1]);
 	if (!ret)
-		ret = rt_note(r, "*_delta = B - A; status: new (only in B), gone (only in A), changed (calls or errors differ), same; rows by |calls_delta|, then |time_delta_ns|%s",
-			      o->has_limit ? "; --limit: the first rows only" : "");
+		ret = rt_note(r, "*_delta = B - A, *_delta_percent = (B - A) / A; status: new (only in B), "
+			      "gone (only in A), changed (calls or errors differ), same; rows by |%s| "
+			      "(--sort), then by the other changes%s",
+			      sort_columns[o->sort],
+			      o->sel.has_top ? "; --top: the first rows only" : "");
 	for (k = 0; !ret && k < DF_AMORTIZE; k++)
 		if (o->by & (1U << k))
 			ret = rt_add(r, diff_table(a, b, k, o));

@@ -44,7 +44,7 @@ int st_patch_sites(const struct st_dump *d, struct st_psite **out, size_t *n)
 	}
 	for (i = 0; i < d->nsites; i++)
 		rows[i] = &d->sites[i];
-	qsort(rows, d->nsites, sizeof(*rows), by_proc_addr);
+	st_qsort(rows, d->nsites, sizeof(*rows), by_proc_addr);
 	for (i = 0; i < d->nsites; i++) {
 		const struct st_site_row *s = rows[i];
 

@@ -106,7 +106,7 @@ static int count_sites(const struct st_dump *d, size_t lo, size_t hi,
 		return -ENOMEM;
 	for (i = lo; i < hi; i++)
 		rows[i - lo] = &d->sites[i];
-	qsort(rows, hi - lo, sizeof(*rows), by_addr);
+	st_qsort(rows, hi - lo, sizeof(*rows), by_addr);
 	for (i = 0; i < hi - lo; i = j) {
 		uint64_t first = rows[i]->first_ordinal;
 
@@ -253,6 +253,17 @@ static const char *const proc_cols[] = {
 	"interp", "exe", "error",
 };
 
+static const char *const sys_keep[] = {
+	"syscall", "loader_calls", "program_calls", "undetermined_calls",
+	"loader_sites", "program_sites", "abi", "nr", NULL,
+};
+
+static const char *const proc_keep[] = {
+	"comm", "pid", "loader_calls", "program_calls", "interp", "boundary",
+	"loader_sites", "program_sites", "later_calls", "interp_source", "error",
+	"exe", "proc_id", NULL,
+};
+
 static struct rt_table *totals_table(const struct ph_result *p)
 {
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
@@ -309,10 +320,12 @@ static struct rt_table *sys_table(struct ph_result *p)
 					  sys_cols, ARRAY_SIZE(sys_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, sys_keep)) {
+		rt_table_free(t);
 		return NULL;
-	if (p->nsys)
-		qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
+	}
+	t->ranked = true;
+	st_qsort(p->sys, p->nsys, sizeof(*p->sys), by_loader_calls);
 	for (i = 0; i < p->nsys; i++) {
 		const struct ph_sys *s = &p->sys[i];
 		struct st_cell *c = rt_row(t);
@@ -327,7 +340,7 @@ static struct rt_table *sys_table(struct ph_result *p)
 		rt_u64(&c[6], s->loader_sites);
 		rt_u64(&c[7], s->program_sites);
 	}
-	qsort(p->sys, p->nsys, sizeof(*p->sys), sys_cmp);
+	st_qsort(p->sys, p->nsys, sizeof(*p->sys), sys_cmp);
 	return t;
 }
 
@@ -337,8 +350,11 @@ static struct rt_table *procs_table(const struct ph_result *p)
 					  ARRAY_SIZE(proc_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, proc_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	for (i = 0; i < p->nprocs; i++) {
 		const struct ph_proc *pp = &p->procs[i];
 		struct st_cell *c = rt_row(t);

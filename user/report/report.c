@@ -35,7 +35,24 @@ void rt_table_free(struct rt_table *t)
 	for (i = 0; i < t->nrows * t->ncols; i++)
 		free((char *)t->cells[i].s);
 	free(t->cells);
+	free(t->rank);
 	free(t);
+}
+
+int rt_table_keep(struct rt_table *t, const char *const *order)
+{
+	size_t c, k;
+
+	if (!t->rank)
+		t->rank = malloc(t->ncols ? t->ncols : 1);
+	if (!t->rank)
+		return -ENOMEM;
+	for (c = 0; c < t->ncols; c++) {
+		for (k = 0; order[k] && strcmp(order[k], t->cols[c]); k++)
+			;
+		t->rank[c] = order[k] ? (unsigned char)k : (unsigned char)(100 + c);
+	}
+	return 0;
 }
 
 struct st_cell *rt_row(struct rt_table *t)
@@ -112,6 +129,16 @@ void rt_pct(struct st_cell *c, uint64_t num, uint64_t den)
 	c->kind = ST_FIXED;
 	c->decimals = 2;
 	c->u = rt_ratio(num, den, 10000);
+}
+
+void rt_pct_change(struct st_cell *c, uint64_t a, uint64_t b)
+{
+	if (!a)
+		return;
+	c->kind = ST_FIXED;
+	c->decimals = 2;
+	c->negative = b < a;
+	c->u = rt_ratio(b < a ? a - b : b - a, a, 10000);
 }
 
 int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr)
@@ -215,6 +242,7 @@ static struct st_table writable(const struct rt_table *rt)
 		.col = rt_col,
 		.row = rt_cells,
 		.ctx = rt,
+		.rank = rt->rank,
 	};
 }
 
@@ -279,6 +307,13 @@ static int print_json(FILE *f, const struct rt_report *r)
 int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		    const char *table)
 {
+	return rt_report_print_layout(f, r, fmt, table, &st_text_fit);
+}
+
+int rt_report_print_layout(FILE *f, const struct rt_report *r,
+			   enum st_format fmt, const char *table,
+			   const struct st_text_layout *layout)
+{
 	size_t i;
 
 	switch (fmt) {
@@ -297,13 +332,13 @@ int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		return -ENOENT;
 	case ST_FMT_TEXT:
 		for (i = 0; i < r->nnotes; i++)
-			fprintf(f, "%s\n", r->notes[i]);
+			st_print_wrapped(f, r->notes[i], layout->max);
 		for (i = 0; i < r->ntables; i++) {
 			struct st_table t = writable(r->tables[i]);
 			int ret;
 
 			fputc('\n', f);
-			ret = st_table_text(f, &t, &st_text_fit);
+			ret = st_table_text(f, &t, layout);
 			if (ret)
 				return ret;
 		}
@@ -316,20 +351,22 @@ struct print_args {
 	const struct rt_report *r;
 	enum st_format fmt;
 	const char *table;
+	const struct st_text_layout *layout;
 };
 
 static int print_report(FILE *f, const void *ctx)
 {
 	const struct print_args *a = ctx;
 
-	return rt_report_print(f, a->r, a->fmt, a->table);
+	return rt_report_print_layout(f, a->r, a->fmt, a->table, a->layout);
 }
 
 /* Prints r where out says; a failure to write is an error. */
 int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
 		    const char *table, struct st_err *err)
 {
-	struct print_args a = { r, out->format, table };
+	struct print_args a = { r, out->format, table,
+				out->wide ? &st_text_wide : &st_text_fit };
 
 	return st_output_write(out->path, "writing the report", print_report,
 			       &a, err);

@@ -9,12 +9,15 @@
  * which the table writer (lib/table.h) prints as aligned text, CSV or
  * JSON; report.c frames them into one document.
  */
+#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "systrace.h"
+
+struct st_select;
 
 /* Tables whose cells are kept: a row is built, then the next. */
 
@@ -26,11 +29,20 @@ struct rt_table {
 	bool single;		/* one row, a JSON object rather than an array */
 	struct st_cell *cells;		/* ST_STR: an owned copy */
 	size_t nrows, cap;
+	unsigned char *rank;		/* text: see st_table.rank; owned */
+	bool ranked;			/* a list --sort and --top apply to */
+	bool own_top;			/* the report applied --top itself */
 };
 
 struct rt_table *rt_table_new(const char *name, const char *title,
 			      const char *const *cols, size_t ncols);
 void rt_table_free(struct rt_table *t);
+/*
+ * The text's columns by importance, most important first, NULL-ended: the
+ * first is never left out of a narrow text, the unnamed ones go first.
+ * Returns 0 or -ENOMEM.
+ */
+int rt_table_keep(struct rt_table *t, const char *const *order);
 /* A new row of ST_NULL cells; NULL when out of memory. */
 struct st_cell *rt_row(struct rt_table *t);
 void rt_u64(struct st_cell *c, uint64_t v);
@@ -40,6 +52,8 @@ void rt_delta(struct st_cell *c, uint64_t a, uint64_t b);	/* b - a */
 /* num / den with 4 decimals; as a percentage with 2. 0 den: ST_NULL. */
 void rt_frac(struct st_cell *c, uint64_t num, uint64_t den);
 void rt_pct(struct st_cell *c, uint64_t num, uint64_t den);
+/* (b - a) / a as a signed percentage with 2 decimals; a = 0: ST_NULL. */
+void rt_pct_change(struct st_cell *c, uint64_t a, uint64_t b);
 uint64_t rt_ratio(uint64_t num, uint64_t den, uint64_t scale);
 /* c[0], c[1], c[2]: the columns abi, nr, syscall. */
 int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr);
@@ -52,6 +66,7 @@ struct rt_report {
 	const struct st_dump *dump;
 	const struct st_dump *dump_b;	/* diff: JSON has session_a, session_b */
 	json_t *params;			/* "parameters" in JSON */
+	uint64_t default_top;		/* rows of a ranked table without --top; 0: all */
 	char *notes[12];			/* text lines above the tables */
 	size_t nnotes;
 	struct rt_table *tables[RT_MAX_TABLES];
@@ -63,12 +78,72 @@ int rt_note(struct rt_report *r, const char *fmt, ...)
 int rt_note_source(struct rt_report *r, const char *what,
 		   const struct st_dump *d, const char *input);
 int rt_add(struct rt_report *r, struct rt_table *t);
+/* "selection: ...: K of N processes, S of T site rows", when it filters. */
+int rt_note_selection(struct rt_report *r, const struct st_select *s,
+		      const struct st_dump *d, size_t nprocs, size_t nsites);
+/* --sort and --top on r's ranked tables; -EINVAL and why for a KEY none has. */
+int rt_report_select(struct rt_report *r, const struct st_select *s,
+		     char *why, size_t len);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
 int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
 		    const char *table);
+/* The same, text laid out as layout says (st_text_fit, st_text_wide). */
+int rt_report_print_layout(FILE *f, const struct rt_report *r,
+			   enum st_format fmt, const char *table,
+			   const struct st_text_layout *layout);
 int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
 		    const char *table, struct st_err *err);
+
+/*
+ * The selection options of dump, report and diff (select.c): filters of
+ * the rows, and the order and number of the rows shown.
+ */
+enum {
+	ST_OPT_SORT = 0x100,
+	ST_OPT_TOP,
+	ST_OPT_SYSCALL,
+	ST_OPT_COMM,
+	ST_OPT_PID,
+	ST_OPT_ERRORS,
+};
+
+#define ST_SELECT_OPTIONS						\
+	{ "sort", required_argument, NULL, ST_OPT_SORT },		\
+	{ "top", required_argument, NULL, ST_OPT_TOP },			\
+	{ "syscall", required_argument, NULL, ST_OPT_SYSCALL },		\
+	{ "comm", required_argument, NULL, ST_OPT_COMM },		\
+	{ "pid", required_argument, NULL, ST_OPT_PID },			\
+	{ "errors", no_argument, NULL, ST_OPT_ERRORS }
+
+struct st_select {
+	const char **syscalls;		/* names or numbers */
+	size_t nsyscalls;
+	const char **comms;		/* fnmatch(3) patterns */
+	size_t ncomms;
+	uint32_t *pids;
+	size_t npids;
+	bool errors;			/* only rows with errors */
+	const char *sort;		/* a column, or time, calls, errors */
+	uint64_t top;
+	bool has_top;
+	char **copies;			/* owned strings the lists point into */
+	size_t ncopies;
+};
+
+void st_select_free(struct st_select *s);
+bool st_select_filters(const struct st_select *s);
+/* A --syscall name no ABI knows: -EINVAL, why says so. */
+int st_select_check(const struct st_select *s, char *why, size_t len);
+bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr);
+/* Removes the rows the filters leave out; sets d->selected. */
+int st_select_dump(struct st_dump *d, const struct st_select *s);
+int st_select_describe(const struct st_select *s, char *buf, size_t len);
+/* The column of t that key (a column, or time, calls, errors) names, or ncols. */
+size_t rt_table_column(const struct rt_table *t, const char *key);
+/* Rows by the column: numbers (and |deltas|) largest first, text A to Z. */
+int rt_table_sort(struct rt_table *t, size_t col);
+void rt_table_top(struct rt_table *t, uint64_t n);
 
 /* Patch sites: the site rows of one (image, address) summed. */
 
@@ -86,7 +161,7 @@ bool st_proc_wall_ns(const struct st_proc_row *p, uint64_t *wall);
 
 /* The reports' computations. */
 
-#define AM_NBUCKETS 66		/* 0 calls, then [2^k, 2^(k+1)) for k < 64 */
+#define AM_NBUCKETS 65		/* 0 calls, then [2^k, 2^(k+1)) for k < 64 */
 #define AM_NTHRESHOLDS 11	/* N = 1, 2, 4 ... 1024 */
 
 struct am_proc {
@@ -195,6 +270,32 @@ int st_phases_log(const struct st_dump *d, const struct st_log *log,
 struct ph_sys *st_phases_sys(struct ph_result *r, size_t *cap, uint32_t abi,
 			     uint32_t nr);
 
+/* errors: what fails, where and why (errors.c). */
+
+struct er_row {
+	uint32_t abi, nr;
+	uint64_t calls, errors;
+	uint64_t procs;			/* sites: the images that ran it */
+	const struct st_site_row *site;	/* sites: one of its rows */
+	const struct st_proc_row *proc;	/* processes: the row */
+	bool has_errnos;		/* false: some were not counted */
+	struct st_errnos errnos;
+};
+
+struct er_result {
+	uint64_t calls, errors;		/* of the whole tree */
+	struct er_row *sys, *sites, *procs;	/* those with errors, most first */
+	size_t nsys, nsites, nprocs;
+	bool has_errnos;
+	struct st_errnos errnos;	/* the tree's four first, and other */
+	struct st_errno_count *all_errnos;	/* the tree's, each errno, most first */
+	size_t nall, nerrnos;
+	uint64_t other;			/* the sites' own other */
+};
+
+int st_errors(const struct st_dump *d, struct er_result *r);
+void st_errors_free(struct er_result *r);
+
 /* timeline: lifetimes by start, split by phase when a log is given. */
 
 struct tl_row {
@@ -223,6 +324,9 @@ int st_timeline_svg(FILE *f, const struct tl_result *r, const char *title);
 
 enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
 
+/* What comes first: the largest change in calls, in time or in errors. */
+enum df_sort { DF_SORT_CALLS, DF_SORT_TIME, DF_SORT_ERRORS };
+
 struct df_row {
 	const char *str[2];		/* key strings (NULL sorts first) */
 	uint64_t num[3];		/* key numbers */
@@ -236,9 +340,14 @@ struct df_result {
 	size_t n;
 };
 
-/* by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b. */
+/*
+ * by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b, the
+ * largest change (|B - A|) of sort first, then of calls, time, errors.
+ */
 int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
-	    struct df_result *r);
+	    enum df_sort sort, struct df_result *r);
+/* "calls", "time", "errors" (--sort); -1 for another name. */
+int st_diff_sort_parse(const char *name);
 void st_diff_free(struct df_result *r);
 const char *st_diff_status(const struct df_row *row);
 const char *st_diff_by_name(enum df_by by);
@@ -249,8 +358,8 @@ struct diff_opts {
 	struct st_output_opts out;
 	unsigned int by;		/* 1 << enum df_by */
 	uint64_t threshold;
-	uint64_t limit;
-	bool has_limit;
+	enum df_sort sort;
+	struct st_select sel;		/* filters of both sides, --top */
 };
 
 /* Symbolizes a and b for the sites table when they are not yet. */
@@ -266,8 +375,7 @@ struct report_opts {
 	const char *table;
 	uint64_t threshold;
 	uint64_t max_ms;
-	uint64_t top;
-	bool has_top;
+	struct st_select sel;		/* filters, --sort, --top */
 	const char *svg;		/* timeline: the SVG's path */
 	const struct st_log *log;	/* --input LOG: its events */
 };
@@ -283,5 +391,14 @@ int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 int report_timeline(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
+/*
+ * top: the processes and syscalls whose counters gained the most between
+ * prev (NULL: since the start) and now, ns apart; top rows of each.
+ */
+int report_top(struct rt_report *r, const struct st_dump *prev,
+	       const struct st_dump *now, uint64_t ns, uint64_t top);
+/* errors symbolizes d when it is not yet. */
+int report_errors(struct rt_report *r, struct st_dump *d,
+		  const struct report_opts *o);
 
 #endif

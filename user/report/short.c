@@ -146,7 +146,7 @@ static int collect_pairs(const struct st_dump *d, const struct st_psite *ps,
 		}
 		np++;
 	}
-	qsort(pairs, np, sizeof(*pairs), pair_cmp);
+	st_qsort(pairs, np, sizeof(*pairs), pair_cmp);
 	for (i = 0; i < np; i++)
 		pairs[i].func = UNRESOLVED;
 	*out = pairs;
@@ -275,7 +275,7 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 					   d->sites[i].nr, d->sites[i].calls };
 	}
 	if (nsc)
-		qsort(sc, nsc, sizeof(*sc), sysc_cmp);
+		st_qsort(sc, nsc, sizeof(*sc), sysc_cmp);
 	/* Sum equal (func, abi, nr) in place. */
 	for (i = 0, k = 0; i < nsc; i++) {
 		if (k && !sysc_cmp(&sc[k - 1], &sc[i]))
@@ -291,7 +291,7 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 
 		for (j = i + 1; j < nsc && sc[j].func == sc[i].func; j++)
 			;
-		qsort(&sc[i], j - i, sizeof(*sc), sysc_calls_cmp);
+		st_qsort(&sc[i], j - i, sizeof(*sc), sysc_calls_cmp);
 		f = open_memstream(&buf, &len);
 		if (!f)
 			goto out;
@@ -352,7 +352,7 @@ static int cover(const struct pair *pairs, size_t np, size_t top,
 	}
 	for (i = 0; i < np; i++)
 		need[i] = (struct need){ pairs[i].ps->proc_id, pairs[i].func };
-	qsort(need, np, sizeof(*need), need_cmp);
+	st_qsort(need, np, sizeof(*need), need_cmp);
 	for (i = 0; i < np; i = j) {
 		size_t last = 0;
 
@@ -412,7 +412,7 @@ static int group_unresolved(const struct pair *pairs, size_t np,
 		r->unres[k].calls += pairs[i].ps->calls;
 	}
 	if (r->nunres)
-		qsort(r->unres, r->nunres, sizeof(*r->unres), unres_cmp);
+		st_qsort(r->unres, r->nunres, sizeof(*r->unres), unres_cmp);
 	return 0;
 }
 
@@ -481,6 +481,16 @@ static const char *const unres_cols[] = {
 	"sites", "calls", "reason", "object",
 };
 
+static const char *const func_keep[] = {
+	"symbol", "sites", "rank", "calls", "processes", "object",
+	"sites_fraction", "syscalls", NULL,
+};
+
+static const char *const cover_keep[] = {
+	"symbol", "step", "removed", "cumulative_fraction", "cumulative",
+	"processes_clean", "object", "processes_clean_fraction", NULL,
+};
+
 static struct rt_table *totals_table(const struct sh_result *s, uint64_t max_ms)
 {
 	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
@@ -511,8 +521,11 @@ static struct rt_table *funcs_table(const struct sh_result *s)
 					  func_cols, ARRAY_SIZE(func_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, func_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->ranked = true;
 	for (i = 0; i < s->nfuncs; i++) {
 		const struct sh_func *f = &s->funcs[i];
 		struct st_cell *c = rt_row(t);
@@ -538,8 +551,11 @@ static struct rt_table *cover_table(const struct sh_result *s)
 					  cover_cols, ARRAY_SIZE(cover_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, cover_keep)) {
+		rt_table_free(t);
 		return NULL;
+	}
+	t->own_top = true;
 	for (i = 0; i < s->nsteps; i++) {
 		const struct sh_step *st = &s->steps[i];
 		struct st_cell *c = rt_row(t);
@@ -585,7 +601,7 @@ static struct rt_table *unresolved_table(const struct sh_result *s)
 int report_short(struct rt_report *r, struct st_dump *d,
 		 const struct report_opts *o)
 {
-	uint64_t top = o->has_top ? o->top : DEFAULT_TOP;
+	uint64_t top = o->sel.has_top ? o->sel.top : DEFAULT_TOP;
 	struct sh_result s;
 	int ret;
 

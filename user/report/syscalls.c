@@ -56,6 +56,16 @@ static const char *const top_cols[] = {
 	"total_ns", "abi", "nr", "syscall",
 };
 
+static const char *const tree_keep[] = {
+	"syscall", "total_ns", "calls", "time_percent", "errors", "avg_ns",
+	"max_ns", "min_ns", "sites", "abi", "nr", NULL,
+};
+
+static const char *const top_keep[] = {
+	"comm", "syscall", "calls", "pid", "rank", "total_ns", "errors",
+	"calls_fraction", "proc_id", "abi", "nr", NULL,
+};
+
 static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 				   uint64_t total_ns)
 {
@@ -64,9 +74,12 @@ static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 					  tree_cols, ARRAY_SIZE(tree_cols));
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, tree_keep)) {
+		rt_table_free(t);
 		return NULL;
-	qsort(a, n, sizeof(*a), by_time);
+	}
+	t->ranked = true;
+	st_qsort(a, n, sizeof(*a), by_time);
 	for (i = 0; i < n; i++) {
 		struct st_cell *c = rt_row(t);
 
@@ -123,9 +136,13 @@ static struct rt_table *top_table(struct st_sysagg *a, size_t n,
 	uint64_t rank = 0;
 	size_t i;
 
-	if (!t)
+	if (!t || rt_table_keep(t, top_keep)) {
+		rt_table_free(t);
 		return NULL;
-	qsort(a, n, sizeof(*a), by_proc_calls);
+	}
+	t->ranked = true;
+	t->own_top = true;
+	st_qsort(a, n, sizeof(*a), by_proc_calls);
 	for (i = 0; i < n; i++) {
 		const struct st_proc_row *p = st_dump_find_proc(d, a[i].proc_id);
 		struct st_cell *c;
@@ -156,7 +173,7 @@ int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o)
 {
 	struct st_sysagg *tree = NULL, *per = NULL;
-	uint64_t top = o->has_top ? o->top : DEFAULT_TOP, total_ns = 0;
+	uint64_t top = o->sel.has_top ? o->sel.top : DEFAULT_TOP, total_ns = 0;
 	size_t ntree, nper, i;
 	int ret;
 

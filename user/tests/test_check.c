@@ -55,6 +55,24 @@ TEST(check_process_vs_sites_mismatch)
 	st_dump_free(&d);
 }
 
+/* A site's errno counts and other must add up to its errors. */
+TEST(check_site_errnos_add_up_to_errors)
+{
+	struct st_errnos e = { .n = 1, .v = { { 2, 1 } }, .other = 1 };
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	ASSERT_EQ(st_dump_errnos(&d, &e, &d.sites[0].errnos), 0);
+	EXPECT_EQ(check(&d, &why), 1);
+	EXPECT_STREQ(why, "  site row 0x7f0000001000 of process 1: 1 errors but its errnos sum to 2\n");
+	free(why);
+	d.sites[0].errnos = NULL;	/* not counted: nothing to check */
+	EXPECT_EQ(check(&d, &why), 0);
+	free(why);
+	st_dump_free(&d);
+}
+
 TEST(check_row_counts_and_orphan_sites)
 {
 	struct st_dump d;

@@ -39,20 +39,20 @@ case_() {
 	eq "complete '$*'" "$(complete_words "$@")" "$(tr ' ' '\n' <<<"$want" | grep .)"
 }
 
-case_ "status start attach detach log dump list reset report diff help" systracectl ""
+case_ "status start attach detach log dump list reset report diff top help" systracectl ""
 case_ "reset report" systracectl re
 case_ "-h --help --version" systracectl -
 case_ "status start" systracectl help st
 case_ "instructions cycles task-clock none" systracectl start --counters ""
 case_ "task-clock" systracectl start -n build -c t
 case_ "" systracectl start --name ""
-case_ "amortize short phases syscalls timeline" systracectl report ""
+case_ "amortize short phases syscalls errors timeline" systracectl report ""
 case_ "short syscalls" systracectl report s
 case_ "totals histogram thresholds processes" systracectl report amortize --csv --table ""
 case_ "totals top" systracectl report syscalls 3 --csv --table t
-case_ "--input --csv --json --table --output --threshold --max-ms --top --help" systracectl report short --
-case_ "--table" systracectl report phases --json -o out.json --t
-case_ "--sites --syscalls" systracectl dump --s
+case_ "--input --csv --json --table --output --wide --sort --top --syscall --comm --pid --errors --threshold --max-ms --help" systracectl report short --
+case_ "--table --top" systracectl report phases --json -o out.json --t
+case_ "--sites --syscalls --sort --syscall" systracectl dump --s
 case_ "--all" systracectl reset --a
 case_ "--tree --threads-only" systracectl attach --t
 case_ "none" systracectl attach -t --counters n
@@ -60,7 +60,9 @@ eq "complete 'systracectl attach ' offers this shell's pid" \
 	"$(complete_words systracectl attach "" | grep -cx "$$")" 1
 case_ "syscall site" systracectl diff --by s
 case_ "syscall,site,process syscall,site,amortize" systracectl diff 3 --by syscall,site,
-case_ "--limit" systracectl diff --input a.json --by site --l
+case_ "calls time errors" systracectl diff --input a.json --by site --sort ""
+case_ "openat open" systracectl report errors --syscall op
+case_ "errnos syscalls sites processes" systracectl report errors --csv --table ""
 
 mkdir -p "$D/files/sub"
 : >"$D/files/a.csv"
@@ -91,11 +93,11 @@ for sub in $(help_subcommands); do
 	if [ "$sub" = report ]; then
 		got=$(complete_words systracectl report amortize - && complete_words systracectl report short - &&
 			complete_words systracectl report phases - && complete_words systracectl report syscalls - &&
-			complete_words systracectl report timeline -)
+			complete_words systracectl report errors - && complete_words systracectl report timeline -)
 	fi
 	same_set "the completion offers the options of 'systracectl $sub --help'" "$got" "$(help_options "$sub")"
 done
-report_only=$'--threshold\n--max-ms\n--top\n--svg'
+report_only=$'--threshold\n--max-ms\n--svg'
 common=$(help_options report | grep -vxF -- "$report_only")
 while read -r report rest; do
 	same_set "the completion offers report $report's options: report --help's common ones and '$rest'" \

@@ -124,14 +124,14 @@ TEST(csv_sites_table_exact)
 	EXPECT_STREQ(table(&d, ST_TABLE_SITES),
 		"session_id,proc_id,pid,comm,addr,abi,nr,syscall,map,path,offset,"
 		"calls,errors,total_ns,avg_ns,min_ns,max_ns,first_ns,first_ordinal,"
-		"inode,dev,mtime_ns\n"
+		"inode,dev,mtime_ns,errnos,errno_other\n"
 		"7,1,100,sh,0x7f0000001000,x64,39,getpid,file,"
 		"/usr/lib/x86_64-linux-gnu/libc.so.6,0xe1000,6,1,600,100,50,200,1100,0,"
-		"1234,2049,1690000000000000000\n"
+		"1234,2049,1690000000000000000,EAGAIN(11)=1,0\n"
 		"7,1,100,sh,0xf7f00000,ia32,20,getpid,vdso,,0xf7f00000,4,0,400,100,90,"
-		"110,1200,3,,,\n"
+		"110,1200,3,,,,,0\n"
 		"7,2,101,\"a,b\"\"c\",0x401000,x64,39,getpid,anon,,0x401000,5,0,500,100,"
-		"100,100,2100,0,,,\n");
+		"100,100,2100,0,,,,,0\n");
 	st_dump_free(&d);
 }
 
@@ -142,11 +142,11 @@ TEST(csv_symbol_columns_follow_when_symbolized)
 
 	st_fixture_symbolized(&d);
 	out = table(&d, ST_TABLE_SITES);
-	EXPECT_TRUE(strstr(out, ",inode,dev,mtime_ns,object,symbol,symbol_offset,build_id,"
+	EXPECT_TRUE(strstr(out, ",errnos,errno_other,object,symbol,symbol_offset,build_id,"
 			   "symbol_error\n"));
-	EXPECT_TRUE(strstr(out, ",1690000000000000000,/usr/lib/x86_64-linux-gnu/libc.so.6,"
+	EXPECT_TRUE(strstr(out, ",EAGAIN(11)=1,0,/usr/lib/x86_64-linux-gnu/libc.so.6,"
 			   "getpid,0x9,,\n"));
-	EXPECT_TRUE(strstr(out, "110,1200,3,,,,,,,,\n"));
+	EXPECT_TRUE(strstr(out, "110,1200,3,,,,,0,,,,,\n"));
 	st_dump_free(&d);
 }
 
@@ -157,10 +157,10 @@ TEST(csv_syscalls_table_exact)
 	st_fixture(&d);
 	EXPECT_STREQ(table(&d, ST_TABLE_SYSCALLS),
 		"session_id,proc_id,pid,comm,abi,nr,syscall,calls,errors,total_ns,"
-		"min_ns,max_ns,sites\n"
-		"7,1,100,sh,x64,39,getpid,6,1,600,50,200,1\n"
-		"7,1,100,sh,ia32,20,getpid,4,0,400,90,110,1\n"
-		"7,2,101,\"a,b\"\"c\",x64,39,getpid,5,0,500,100,100,1\n");
+		"min_ns,max_ns,sites,errnos,errno_other\n"
+		"7,1,100,sh,x64,39,getpid,6,1,600,50,200,1,EAGAIN(11)=1,0\n"
+		"7,1,100,sh,ia32,20,getpid,4,0,400,90,110,1,,0\n"
+		"7,2,101,\"a,b\"\"c\",x64,39,getpid,5,0,500,100,100,1,,0\n");
 	st_dump_free(&d);
 }
 
@@ -171,7 +171,7 @@ TEST(csv_empty_session_is_a_header_only)
 	EXPECT_STREQ(table(&d, ST_TABLE_SITES),
 		"session_id,proc_id,pid,comm,addr,abi,nr,syscall,map,path,offset,"
 		"calls,errors,total_ns,avg_ns,min_ns,max_ns,first_ns,first_ordinal,"
-		"inode,dev,mtime_ns\n");
+		"inode,dev,mtime_ns,errnos,errno_other\n");
 }
 
 /* The same cells in JSON: numbers stay numbers, hex is a string. */

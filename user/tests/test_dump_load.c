@@ -589,3 +589,66 @@ TEST(dump_load_refuses_bad_rows_as_jansson)
 	free(bad);
 	free(text);
 }
+
+/*
+ * The errno columns read back: the fixture's EAGAIN, the other sites'
+ * none; without errno_other the errnos are unknown. Counts that do not add
+ * up to errors, a malformed list, an errno out of range or given twice,
+ * and one column without the other are refused, with the row's line.
+ */
+TEST(dump_load_reads_errnos_and_refuses_bad_ones)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} bad[] = {
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)=2\"",
+		  "key \"errno_other\": the errno counts and errno_other do not add up to errors" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"(4096)=1\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"EAGAIN(11)=0\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\"", "\"errnos\":\"(11)=1 (11)=1\"",
+		  "key \"errnos\": not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4" },
+		{ "\"errnos\":\"EAGAIN(11)=1\",\"errno_other\":0", "\"errnos\":\"EAGAIN(11)=1\"",
+		  "key \"errno_other\": errnos without errno_other" },
+		{ "\"errnos\":\"EAGAIN(11)=1\",", "",
+		  "key \"errnos\": errno_other without errnos" },
+	};
+	char *text = fixture_text(), *t, want[256];
+	const struct st_errnos *e0;
+	struct st_dump e;
+	struct st_err err;
+	size_t i;
+	int line;
+
+	ASSERT_EQ(load_text(text, &e, &err), 0);
+	e0 = e.sites[0].errnos;
+	ASSERT_TRUE(e0);
+	EXPECT_EQ(e0->n, 1);
+	EXPECT_EQ(e0->v[0].err, 11);
+	EXPECT_EQ(e0->v[0].count, 1);
+	EXPECT_EQ(e0->other, 0);
+	ASSERT_TRUE(e.sites[2].errnos);
+	EXPECT_EQ(e.sites[2].errnos->n, 0);
+	st_dump_free(&e);
+
+	t = replace(text, "\"errnos\":\"EAGAIN(11)=1\",\"errno_other\":0",
+		    "\"errnos\":null,\"errno_other\":null");
+	ASSERT_EQ(load_text(t, &e, &err), 0);
+	EXPECT_NULL(e.sites[0].errnos);
+	EXPECT_TRUE(e.sites[1].errnos);
+	st_dump_free(&e);
+	free(t);
+
+	line = line_of(text, "\"errnos\":\"EAGAIN(11)=1\"");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = replace(text, bad[i].from, bad[i].to);
+		EXPECT_EQ(load_text(t, &e, &err), -EINVAL);
+		snprintf(want, sizeof(want), "line %d: sites: %s", line, bad[i].why);
+		EXPECT_STREQ(why(&err), want);
+		free(t);
+	}
+	free(text);
+}

@@ -3,7 +3,7 @@
  * The fixture the output tests read: session 7 "build", finished, counting
  * instructions. Image 1 (sh) made 10 syscalls at two sites; image 2, its
  * child, still runs, has a comm that needs CSV quoting and made 5 syscalls
- * at one site. Every total adds up.
+ * at one site. The one error is an EAGAIN. Every total adds up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +75,12 @@ void st_fixture(struct st_dump *d)
 		.min_ns = 100, .max_ns = 100, .first_ns = 2100,
 		.first_ordinal = 0,
 	};
+	/* Site 0's error is an EAGAIN; the others returned none. */
+	if (st_dump_errnos(d, &(struct st_errnos){ .n = 1, .v = { { 11, 1 } } },
+			   &s[0].errnos) ||
+	    st_dump_errnos(d, &(struct st_errnos){ 0 }, &s[1].errnos))
+		abort();
+	s[2].errnos = s[1].errnos;
 	st_dump_sort(d);
 }
 

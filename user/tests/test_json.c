@@ -44,7 +44,8 @@ static void expect_keys(bool *failed, json_t *obj, const char *const *keys, size
 TEST(json_document_shape)
 {
 	static const char *const top[] = {
-		"schema_version", "session", "totals", "processes", "sites",
+		"schema_version", "session", "totals", "selection", "processes",
+		"sites",
 	};
 	struct st_dump d;
 	char *text;
@@ -53,8 +54,9 @@ TEST(json_document_shape)
 	st_fixture(&d);
 	doc = dump_doc(&d, false, &text);
 	ASSERT_TRUE(doc);
-	expect_keys(failed, doc, top, 5);
+	expect_keys(failed, doc, top, 6);
 	EXPECT_EQ(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	EXPECT_TRUE(json_is_null(json_object_get(doc, "selection")));
 	EXPECT_EQ(json_array_size(json_object_get(doc, "processes")), 2);
 	EXPECT_EQ(json_array_size(json_object_get(doc, "sites")), 3);
 	EXPECT_NULL(json_object_get(doc, "syscalls"));
@@ -73,7 +75,7 @@ TEST(json_syscalls_table_is_added)
 	st_fixture(&d);
 	doc = dump_doc(&d, true, &text);
 	ASSERT_TRUE(doc);
-	EXPECT_EQ(json_object_size(doc), 6);
+	EXPECT_EQ(json_object_size(doc), 7);
 	rows = json_object_get(doc, "syscalls");
 	ASSERT_EQ(json_array_size(rows), 3);
 	EXPECT_EQ(json_integer_value(json_object_get(json_array_get(rows, 0), "calls")), 6);

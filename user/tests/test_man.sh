@@ -5,7 +5,8 @@
 # the options of its --help (both ways), the reports with their own options
 # as report --help names them, the exit codes of --help, and global options
 # that the program takes; systrace(4) lists exactly the module's parameters
-# (modinfo -p of a module built by make modules-all).
+# (modinfo -p of a module built by make modules-all); the ENVIRONMENT of
+# each page names the SYSTRACE_* variables systracectl reads.
 . "$(dirname "$0")/testlib.sh"
 
 P8=$TOP/build/man/systracectl.8
@@ -74,6 +75,14 @@ for o in $globals; do
 done
 eq "systracectl takes each global option of systracectl(8) (${globals//$'\n'/ })" "${bad# }" ""
 same_set "systracectl(8) GLOBAL OPTIONS are -h, --help and --version" "$globals" $'-h\n--help\n--version'
+
+# ENVIRONMENT: the SYSTRACE_* variables systracectl reads (the string
+# literals of that form in its sources), both ways, in each page.
+env_vars=$(cat "$TOP"/user/lib/*.c "$TOP"/user/cli/*.c | grep -oE '"SYSTRACE_[A-Z_]+"' | tr -d '"' | sort -u)
+for p in "$P8" "$P4"; do
+	same_set "$(basename "$p") ENVIRONMENT names the SYSTRACE_* variables systracectl reads" \
+		"$(man_terms "$p" ENVIRONMENT | cut -f2 | grep -oE 'SYSTRACE_[A-Z_]+' | sort -u)" "$env_vars"
+done
 
 # systrace(4): the module's parameters, both ways.
 # shellcheck disable=SC2012 # build directories are kernel release names

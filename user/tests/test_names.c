@@ -89,3 +89,26 @@ TEST(syscalls_per_kinsn_rounds_to_thousandths)
 	ASSERT_TRUE(st_per_kinsn(UINT64_MAX / 2, UINT64_MAX / 2, &m));
 	EXPECT_EQ(m, 1000000);
 }
+
+/* Errno names: glibc's for what programs see, the kernel's own past 511. */
+TEST(errno_names)
+{
+	EXPECT_STREQ(st_errno_name(2), "ENOENT");
+	EXPECT_STREQ(st_errno_name(13), "EACCES");
+	EXPECT_STREQ(st_errno_name(9), "EBADF");
+	EXPECT_STREQ(st_errno_name(22), "EINVAL");
+	EXPECT_STREQ(st_errno_name(133), "EHWPOISON");
+	EXPECT_STREQ(st_errno_name(512), "ERESTARTSYS");
+	EXPECT_STREQ(st_errno_name(516), "ERESTART_RESTARTBLOCK");
+	EXPECT_STREQ(st_errno_name(531), "ENOGRACE");
+	EXPECT_NULL(st_errno_name(0));
+	EXPECT_NULL(st_errno_name(134));
+	EXPECT_NULL(st_errno_name(520));
+	EXPECT_NULL(st_errno_name(532));
+	EXPECT_NULL(st_errno_name(4095));
+	EXPECT_EQ(st_syscall_nr(SYSTRACE_ABI_X64, "openat"), 257);
+	EXPECT_EQ(st_syscall_nr(SYSTRACE_ABI_IA32, "close"), 6);
+	EXPECT_EQ(st_syscall_nr(SYSTRACE_ABI_X32, "getpid"), 39);
+	EXPECT_EQ(st_syscall_nr(SYSTRACE_ABI_X64, "nosuchcall"), -1);
+}
+

@@ -203,6 +203,106 @@ TEST(decode_site_rows)
 	st_dump_free(&d);
 }
 
+/*
+ * A site of 45 calls: 5 EACCES and 37 ENOENT as the module sends them,
+ * and with third one more error of err3; ERRNO_OTHER when with_other.
+ */
+static void put_errno_site(struct nl_msg *msg, uint64_t addr, bool with_other,
+			   bool third, uint32_t err3)
+{
+	struct nlattr *nest = nla_nest_start(msg, SYSTRACE_A_SITE), *e;
+
+	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, addr);
+	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 257);
+	nla_put_u32(msg, SYSTRACE_SITE_A_ABI, SYSTRACE_ABI_X64);
+	nla_put_u64(msg, SYSTRACE_SITE_A_CALLS, 45);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ERRORS, 42 + third);
+	e = nla_nest_start(msg, SYSTRACE_SITE_A_ERRNO);
+	nla_put_u32(msg, SYSTRACE_ERRNO_A_ERRNO, 13);
+	nla_put_u64(msg, SYSTRACE_ERRNO_A_COUNT, 5);
+	nla_nest_end(msg, e);
+	e = nla_nest_start(msg, SYSTRACE_SITE_A_ERRNO);
+	nla_put_u32(msg, SYSTRACE_ERRNO_A_ERRNO, 2);
+	nla_put_u64(msg, SYSTRACE_ERRNO_A_COUNT, 37);
+	nla_nest_end(msg, e);
+	if (third) {
+		e = nla_nest_start(msg, SYSTRACE_SITE_A_ERRNO);
+		nla_put_u32(msg, SYSTRACE_ERRNO_A_ERRNO, err3);
+		nla_put_u64(msg, SYSTRACE_ERRNO_A_COUNT, 1);
+		nla_nest_end(msg, e);
+	}
+	if (with_other)
+		nla_put_u64(msg, SYSTRACE_SITE_A_ERRNO_OTHER, 0);
+	nla_nest_end(msg, nest);
+}
+
+/*
+ * Errnos: several SITE_A_ERRNO nests in one site, in any order, kept most
+ * frequent first; ERRNO_OTHER says they were counted; without it, none is
+ * known (NULL), not none returned.
+ */
+TEST(decode_site_errnos)
+{
+	struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
+	struct st_dump d = { 0 };
+	struct st_err err;
+	const struct st_errnos *e;
+	struct nlattr *nest;
+
+	put_errno_site(msg, 0x1000, true, false, 0);
+	put_errno_site(msg, 0x2000, false, false, 0);
+	nest = nla_nest_start(msg, SYSTRACE_A_SITE);
+	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, 0x3000);
+	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 3);
+	nla_put_u32(msg, SYSTRACE_SITE_A_ABI, SYSTRACE_ABI_X64);
+	nla_put_u64(msg, SYSTRACE_SITE_A_CALLS, 3);
+	nla_put_u64(msg, SYSTRACE_SITE_A_ERRNO_OTHER, 0);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), 0);
+	ASSERT_EQ(d.nsites, 3);
+	e = d.sites[0].errnos;
+	ASSERT_TRUE(e);
+	ASSERT_EQ(e->n, 2);
+	EXPECT_EQ(e->v[0].err, 2);
+	EXPECT_EQ(e->v[0].count, 37);
+	EXPECT_EQ(e->v[1].err, 13);
+	EXPECT_EQ(e->v[1].count, 5);
+	EXPECT_EQ(e->other, 0);
+	EXPECT_EQ(st_errnos_total(e), d.sites[0].errors);
+	EXPECT_NULL(d.sites[1].errnos);
+	ASSERT_TRUE(d.sites[2].errnos);
+	EXPECT_EQ(d.sites[2].errnos->n, 0);
+	EXPECT_EQ(d.sites[2].errnos->other, 0);
+	nlmsg_free(msg);
+	st_dump_free(&d);
+}
+
+/* An errno out of 1..4095, or one listed twice: a malformed reply. */
+TEST(decode_site_errnos_refuses_bad_ones)
+{
+	static const uint32_t bad[] = { 0, 4096, 13 };
+	static const char *const why[] = {
+		"site errno out of 1..4095", "site errno out of 1..4095",
+		"site errno listed twice",
+	};
+	struct st_dump d = { 0 };
+	struct st_err err;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
+
+		put_errno_site(msg, 0x1000, true, true, bad[i]);
+		EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
+		EXPECT_EQ(err.kind, ST_ERR_PROTO);
+		EXPECT_STREQ(err.msg, why[i]);
+		nlmsg_free(msg);
+		st_dump_free(&d);
+	}
+}
+
 TEST(decode_site_requires_its_key)
 {
 	struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log.h"
 #include "output.h"
 #include "report.h"
 #include "common.h"
@@ -252,6 +253,71 @@ TEST(report_amortize_counts_histogram_thresholds)
 	st_dump_free(&d);
 }
 
+/*
+ * Every bucket's bounds, computed without a shift by 64 or more (UBSan
+ * aborted on the old 66 buckets), the last one holding a site of 2^64 - 1
+ * calls.
+ */
+TEST(report_amortize_buckets_cover_every_count)
+{
+	struct am_result a;
+	struct st_dump d;
+	size_t k;
+
+	memset(&d, 0, sizeof(d));
+	add_proc(&d, 1, 5 * MS, NULL);
+	add_site(&d, 1, 0xa, 0, UINT64_MAX, 0);
+	add_site(&d, 1, 0xb, 0, 1ULL << 63, 1);
+	finish(&d);
+	ASSERT_EQ(AM_NBUCKETS, 65);
+	ASSERT_EQ(st_amortize(&d, 16, &a), 0);
+	EXPECT_EQ(a.buckets[0].min_calls, 0);
+	EXPECT_EQ(a.buckets[0].max_calls, 0);
+	for (k = 1; k < AM_NBUCKETS; k++) {
+		EXPECT_EQ(a.buckets[k].min_calls, 1ULL << (k - 1));
+		EXPECT_EQ(a.buckets[k].max_calls,
+			  k == 64 ? UINT64_MAX : (1ULL << k) - 1);
+	}
+	EXPECT_EQ(a.buckets[64].sites, 2);
+	EXPECT_EQ(a.buckets[63].sites, 0);
+	st_amortize_free(&a);
+	st_dump_free(&d);
+}
+
+/*
+ * A session with no site (and a log with no event) makes empty tables,
+ * and no qsort() of a NULL array (UBSan aborted the syscalls and phases
+ * reports on it).
+ */
+TEST(report_syscalls_and_phases_of_an_empty_session)
+{
+	struct report_opts o = { .threshold = 16 };
+	struct st_log log = { 0 };
+	struct rt_report r = { .name = "syscalls" };
+	struct st_dump d;
+
+	memset(&d, 0, sizeof(d));
+	finish(&d);
+	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
+	ASSERT_TRUE(table(&r, "syscalls"));
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	EXPECT_EQ(table(&r, "top")->nrows, 0);
+	rt_report_free(&r);
+
+	r.name = "phases";
+	ASSERT_EQ(report_phases(&r, &d, &o), 0);
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	EXPECT_EQ(table(&r, "processes")->nrows, 0);
+	rt_report_free(&r);
+
+	o.log = &log;
+	r.name = "phases";
+	ASSERT_EQ(report_phases(&r, &d, &o), 0);
+	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
+	rt_report_free(&r);
+	st_dump_free(&d);
+}
+
 TEST(report_amortize_tables)
 {
 	struct report_opts o = { .threshold = 16 };
@@ -393,7 +459,7 @@ TEST(report_short_ranks_functions_and_covers_greedily)
 
 TEST(report_short_tables)
 {
-	struct report_opts o = { .threshold = 4, .max_ms = 100, .top = 2, .has_top = true };
+	struct report_opts o = { .threshold = 4, .max_ms = 100, .sel = { .top = 2, .has_top = true } };
 	struct rt_report r = { .name = "short" };
 	const struct rt_table *c, *u;
 	struct st_dump d;
@@ -577,7 +643,7 @@ TEST(report_phases_splits_at_the_first_non_loader_syscall)
  */
 TEST(report_syscalls_like_strace_c)
 {
-	struct report_opts o = { .top = 1, .has_top = true };
+	struct report_opts o = { .sel = { .top = 1, .has_top = true } };
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t, *top;
 	struct st_dump d;
@@ -824,20 +890,20 @@ TEST(diff_by_syscall_process_site)
 
 	diff_fixture(&a, false);
 	diff_fixture(&b, true);
-	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, &r), 0);
+	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_CALLS, &r), 0);
 	expect_rows(failed, &r, sys, 5);
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(r.rows[i].num[1], sys_nr[i]);
 	st_diff_free(&r);
 
-	ASSERT_EQ(st_diff(&a, &b, DF_PROCESS, &r), 0);
+	ASSERT_EQ(st_diff(&a, &b, DF_PROCESS, DF_SORT_CALLS, &r), 0);
 	expect_rows(failed, &r, proc, 3);
 	for (i = 0; i < 3; i++)
 		EXPECT_STREQ(r.rows[i].str[0], comm[i]);
 	st_diff_free(&r);
 
 	/* The same rows by site: one site per syscall here. */
-	ASSERT_EQ(st_diff(&a, &b, DF_SITE, &r), 0);
+	ASSERT_EQ(st_diff(&a, &b, DF_SITE, DF_SORT_CALLS, &r), 0);
 	expect_rows(failed, &r, sys, 5);
 	EXPECT_STREQ(r.rows[0].str[0], LIBC);
 	EXPECT_EQ(r.rows[0].num[1], 0x100);
@@ -849,7 +915,7 @@ TEST(diff_by_syscall_process_site)
 	st_diff_free(&r);
 
 	/* B -> A: what was new is gone, and the order stays. */
-	ASSERT_EQ(st_diff(&b, &a, DF_SYSCALL, &r), 0);
+	ASSERT_EQ(st_diff(&b, &a, DF_SYSCALL, DF_SORT_CALLS, &r), 0);
 	ASSERT_EQ(r.n, 5);
 	EXPECT_STREQ(st_diff_status(&r.rows[1]), "new");
 	EXPECT_STREQ(st_diff_status(&r.rows[2]), "gone");
@@ -865,6 +931,7 @@ TEST(diff_output_csv_json_amortize)
 		.by = 1U << DF_SYSCALL | 1U << DF_SITE | 1U << DF_AMORTIZE,
 		.threshold = 10,
 	};
+	char why[128];
 	static const uint64_t want_am[][7] = {
 		/* N, sites below A, B, calls below A, B, processes A, B */
 		{ 1, 0, 0, 0, 0, 0, 0 }, { 2, 0, 1, 0, 1, 0, 1 },
@@ -886,13 +953,14 @@ TEST(diff_output_csv_json_amortize)
 	ASSERT_EQ(r.ntables, 3);
 	out = print(&r, ST_FMT_CSV, "syscalls");
 	EXPECT_STREQ(out,
-		     "status,calls_a,calls_b,calls_delta,errors_a,errors_b,errors_delta,"
-		     "time_a_ns,time_b_ns,time_delta_ns,abi,nr,syscall\n"
-		     "changed,12,19,7,0,0,0,120,190,70,x64,110,getppid\n"
-		     "gone,3,0,-3,0,0,0,30,0,-30,x64,0,read\n"
-		     "new,0,1,1,0,0,0,0,10,10,x64,39,getpid\n"
-		     "same,5,5,0,5,5,0,50,80,30,x64,3,close\n"
-		     "same,4,4,0,0,0,0,40,40,0,x64,228,clock_gettime\n");
+		     "status,calls_a,calls_b,calls_delta,calls_delta_percent,errors_a,errors_b,"
+		     "errors_delta,time_a_ns,time_b_ns,time_delta_ns,time_delta_percent,abi,nr,"
+		     "syscall\n"
+		     "changed,12,19,7,58.33,0,0,0,120,190,70,58.33,x64,110,getppid\n"
+		     "gone,3,0,-3,-100.00,0,0,0,30,0,-30,-100.00,x64,0,read\n"
+		     "new,0,1,1,,0,0,0,0,10,10,,x64,39,getpid\n"
+		     "same,5,5,0,0.00,5,5,0,50,80,30,60.00,x64,3,close\n"
+		     "same,4,4,0,0.00,0,0,0,40,40,0,0.00,x64,228,clock_gettime\n");
 	free(out);
 
 	t = table(&r, "amortize");
@@ -929,7 +997,9 @@ TEST(diff_output_csv_json_amortize)
 	EXPECT_NULL(json_object_get(doc, "session"));
 	EXPECT_EQ(json_array_size(json_object_get(json_object_get(doc, "parameters"), "by")), 3);
 	EXPECT_EQ(json_integer_value(json_object_get(json_object_get(doc, "parameters"), "threshold")), 10);
-	EXPECT_TRUE(json_is_null(json_object_get(json_object_get(doc, "parameters"), "limit")));
+	EXPECT_TRUE(json_is_null(json_object_get(json_object_get(doc, "parameters"), "top")));
+	EXPECT_STREQ(json_string_value(json_object_get(json_object_get(doc, "parameters"), "sort")),
+		     "calls");
 	row = json_array_get(json_object_get(doc, "syscalls"), 1);
 	EXPECT_EQ(json_integer_value(json_object_get(row, "calls_delta")), (json_int_t)-3);
 	row = json_array_get(json_object_get(doc, "sites"), 0);
@@ -946,16 +1016,67 @@ TEST(diff_output_csv_json_amortize)
 	free(out);
 	rt_report_free(&r);
 
-	o = (struct diff_opts){ .by = 1U << DF_PROCESS, .limit = 2, .has_limit = true };
+	o = (struct diff_opts){ .by = 1U << DF_PROCESS, .sel = { .top = 2, .has_top = true } };
 	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	ASSERT_EQ(rt_report_select(&r, &o.sel, why, sizeof(why)), 0);
 	out = print(&r, ST_FMT_CSV, NULL);
 	EXPECT_STREQ(out,
 		     "status,processes_a,processes_b,processes_delta,calls_a,calls_b,calls_delta,"
-		     "errors_a,errors_b,errors_delta,time_a_ns,time_b_ns,time_delta_ns,comm,exe\n"
-		     "changed,2,1,-1,21,28,7,5,5,0,210,280,70,sh,/bin/sh\n"
-		     "gone,1,0,-1,3,0,-3,0,0,0,30,0,-30,cat,/bin/cat\n");
+		     "calls_delta_percent,errors_a,errors_b,errors_delta,time_a_ns,time_b_ns,"
+		     "time_delta_ns,time_delta_percent,comm,exe\n"
+		     "changed,2,1,-1,21,28,7,33.33,5,5,0,210,280,70,33.33,sh,/bin/sh\n"
+		     "gone,1,0,-1,3,0,-3,-100.00,0,0,0,30,0,-30,-100.00,cat,/bin/cat\n");
 	free(out);
 	rt_report_free(&r);
+	st_dump_free(&a);
+	st_dump_free(&b);
+}
+
+/*
+ * --sort time: the largest change in time first, whatever the calls did
+ * (a wait4 18 s shorter with as many calls was row 12 sorted by calls);
+ * --sort errors likewise.
+ */
+TEST(diff_sorts_by_time_or_errors)
+{
+	struct st_dump a, b;
+	struct df_result r;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct st_dump *d = i ? &b : &a;
+		uint32_t nr;
+
+		memset(d, 0, sizeof(*d));
+		add_proc(d, 1, MS, "/bin/make");
+		/* 11 syscalls whose calls change by 100 + nr, time by 1 us. */
+		for (nr = 0; nr < 11; nr++)
+			add_site(d, 1, 0x1000 + nr, nr, i ? 200 + nr : 100, nr)->total_ns =
+				i ? 2000 : 1000;
+		/* wait4: 4 calls each, 20 s then 2 s; 3 errors in B only. */
+		add_site(d, 1, 0x2000, 61, 4, 11)->total_ns =
+			i ? 2000000000ULL : 20000000000ULL;
+		d->sites[d->nsites - 1].errors = i ? 3 : 0;
+		finish(d);
+	}
+	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_CALLS, &r), 0);
+	ASSERT_EQ(r.n, 12);
+	EXPECT_EQ(r.rows[0].num[1], 10);
+	EXPECT_EQ(r.rows[11].num[1], 61);
+	st_diff_free(&r);
+	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_TIME, &r), 0);
+	EXPECT_EQ(r.rows[0].num[1], 61);
+	EXPECT_EQ(r.rows[0].ns[0] - r.rows[0].ns[1], 18000000000ULL);
+	/* Then by calls: nr 10 changed most. */
+	EXPECT_EQ(r.rows[1].num[1], 10);
+	st_diff_free(&r);
+	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_ERRORS, &r), 0);
+	EXPECT_EQ(r.rows[0].num[1], 61);
+	st_diff_free(&r);
+	EXPECT_EQ(st_diff_sort_parse("time"), DF_SORT_TIME);
+	EXPECT_EQ(st_diff_sort_parse("calls"), DF_SORT_CALLS);
+	EXPECT_EQ(st_diff_sort_parse("errors"), DF_SORT_ERRORS);
+	EXPECT_EQ(st_diff_sort_parse("total_ns"), -1);
 	st_dump_free(&a);
 	st_dump_free(&b);
 }
@@ -984,7 +1105,7 @@ TEST(diff_of_saved_dumps)
 		ASSERT_EQ(st_dump_read(NULL, path[i], &e[i], &err), 0);
 		unlink(path[i]);
 	}
-	ASSERT_EQ(st_diff(&e[0], &e[1], DF_SITE, &r), 0);
+	ASSERT_EQ(st_diff(&e[0], &e[1], DF_SITE, DF_SORT_CALLS, &r), 0);
 	ASSERT_EQ(r.n, 5);
 	EXPECT_STREQ(st_diff_status(&r.rows[0]), "changed");
 	EXPECT_EQ(r.rows[0].calls[0], 12);

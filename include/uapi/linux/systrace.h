@@ -62,7 +62,11 @@
  * SYSTRACE_CMD_SITE_GET (dump)
  *   request:  SYSTRACE_A_SESSION_ID (required)
  *   reply:    one SYSTRACE_A_SITE nest per (process image, call site,
- *             syscall number, ABI), several per message.
+ *             syscall number, ABI), several per message. A tracer that
+ *             counts errnos puts SYSTRACE_SITE_A_ERRNO_OTHER in every site
+ *             nest, and one SYSTRACE_SITE_A_ERRNO nest (of
+ *             SYSTRACE_ERRNO_A_*) per errno it kept for the site (see
+ *             SYSTRACE_SITE_ERRNOS below).
  *
  * SYSTRACE_CMD_LOG_READ (dump)
  *   request:  SYSTRACE_A_SESSION_ID (required), of a session made with
@@ -421,9 +425,44 @@ enum systrace_site_attr {
 	SYSTRACE_SITE_A_MAX_NS,		/* u64 */
 	SYSTRACE_SITE_A_FIRST_NS,	/* u64: CLOCK_MONOTONIC of first entry */
 	SYSTRACE_SITE_A_FIRST_ORDINAL,	/* u64: syscalls done before it */
+	/* nest: SYSTRACE_ERRNO_A_*, once per errno kept; 0..SITE_ERRNOS of them */
+	SYSTRACE_SITE_A_ERRNO,
+	/* u64: errors whose errno has no SITE_A_ERRNO; absent: none counted */
+	SYSTRACE_SITE_A_ERRNO_OTHER,
 
 	__SYSTRACE_SITE_A_MAX,
 	SYSTRACE_SITE_A_MAX = __SYSTRACE_SITE_A_MAX - 1
+};
+
+/*
+ * Why a site's calls failed: the errno (-ret, 1..4095) of its errors, for
+ * at most SYSTRACE_SITE_ERRNOS errnos per site row, plus the errors of the
+ * others in one count. A tracer that counts errnos sends, in every site
+ * nest, SYSTRACE_SITE_A_ERRNO_OTHER (0 when every error is listed) and one
+ * SYSTRACE_SITE_A_ERRNO nest per errno it kept, with a non-zero count, in
+ * no particular order, each errno at most once. Then, for each site row:
+ *
+ *   sum of the SYSTRACE_ERRNO_A_COUNTs + SYSTRACE_SITE_A_ERRNO_OTHER
+ *     == SYSTRACE_SITE_A_ERRORS
+ *
+ * and each count is exact: the number of the row's calls that returned
+ * -ERRNO. Which errnos are kept when a site returned more than
+ * SYSTRACE_SITE_ERRNOS distinct ones is the tracer's choice, made with
+ * bounded memory: the first ones it met, or, where it merges counts (a
+ * thread's into its row), the most frequent of those. Without
+ * SYSTRACE_SITE_A_ERRNO_OTHER the row's errnos are unknown (a tracer that
+ * does not count them), which is not the same as none.
+ */
+#define SYSTRACE_SITE_ERRNOS	4
+
+enum systrace_errno_attr {
+	SYSTRACE_ERRNO_A_UNSPEC,
+	SYSTRACE_ERRNO_A_PAD,
+	SYSTRACE_ERRNO_A_ERRNO,		/* u32: 1..4095, the calls' -ret */
+	SYSTRACE_ERRNO_A_COUNT,		/* u64: calls that returned -ERRNO, > 0 */
+
+	__SYSTRACE_ERRNO_A_MAX,
+	SYSTRACE_ERRNO_A_MAX = __SYSTRACE_ERRNO_A_MAX - 1
 };
 
 /*

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The selection options that dump, report and diff share: filters of the
+ * rows (--syscall, --comm, --pid, --errors), applied to a session's data
+ * before anything is computed, and the order and number of the rows shown
+ * (--sort KEY, --top N), applied to the tables made from it.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+/* Decimal, no sign, no junk. */
+static bool is_u32(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+void st_select_free(struct st_select *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncopies; i++)
+		free(s->copies[i]);
+	free(s->copies);
+	free(s->syscalls);
+	free(s->comms);
+	free(s->pids);
+	memset(s, 0, sizeof(*s));
+}
+
+bool st_select_filters(const struct st_select *s)
+{
+	return s->nsyscalls || s->ncomms || s->npids || s->errors;
+}
+
+/* A name, or a number, that no ABI knows: refused before any data is read. */
+int st_select_check(const struct st_select *s, char *why, size_t len)
+{
+	uint32_t abi, nr;
+	size_t i;
+	bool known;
+
+	for (i = 0; i < s->nsyscalls; i++) {
+		if (is_u32(s->syscalls[i], &nr))
+			continue;
+		for (abi = 0, known = false; abi < __SYSTRACE_ABI_MAX && !known; abi++)
+			known = st_syscall_nr(abi, s->syscalls[i]) >= 0;
+		if (!known) {
+			snprintf(why, len, "--syscall: no syscall is named '%s'", s->syscalls[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static bool proc_selected(const struct st_select *s, const struct st_proc_row *p)
+{
+	size_t i;
+	bool ok = !s->ncomms;
+
+	for (i = 0; i < s->ncomms && !ok; i++)
+		ok = !fnmatch(s->comms[i], p->comm, 0);
+	if (!ok)
+		return false;
+	if (!s->npids)
+		return true;
+	for (i = 0; i < s->npids; i++)
+		if (s->pids[i] == p->pid)
+			return true;
+	return false;
+}
+
+bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr)
+{
+	const char *name;
+	uint32_t n;
+	size_t i;
+
+	if (!s->nsyscalls)
+		return true;
+	name = st_syscall_name(abi, nr);
+	for (i = 0; i < s->nsyscalls; i++) {
+		if (is_u32(s->syscalls[i], &n) ? n == nr :
+		    name && !strcmp(name, s->syscalls[i]))
+			return true;
+	}
+	return false;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Keeps the rows the filters select, in their order: a process that
+ * matches --comm and --pid, a site of such a process that matches
+ * --syscall and (with --errors) failed; with --syscall or --errors, a
+ * process only if one of its sites is kept.
+ */
+int st_select_dump(struct st_dump *d, const struct st_select *s)
+{
+	uint64_t *with_site = NULL;
+	size_t i, k, nws = 0;
+	bool by_sites = s->nsyscalls || s->errors;
+
+	if (!st_select_filters(s))
+		return 0;
+	d->selected = true;
+	if (by_sites) {
+		with_site = calloc(d->nsites ? d->nsites : 1, sizeof(*with_site));
+		if (!with_site)
+			return -ENOMEM;
+	}
+	for (i = k = 0; i < d->nsites; i++) {
+		const struct st_site_row *site = &d->sites[i];
+		const struct st_proc_row *p = st_dump_find_proc(d, site->proc_id);
+
+		if (!p || !proc_selected(s, p) ||
+		    !st_select_syscall(s, site->abi, site->nr) ||
+		    (s->errors && !site->errors))
+			continue;
+		if (by_sites && (!nws || with_site[nws - 1] != site->proc_id))
+			with_site[nws++] = site->proc_id;
+		d->sites[k++] = *site;
+	}
+	d->nsites = k;
+	st_qsort(with_site, nws, sizeof(*with_site), by_id);
+	for (i = k = 0; i < d->nprocs; i++) {
+		struct st_proc_row *p = &d->procs[i];
+
+		if (!proc_selected(s, p) ||
+		    (by_sites && !bsearch(&p->id, with_site, nws, sizeof(*with_site), by_id))) {
+			free(p->exe);
+			continue;
+		}
+		d->procs[k++] = *p;
+	}
+	d->nprocs = k;
+	free(with_site);
+	return 0;
+}
+
+/* "--syscall openat,close --comm 'cc*' --pid 12 --errors" */
+int st_select_describe(const struct st_select *s, char *buf, size_t len)
+{
+	size_t i, at = 0;
+	int n;
+
+#define PUT(...)							\
+	do {								\
+		n = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__); \
+		if (n > 0)						\
+			at += (size_t)n;				\
+	} while (0)
+	buf[0] = '\0';
+	for (i = 0; i < s->nsyscalls; i++)
+		PUT("%s%s", i ? "," : "--syscall ", s->syscalls[i]);
+	for (i = 0; i < s->ncomms; i++)
+		PUT("%s--comm '%s'", at ? " " : "", s->comms[i]);
+	for (i = 0; i < s->npids; i++)
+		PUT("%s%" PRIu32, i ? "," : at ? " --pid " : "--pid ", s->pids[i]);
+	if (s->errors)
+		PUT("%s--errors", at ? " " : "");
+#undef PUT
+	return at < len ? 0 : -ENOSPC;
+}
+
+/* A note of what was selected: "selection: ...: 3 of 129 processes, ...". */
+int rt_note_selection(struct rt_report *r, const struct st_select *s,
+		      const struct st_dump *d, size_t nprocs, size_t nsites)
+{
+	char what[512];
+
+	if (!st_select_filters(s))
+		return 0;
+	st_select_describe(s, what, sizeof(what));
+	return rt_note(r, "selection: %s: %zu of %zu processes, %zu of %zu site rows",
+		       what, d->nprocs, nprocs, d->nsites, nsites);
+}
+
+/* Sorting a table by a column. */
+
+/* A KEY that names no column: the column it stands for, where there is one. */
+static const char *const aliases[][6] = {
+	{ "time", "total_ns", "syscall_ns", "time_delta_ns", "wall_ns", NULL },
+	{ "calls", "calls", "syscalls", "calls_delta", "calls_below", NULL },
+	{ "errors", "errors", "errors_delta", NULL },
+};
+
+static size_t column_of(const struct rt_table *t, const char *name)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			return c;
+	return t->ncols;
+}
+
+size_t rt_table_column(const struct rt_table *t, const char *key)
+{
+	size_t c = column_of(t, key), a, k;
+
+	for (a = 0; c == t->ncols && a < sizeof(aliases) / sizeof(aliases[0]); a++) {
+		if (strcmp(aliases[a][0], key))
+			continue;
+		for (k = 1; aliases[a][k] && c == t->ncols; k++)
+			c = column_of(t, aliases[a][k]);
+	}
+	return c;
+}
+
+/* The sort: a cell's magnitude (|x| of a delta), largest first; text A-Z. */
+static const struct rt_table *sort_table;
+static size_t sort_col;
+
+static int cell_cmp(const struct st_cell *x, const struct st_cell *y)
+{
+	uint64_t a, b;
+
+	if (x->kind == ST_NULL || y->kind == ST_NULL)
+		return (x->kind == ST_NULL) - (y->kind == ST_NULL);
+	if (x->kind == ST_STR || y->kind == ST_STR)
+		return strcmp(x->kind == ST_STR ? x->s : "", y->kind == ST_STR ? y->s : "");
+	a = x->kind == ST_S64 && (int64_t)x->u < 0 ? -x->u : x->u;
+	b = y->kind == ST_S64 && (int64_t)y->u < 0 ? -y->u : y->u;
+	return (a < b) - (a > b);
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct rt_table *t = sort_table;
+	int c = cell_cmp(&t->cells[a * t->ncols + sort_col],
+			 &t->cells[b * t->ncols + sort_col]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+int rt_table_sort(struct rt_table *t, size_t col)
+{
+	struct st_cell *cells;
+	size_t *idx, i;
+
+	if (col >= t->ncols || t->nrows < 2)
+		return 0;
+	idx = malloc(t->nrows * sizeof(*idx));
+	cells = malloc(t->nrows * t->ncols * sizeof(*cells));
+	if (!idx || !cells) {
+		free(idx);
+		free(cells);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->nrows; i++)
+		idx[i] = i;
+	sort_table = t;
+	sort_col = col;
+	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
+	for (i = 0; i < t->nrows; i++)
+		memcpy(&cells[i * t->ncols], &t->cells[idx[i] * t->ncols],
+		       t->ncols * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+	t->cap = t->nrows;
+	free(idx);
+	return 0;
+}
+
+void rt_table_top(struct rt_table *t, uint64_t n)
+{
+	size_t i;
+
+	if (n >= t->nrows)
+		return;
+	for (i = n * t->ncols; i < t->nrows * t->ncols; i++)
+		free((char *)t->cells[i].s);
+	t->nrows = n;
+}
+
+/*
+ * --sort KEY and --top N on the report's ranked tables (each one that has
+ * KEY, for --sort). A KEY no ranked table has is an error, named in why.
+ */
+int rt_report_select(struct rt_report *r, const struct st_select *s,
+		     char *why, size_t len)
+{
+	size_t i, col;
+	bool found = false;
+	int ret;
+
+	for (i = 0; i < r->ntables; i++) {
+		struct rt_table *t = r->tables[i];
+
+		if (!t->ranked)
+			continue;
+		if (s->sort) {
+			col = rt_table_column(t, s->sort);
+			if (col < t->ncols) {
+				found = true;
+				ret = rt_table_sort(t, col);
+				if (ret)
+					return ret;
+			}
+		}
+		if (!t->own_top && (s->has_top || r->default_top))
+			rt_table_top(t, s->has_top ? s->top : r->default_top);
+	}
+	if (s->sort && !found) {
+		snprintf(why, len, "--sort: report %s has no column '%s' to sort by",
+			 r->name, s->sort);
+		return -EINVAL;
+	}
+	return 0;
+}
