@@ -3,9 +3,21 @@
  * Attach: trace processes that already run (SESSION_NEW without F_ON_EXEC,
  * with F_TREE their living descendants too), or hold the root of an
  * F_ON_EXEC session until its exec.
+ *
+ * An attach runs under st_mutex and, as every generic netlink request does,
+ * under genl's cb_lock (read): a family registration queued behind it
+ * (down_write) stops every genl message of the machine until it returns. So
+ * nothing here waits on what a traced program controls. The executable is
+ * read from mm->exe_file under RCU, never under the mmap lock, which a
+ * program can hold for as long as it likes (a page fault on a FUSE file
+ * whose server does not answer). The tree is walked once per round, in time
+ * linear in the processes, leaving RCU to reschedule. Threads taken back
+ * wait for one grace period per attach. And the request stops when the
+ * task that sent it is killed.
  */
 #include <linux/slab.h>
-#include <linux/sort.h>
+#include <linux/hash.h>
+#include <linux/file.h>
 #include <linux/rculist.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
@@ -14,9 +26,9 @@
 #include <linux/sched/coredump.h>
 #include <linux/cred.h>
 #include <linux/capability.h>
-#include <linux/mm.h>
 #include <net/netlink.h>
 #include "systrace.h"
+#include "compat.h"
 
 /**
  * st_task_traced() - is a thread of @task's process traced by a session?
@@ -38,33 +50,6 @@ bool st_task_traced(struct task_struct *task)
 	}
 	rcu_read_unlock();
 	return traced;
-}
-
-/*
- * The root's executable, from the mapping of its text, through any thread
- * that still has the address space (a group leader that left by SYS_exit
- * has none).
- */
-static struct st_obj *st_root_exe(struct st_session *s, struct task_struct *task)
-{
-	struct mm_struct *mm = NULL;
-	struct task_struct *t;
-	struct st_obj *obj;
-	u64 offset;
-	u8 map;
-
-	rcu_read_lock();
-	for_each_thread(task, t) {
-		mm = get_task_mm(t);
-		if (mm)
-			break;
-	}
-	rcu_read_unlock();
-	if (!mm)
-		return NULL;
-	obj = st_obj_at(s, mm, mm->start_code, &map, &offset, GFP_KERNEL);
-	mmput(mm);
-	return obj;
 }
 
 /**
@@ -108,25 +93,132 @@ bool st_task_may_read(struct task_struct *task)
 	return ok;
 }
 
-/* Counts of one attach, over the processes of the tree. */
-struct st_attach_count {
-	int attached;		/* threads now traced */
-	int failed;		/* threads or rows refused: dropped_procs */
+/*
+ * The executable of @task's process, the file /proc/PID/exe names (the
+ * exec probe's bprm->file), through any thread that still has the address
+ * space (a group leader that left by SYS_exit has none). mm->exe_file is
+ * read under RCU: no mmap lock, no wait.
+ */
+static struct st_obj *st_exe(struct st_session *s, struct task_struct *task)
+{
+	struct file *exe = NULL;
+	struct task_struct *t;
+	struct st_obj *obj;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		/* task_lock keeps t->mm, and so its exe_file slot, alive. */
+		task_lock(t);
+		if (t->mm)
+			exe = st_get_file_rcu(&t->mm->exe_file);
+		task_unlock(t);
+		if (exe)
+			break;
+	}
+	rcu_read_unlock();
+	if (!exe)
+		return NULL;
+	obj = st_obj_get(s, exe, GFP_KERNEL);
+	fput(exe);
+	return obj;
+}
+
+/*
+ * A set of pointers, each held by a reference of its owner: open
+ * addressing, at most half full, grown only where the caller may sleep.
+ */
+struct st_pset {
+	const void **slot;
+	u32 bits;
+	u32 n;
+};
+
+static u32 st_pset_cap(const struct st_pset *set)
+{
+	return set->slot ? 1U << set->bits : 0;
+}
+
+static bool st_pset_has(const struct st_pset *set, const void *key)
+{
+	u32 mask, i;
+
+	if (!set->n)
+		return false;
+	mask = st_pset_cap(set) - 1;
+	for (i = hash_ptr(key, set->bits); set->slot[i]; i = (i + 1) & mask)
+		if (set->slot[i] == key)
+			return true;
+	return false;
+}
+
+/* Room for @more keys besides those in @set? */
+static bool st_pset_room(const struct st_pset *set, u32 more)
+{
+	return set->n + more <= st_pset_cap(set) / 2;
+}
+
+/* Add @key, which is not in @set; st_pset_room() said there is room. */
+static void st_pset_insert(struct st_pset *set, const void *key)
+{
+	u32 mask = st_pset_cap(set) - 1, i;
+
+	for (i = hash_ptr(key, set->bits); set->slot[i]; i = (i + 1) & mask)
+		;
+	set->slot[i] = key;
+	set->n++;
+}
+
+/* Make room for @more keys besides those in @set. Return: 0 or -ENOMEM. */
+static int st_pset_grow(struct st_pset *set, u32 more)
+{
+	struct st_pset big = { .bits = max(set->bits, 5U) };
+	u32 i;
+
+	while ((1U << big.bits) / 2 < set->n + more)
+		big.bits++;
+	if (big.bits == set->bits && set->slot)
+		return 0;
+	big.slot = kvcalloc(1U << big.bits, sizeof(*big.slot), GFP_KERNEL);
+	if (!big.slot)
+		return -ENOMEM;
+	for (i = 0; i < st_pset_cap(set); i++)
+		if (set->slot[i])
+			st_pset_insert(&big, set->slot[i]);
+	kvfree(set->slot);
+	*set = big;
+	return 0;
+}
+
+static void st_pset_clear(struct st_pset *set)
+{
+	if (set->slot)
+		memset(set->slot, 0, st_pset_cap(set) * sizeof(*set->slot));
+	set->n = 0;
+}
+
+/* One attach: what it did, and what it leaves for its end. */
+struct st_attach {
+	struct st_session *s;
+	int attached;			/* threads now traced */
+	int failed;			/* threads or rows refused: dropped_procs */
+	struct list_head gone;		/* threads taken back (st_attach_settle) */
+	/* Processes given a row, a reference each: never a second row. */
+	struct st_pset tried;
 };
 
 /*
  * st_attach_threads() - trace every thread of @task's process as @p's
  *
  * Threads past their exit probe, or about to be, are skipped: they would
- * never leave the session.
+ * never leave the session. One caught in between is taken back and kept,
+ * with a pin on its row, for st_attach_settle().
  */
-static void st_attach_threads(struct st_session *s, struct st_proc *p,
-			      struct task_struct *task,
-			      struct st_attach_count *c)
+static void st_attach_threads(struct st_attach *a, struct st_proc *p,
+			      struct task_struct *task)
 {
-	struct st_thread *nt, *tn;
+	struct st_session *s = a->s;
+	struct st_thread *nt;
 	struct task_struct *t;
-	LIST_HEAD(gone);
 
 	rcu_read_lock();
 	for_each_thread(task, t) {
@@ -137,7 +229,7 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
 			/* Followed since (the fork probe): not a loss. */
 			nt = st_thread_lookup(t);
 			if (!nt || nt->s != s)
-				c->failed++;
+				a->failed++;
 			continue;
 		}
 		/*
@@ -149,21 +241,38 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
 		 */
 		smp_mb();
 		if ((READ_ONCE(t->flags) & PF_EXITING) && st_thread_own(nt)) {
-			list_add_tail(&nt->snode, &gone);
+			if (p)
+				st_proc_pin(p);
+			list_add_tail(&nt->snode, &a->gone);
 			continue;
 		}
-		c->attached++;
+		a->attached++;
 		/* Counted from its next return to user mode, as a fork child. */
 		if (p)
 			st_counter_start_attached(nt);
 	}
 	rcu_read_unlock();
-	if (!list_empty(&gone)) {
-		synchronize_rcu();
-		list_for_each_entry_safe(nt, tn, &gone, snode) {
-			list_del_init(&nt->snode);
-			st_thread_detach(nt, false);
-		}
+}
+
+/*
+ * st_attach_settle() - retire the threads the attach took back, after one
+ * grace period for all of them (a probe may still hold one), and unpin
+ * their rows.
+ */
+static void st_attach_settle(struct st_attach *a)
+{
+	struct st_thread *nt, *tn;
+	struct st_proc *p;
+
+	if (list_empty(&a->gone))
+		return;
+	synchronize_rcu();
+	list_for_each_entry_safe(nt, tn, &a->gone, snode) {
+		list_del_init(&nt->snode);
+		p = nt->proc;
+		st_thread_detach(nt, false);
+		if (p)
+			st_proc_unpin_end(p);
 	}
 }
 
@@ -174,17 +283,18 @@ static void st_attach_threads(struct st_session *s, struct st_proc *p,
  *
  * Return: false when no row could be made (a limit, or no memory).
  */
-static bool st_attach_proc(struct st_session *s, struct task_struct *task,
-			   u64 parent_id, pid_t ppid, struct st_attach_count *c)
+static bool st_attach_proc(struct st_attach *a, struct task_struct *task,
+			   u64 parent_id, pid_t ppid)
 {
+	struct st_session *s = a->s;
 	struct st_proc *p;
 
-	p = st_proc_new(s, task, parent_id, ppid, 0, st_root_exe(s, task),
-			true, GFP_KERNEL);
+	p = st_proc_new(s, task, parent_id, ppid, 0, st_exe(s, task), true,
+			GFP_KERNEL);
 	if (!p)
 		return false;
 	st_proc_pin(p);
-	st_attach_threads(s, p, task, c);
+	st_attach_threads(a, p, task);
 	/*
 	 * Every attached thread may have left already, and the exit probe
 	 * does not end a pinned row: end it here, as the probe would have
@@ -222,103 +332,171 @@ static bool st_has_live_thread(struct task_struct *task)
 	return false;
 }
 
-/* A process of the tree found by st_collect_tree(), deepest last. */
+/* A process of the tree, found by st_tree_collect(). */
 struct st_tree_ent {
-	struct task_struct *task;	/* a reference is held */
-	u32 depth;
+	struct task_struct *task;	/* a reference */
+	bool attach;			/* living, untraced, not the caller */
 };
 
-static int st_tree_ent_cmp(const void *a, const void *b)
-{
-	const struct st_tree_ent *x = a, *y = b;
+/* The processes of a tree, parents before children. */
+struct st_tree {
+	struct st_tree_ent *ents;
+	u32 n, cap;
+	struct st_pset members;		/* their signal_structs, and the root's */
+	bool partial;			/* the walk stopped early */
+};
 
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
+/* Room for more processes. Return: 0 or -ENOMEM. */
+static int st_tree_grow(struct st_tree *tr)
+{
+	u32 cap = max(tr->cap * 2, 64U);
+	struct st_tree_ent *ents;
+
+	if (st_pset_grow(&tr->members, cap + 1 - tr->members.n))
+		return -ENOMEM;
+	ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
+	if (!ents)
+		return -ENOMEM;
+	if (tr->n)
+		memcpy(ents, tr->ents, tr->n * sizeof(*ents));
+	kvfree(tr->ents);
+	tr->ents = ents;
+	tr->cap = cap;
+	return 0;
+}
+
+static void st_tree_put(struct st_tree *tr)
+{
+	while (tr->n)
+		put_task_struct(tr->ents[--tr->n].task);
+	st_pset_clear(&tr->members);
 }
 
 /*
- * st_collect_tree() - the living descendants of @root not traced yet
- * @ents: room for @cap entries
- *
- * The tasks list is walked under RCU, and each process's ancestry through
- * real_parent (the child lists need tasklist_lock, which modules cannot
- * take). Return: how many there are; at most @cap of them are in @ents,
- * with a reference each, parents before children.
+ * Is @p, a process the walk visited, still on the task list? A process
+ * leaves it when it is released, which also clears its pid, or when a
+ * thread that execs takes its place, which makes that thread the leader.
+ * Both are written under tasklist_lock, before the grace period that would
+ * free what @p's list pointers lead to; a reader that starts after that
+ * grace period sees them.
  */
-static u32 st_collect_tree(struct st_session *s, struct task_struct *root,
-			   struct st_tree_ent *ents, u32 cap)
+static bool st_task_listed(struct task_struct *p)
 {
-	struct task_struct *p, *a, *up;
-	u32 n = 0, found = 0, depth;
+	return pid_alive(p) && thread_group_leader(p);
+}
 
+/*
+ * st_tree_pause() - leave RCU at @p: to make room, to let others run, to
+ * see whether the caller was killed; back under RCU on return
+ *
+ * Return: 0 to go on from @p, 1 when @p left the task list meanwhile (the
+ * walk starts again from its head), -ENOMEM or -EINTR.
+ */
+static int st_tree_pause(struct st_tree *tr, struct task_struct *p)
+{
+	bool listed;
+	int ret = 0;
+
+	get_task_struct(p);
+	rcu_read_unlock();
+	if (tr->n == tr->cap)
+		ret = st_tree_grow(tr);
+	cond_resched();
+	if (!ret && fatal_signal_pending(current))
+		ret = -EINTR;
 	rcu_read_lock();
+	listed = st_task_listed(p);
+	if (listed) {
+		/* Not the last reference: the task list's is still held. */
+		put_task_struct(p);
+	} else {
+		rcu_read_unlock();
+		put_task_struct(p);
+		rcu_read_lock();
+	}
+	return ret ?: !listed;
+}
+
+#define ST_TREE_RESTARTS	8
+
+/*
+ * st_tree_collect() - the processes of @root's tree, @root excluded
+ * @tr: receives them, a reference each, parents before children
+ *
+ * The task list holds processes in the order they were made, and a process
+ * is only ever reparented to an older one (a thread of its parent's, a
+ * subreaper among its ancestors, its namespace's init), so a parent comes
+ * before its children: one lookup of the parent's signal_struct among the
+ * tree's tells whether a process is in the tree, and the walk is linear in
+ * the processes. The references keep every key alive, so none is reused by
+ * a new process while the walk is out of RCU. (The child lists would need
+ * tasklist_lock, which modules cannot take.)
+ *
+ * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
+ */
+static int st_tree_collect(struct st_session *s, struct task_struct *root,
+			   struct st_tree *tr)
+{
+	struct task_struct *p, *up;
+	int restarts = 0, ret = 0;
+
+	st_tree_put(tr);
+	tr->partial = false;
+	if (!tr->cap) {
+		ret = st_tree_grow(tr);
+		if (ret)
+			return ret;
+	}
+	st_pset_insert(&tr->members, root->signal);
+	rcu_read_lock();
+restart:
 	for_each_process(p) {
-		/* Not the caller itself (systracectl in a traced shell). */
-		if (same_thread_group(p, root) || same_thread_group(p, current) ||
-		    (READ_ONCE(p->flags) & PF_KTHREAD))
-			continue;
-		depth = 0;
-		for (a = p; !same_thread_group(a, root); a = up) {
-			up = rcu_dereference(a->real_parent);
-			if (up == a)	/* the idle task: no ancestor left */
+		if (tr->n == tr->cap || need_resched()) {
+			ret = st_tree_pause(tr, p);
+			if (ret == 1 && ++restarts < ST_TREE_RESTARTS)
+				goto restart;
+			if (ret == 1)
+				tr->partial = true;
+			if (ret)
 				break;
-			depth++;
 		}
-		if (!same_thread_group(a, root) || !st_has_live_thread(p) ||
-		    st_traced_proc(s, p))
+		if ((READ_ONCE(p->flags) & PF_KTHREAD) ||
+		    st_pset_has(&tr->members, p->signal))
 			continue;
-		if (n < cap) {
-			get_task_struct(p);
-			ents[n].task = p;
-			ents[n].depth = depth;
-			n++;
-		}
-		found++;
+		up = rcu_dereference(p->real_parent);
+		if (!st_pset_has(&tr->members, up->signal))
+			continue;
+		get_task_struct(p);
+		tr->ents[tr->n].task = p;
+		/* Not the caller itself (systracectl in a traced shell). */
+		tr->ents[tr->n].attach = !same_thread_group(p, current) &&
+					 st_has_live_thread(p) &&
+					 !st_traced_proc(s, p);
+		tr->n++;
+		st_pset_insert(&tr->members, p->signal);
 	}
 	rcu_read_unlock();
-	sort(ents, n, sizeof(*ents), st_tree_ent_cmp, NULL);
-	return found;
+	return ret == 1 ? 0 : ret;
 }
 
-/* Processes given a row by this attach: never a second one. */
-struct st_tried {
-	struct task_struct **tasks;	/* a reference each */
-	u32 n, cap;
-};
-
-static bool st_tried_has(const struct st_tried *tr, struct task_struct *task)
+/* Remember that @task got its row. Return: false when out of memory. */
+static bool st_tried_add(struct st_pset *tried, struct task_struct *task)
 {
-	u32 i;
-
-	for (i = 0; i < tr->n; i++)
-		if (tr->tasks[i] == task)
-			return true;
-	return false;
-}
-
-static bool st_tried_add(struct st_tried *tr, struct task_struct *task)
-{
-	struct task_struct **grown;
-
-	if (tr->n == tr->cap) {
-		grown = kvmalloc_array(tr->cap * 2 + 8, sizeof(*grown), GFP_KERNEL);
-		if (!grown)
-			return false;
-		if (tr->n)
-			memcpy(grown, tr->tasks, tr->n * sizeof(*grown));
-		kvfree(tr->tasks);
-		tr->tasks = grown;
-		tr->cap = tr->cap * 2 + 8;
-	}
+	if (!st_pset_room(tried, 1) && st_pset_grow(tried, 1))
+		return false;
 	get_task_struct(task);
-	tr->tasks[tr->n++] = task;
+	st_pset_insert(tried, task);
 	return true;
 }
 
-static void st_tried_free(struct st_tried *tr)
+static void st_tried_free(struct st_pset *tried)
 {
-	while (tr->n)
-		put_task_struct(tr->tasks[--tr->n]);
-	kvfree(tr->tasks);
+	u32 i;
+
+	for (i = 0; i < st_pset_cap(tried); i++)
+		if (tried->slot[i])
+			put_task_struct((struct task_struct *)tried->slot[i]);
+	kvfree(tried->slot);
 }
 
 /*
@@ -328,9 +506,9 @@ static void st_tried_free(struct st_tried *tr)
  * Return: false when it should have been attached and was not (another
  * session traces it, the caller may not read it, a limit): a loss.
  */
-static bool st_attach_one(struct st_session *s, struct task_struct *task,
-			  struct st_tried *tr, struct st_attach_count *c)
+static bool st_attach_one(struct st_attach *a, struct task_struct *task)
 {
+	struct st_session *s = a->s;
 	struct task_struct *up;
 	struct st_proc *pp;
 	u64 parent_id;
@@ -346,12 +524,12 @@ static bool st_attach_one(struct st_session *s, struct task_struct *task,
 	ppid = task_tgid_nr_ns(up, s->pidns);
 	rcu_read_unlock();
 	/* Exiting, or followed by the fork probe since the walk: no loss. */
-	if (!live || ours || st_tried_has(tr, task))
+	if (!live || ours || st_pset_has(&a->tried, task))
 		return true;
 	if (st_task_traced(task) || !st_task_may_read(task))
 		return false;
-	if (!st_tried_add(tr, task) ||
-	    !st_attach_proc(s, task, parent_id, ppid, c))
+	if (!st_tried_add(&a->tried, task) ||
+	    !st_attach_proc(a, task, parent_id, ppid))
 		return false;
 	return true;
 }
@@ -361,48 +539,39 @@ static bool st_attach_one(struct st_session *s, struct task_struct *task,
  *
  * Once a process is attached, the fork probe follows what it creates. A
  * process found but not attached yet may fork meanwhile, so the walk runs
- * again while a round attaches something or finds more than it had room
- * for (at most ST_TREE_ROUNDS). The processes the last round could not
- * attach count in dropped_procs, once.
+ * again while a round attaches something, or stopped early (at most
+ * ST_TREE_ROUNDS). The processes the last round could not attach count in
+ * dropped_procs, once.
  *
- * Return: 0, or -ENOMEM when the list of descendants cannot be allocated.
+ * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
  */
 #define ST_TREE_ROUNDS	8
-static int st_attach_tree(struct st_session *s, struct task_struct *root,
-			  struct st_attach_count *c)
+static int st_attach_tree(struct st_attach *a, struct task_struct *root)
 {
-	struct st_tried tr = {};
-	struct st_tree_ent *ents;
-	u32 cap = 64, found, n, i, round, lost;
+	struct st_tree tr = {};
+	u32 i, round, lost;
 	int before, ret = 0;
 
-	for (round = 0; round < ST_TREE_ROUNDS; round++) {
-		ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
-		if (!ents) {
-			ret = -ENOMEM;
-			break;
-		}
-		found = st_collect_tree(s, root, ents, cap);
-		n = min(found, cap);
-		before = c->attached;
-		lost = found - n;
-		for (i = 0; i < n; i++) {
-			if (!st_attach_one(s, ents[i].task, &tr, c))
+	for (round = 0; round < ST_TREE_ROUNDS && !ret; round++) {
+		ret = st_tree_collect(a->s, root, &tr);
+		before = a->attached;
+		lost = 0;
+		for (i = 0; i < tr.n && !ret; i++) {
+			if (tr.ents[i].attach && !st_attach_one(a, tr.ents[i].task))
 				lost++;
-			put_task_struct(ents[i].task);
+			if (fatal_signal_pending(current))
+				ret = -EINTR;
+			cond_resched();
 		}
-		kvfree(ents);
-		if ((c->attached == before && found <= cap) ||
-		    round == ST_TREE_ROUNDS - 1) {
-			c->failed += lost;
+		if (!ret && ((a->attached == before && !tr.partial) ||
+			     round == ST_TREE_ROUNDS - 1)) {
+			a->failed += lost;
 			break;
 		}
-		/* Room for all of them the next time, within the limit. */
-		if (found > cap)
-			cap = min_t(u32, found + found / 4 + 1, max(st_max_procs, 64U));
-		cond_resched();
 	}
-	st_tried_free(&tr);
+	st_tree_put(&tr);
+	kvfree(tr.ents);
+	kvfree(tr.members.slot);
 	return ret;
 }
 
@@ -421,36 +590,37 @@ static int st_attach_tree(struct st_session *s, struct task_struct *root,
 int st_attach(struct st_session *s, struct task_struct *task,
 	      struct netlink_ext_ack *extack)
 {
-	struct st_attach_count c = {};
-	int ret;
+	struct st_attach a = { .s = s };
+	int ret = 0;
+	pid_t ppid;
 
+	INIT_LIST_HEAD(&a.gone);
 	if (s->flags & SYSTRACE_SESSION_F_ON_EXEC) {
-		st_attach_threads(s, NULL, task, &c);
+		st_attach_threads(&a, NULL, task);
 	} else {
-		pid_t ppid;
-
 		rcu_read_lock();
 		ppid = task_tgid_nr_ns(rcu_dereference(task->real_parent),
 				       s->pidns);
 		rcu_read_unlock();
-		if (!st_attach_proc(s, task, 0, ppid, &c))
-			c.failed++;
-		if (!c.attached && !c.failed) {
-			NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
-			return -ESRCH;
-		}
-		if (c.attached && (s->flags & SYSTRACE_SESSION_F_TREE)) {
-			ret = st_attach_tree(s, task, &c);
-			if (ret) {
-				NL_SET_ERR_MSG_MOD(extack, "cannot allocate the list of descendants");
-				return ret;
-			}
-		}
+		if (!st_attach_proc(&a, task, 0, ppid))
+			a.failed++;
+		if (a.attached && (s->flags & SYSTRACE_SESSION_F_TREE))
+			ret = st_attach_tree(&a, task);
 	}
-	if (c.failed)
-		atomic64_add(c.failed, &s->stats[ST_DROPPED_PROCS]);
-	if (!c.attached) {
-		if (c.failed) {
+	st_attach_settle(&a);
+	st_tried_free(&a.tried);
+	if (ret == -EINTR) {
+		NL_SET_ERR_MSG_MOD(extack, "interrupted by a signal");
+		return ret;
+	}
+	if (ret) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the list of descendants");
+		return ret;
+	}
+	if (a.failed)
+		atomic64_add(a.failed, &s->stats[ST_DROPPED_PROCS]);
+	if (!a.attached) {
+		if (a.failed) {
 			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
 			return -ENOMEM;
 		}

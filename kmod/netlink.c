@@ -364,7 +364,11 @@ static int st_nl_table_error(struct netlink_callback *cb)
 	return ctx->err;
 }
 
-/* Sessions, one message each, in id order, resumed after the last id. */
+/*
+ * Sessions, one message each, in id order (they are listed in the order
+ * made), resumed after the last id. Under RCU, not st_mutex: a list never
+ * waits for an attach.
+ */
 static int st_nl_session_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
@@ -375,8 +379,8 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
-	mutex_lock(&st_mutex);
-	list_for_each_entry(s, &st_sessions, node) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &st_sessions, node) {
 		if (s->id <= ctx->session_id)
 			continue;
 		hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_SESSION_GET);
@@ -390,7 +394,7 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 		ctx->session_id = s->id;
 		n++;
 	}
-	mutex_unlock(&st_mutex);
+	rcu_read_unlock();
 	return n ? skb->len : 0;
 }
 
@@ -773,7 +777,13 @@ static struct genl_family st_family __ro_after_init = {
 	.maxattr = SYSTRACE_A_MAX,
 	.module = THIS_MODULE,
 	.netnsok = true,
-	/* Ops serialize on st_mutex or session references, not genl_mutex. */
+	/*
+	 * Ops serialize on st_mutex or session references, not genl_mutex.
+	 * genl still holds cb_lock (read) around every request, on 6.1 as on
+	 * 6.12, and a family (un)registration waits for it (write) while every
+	 * later genl message of the machine waits behind that: no op may wait
+	 * on a traced program (attach.c).
+	 */
 	.parallel_ops = true,
 	.ops = st_nl_ops,
 	.n_ops = ARRAY_SIZE(st_nl_ops),

@@ -134,6 +134,29 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 	return s;
 }
 
+/*
+ * Everything a new session must pass under st_mutex before it attaches:
+ * the session limit, the root not traced yet.
+ */
+static int st_session_admit(struct task_struct *task,
+			    struct netlink_ext_ack *extack)
+{
+	struct st_session *it;
+	u32 n = 0;
+
+	list_for_each_entry(it, &st_sessions, node)
+		n++;
+	if (n >= st_max_sessions) {
+		NL_SET_ERR_MSG_MOD(extack, "too many sessions: reset one, or raise max_sessions");
+		return -ENOSPC;
+	}
+	if (st_task_traced(task)) {
+		NL_SET_ERR_MSG_MOD(extack, "the process is already traced by a session");
+		return -EBUSY;
+	}
+	return 0;
+}
+
 /**
  * st_session_new() - start tracing the tree rooted at @pid
  * @pid: root, in the caller's pid namespace
@@ -144,6 +167,9 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
  * @out: the new session, with a reference for the caller
  * @extack: where a rejection is explained
  *
+ * st_mutex is held from the checks to the listing, over the attach, which
+ * waits on nothing a traced program controls (attach.c).
+ *
  * Return: 0 or -errno.
  */
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
@@ -151,9 +177,8 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		   struct netlink_ext_ack *extack)
 {
 	struct task_struct *task;
-	struct st_session *s, *it;
+	struct st_session *s;
 	struct pid *spid;
-	u32 n = 0;
 	int ret;
 
 	if ((flags & SYSTRACE_SESSION_F_TREE) &&
@@ -192,19 +217,14 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 			goto out_free;
 	}
 
-	mutex_lock(&st_mutex);
-	list_for_each_entry(it, &st_sessions, node)
-		n++;
-	if (n >= st_max_sessions) {
-		NL_SET_ERR_MSG_MOD(extack, "too many sessions: reset one, or raise max_sessions");
-		ret = -ENOSPC;
-		goto out_unlock;
+	if (mutex_lock_killable(&st_mutex)) {
+		NL_SET_ERR_MSG_MOD(extack, "interrupted by a signal");
+		ret = -EINTR;
+		goto out_free;
 	}
-	if (st_task_traced(task)) {
-		NL_SET_ERR_MSG_MOD(extack, "the process is already traced by a session");
-		ret = -EBUSY;
+	ret = st_session_admit(task, extack);
+	if (ret)
 		goto out_unlock;
-	}
 	ret = st_hooks_get();
 	if (ret) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot register the tracepoint probes");
@@ -282,7 +302,10 @@ int st_session_del(u32 id, struct netlink_ext_ack *extack)
 {
 	struct st_session *s, *found = NULL;
 
-	mutex_lock(&st_mutex);
+	if (mutex_lock_killable(&st_mutex)) {
+		NL_SET_ERR_MSG_MOD(extack, "interrupted by a signal");
+		return -EINTR;
+	}
 	list_for_each_entry(s, &st_sessions, node) {
 		if (s->id == id) {
 			found = s;
