@@ -257,8 +257,14 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "missing the root pid");
 		return -EINVAL;
 	}
-	if (attrs[SYSTRACE_A_NAME])
+	if (attrs[SYSTRACE_A_NAME]) {
 		name = nla_data(attrs[SYSTRACE_A_NAME]);
+		if (!name[0]) {
+			NL_SET_ERR_MSG_MOD(info->extack, "the session name is empty: give a name, or none");
+			NL_SET_BAD_ATTR(info->extack, attrs[SYSTRACE_A_NAME]);
+			return -EINVAL;
+		}
+	}
 	if (attrs[SYSTRACE_A_FLAGS])
 		flags = nla_get_u32(attrs[SYSTRACE_A_FLAGS]);
 	if (attrs[SYSTRACE_A_COUNTERS])
@@ -269,7 +275,9 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
 			     counters, log_bytes, &s, info->extack);
 	if (ret) {
-		NL_SET_BAD_ATTR(info->extack, attrs[SYSTRACE_A_PID]);
+		NL_SET_BAD_ATTR(info->extack, attrs[ret == -EEXIST ?
+						     SYSTRACE_A_NAME :
+						     SYSTRACE_A_PID]);
 		return ret;
 	}
 	ret = st_nl_reply_session(info, s, SYSTRACE_CMD_SESSION_NEW);

@@ -135,14 +135,39 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 }
 
 /*
- * Everything a new session must pass under st_mutex before it attaches:
- * the session limit, the root not traced yet.
+ * May a new session be named @name? Not when a live session (running, or
+ * waiting for its root's exec) has that name: a name picks one session.
+ * Under st_mutex, which every new session is listed under.
  */
-static int st_session_admit(struct task_struct *task,
+static int st_session_name_check(const char *name,
+				 struct netlink_ext_ack *extack)
+{
+	struct st_session *it;
+	u32 state;
+
+	if (!name)
+		return 0;
+	list_for_each_entry(it, &st_sessions, node) {
+		state = st_session_state(it);
+		if ((state == SYSTRACE_STATE_RUNNING ||
+		     state == SYSTRACE_STATE_WAITING) && !strcmp(it->name, name)) {
+			NL_SET_ERR_MSG_MOD(extack, "a live session already has that name");
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Everything a new session must pass under st_mutex before it attaches:
+ * the session limit, its name, the root not traced yet.
+ */
+static int st_session_admit(struct task_struct *task, const char *name,
 			    struct netlink_ext_ack *extack)
 {
 	struct st_session *it;
 	u32 n = 0;
+	int ret;
 
 	list_for_each_entry(it, &st_sessions, node)
 		n++;
@@ -150,6 +175,9 @@ static int st_session_admit(struct task_struct *task,
 		NL_SET_ERR_MSG_MOD(extack, "too many sessions: reset one, or raise max_sessions");
 		return -ENOSPC;
 	}
+	ret = st_session_name_check(name, extack);
+	if (ret)
+		return ret;
 	if (st_task_traced(task)) {
 		NL_SET_ERR_MSG_MOD(extack, "the process is already traced by a session");
 		return -EBUSY;
@@ -160,7 +188,7 @@ static int st_session_admit(struct task_struct *task,
 /**
  * st_session_new() - start tracing the tree rooted at @pid
  * @pid: root, in the caller's pid namespace
- * @name: optional session name
+ * @name: optional session name, not empty; unique among live sessions
  * @flags: SYSTRACE_SESSION_F_*
  * @counters: enum systrace_counters
  * @log_bytes: the temporal log's buffer per CPU; 0: no log
@@ -222,7 +250,7 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		ret = -EINTR;
 		goto out_free;
 	}
-	ret = st_session_admit(task, extack);
+	ret = st_session_admit(task, name, extack);
 	if (ret)
 		goto out_unlock;
 	ret = st_hooks_get();
