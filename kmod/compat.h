@@ -35,4 +35,20 @@ static inline u64 st_inode_mtime_ns(const struct inode *inode)
 }
 #endif
 
+/*
+ * A reference to the file in an RCU-protected slot (mm->exe_file), or NULL;
+ * under rcu_read_lock(). Since 6.7 files are SLAB_TYPESAFE_BY_RCU and the
+ * kernel's helper rechecks the slot after taking the reference.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define st_get_file_rcu(slot) get_file_rcu(slot)
+#else
+static inline struct file *st_get_file_rcu(struct file __rcu **slot)
+{
+	struct file *f = rcu_dereference(*slot);
+
+	return f && get_file_rcu(f) ? f : NULL;
+}
+#endif
+
 #endif

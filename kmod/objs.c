@@ -132,9 +132,9 @@ static struct st_obj *st_obj_locked(struct st_session *s,
  * @offset: set to the file offset, or to @addr when not file-backed
  * @gfp: allocation context
  *
- * Waits for the mmap lock only when @gfp may block. Otherwise the lock is
- * only tried, and a failed try leaves SYSTRACE_MAP_UNKNOWN for the caller
- * to resolve later (st_resolve_later()).
+ * The mmap lock is only tried, never waited for: a traced program can hold
+ * it for as long as it likes. A failed try leaves SYSTRACE_MAP_UNKNOWN for
+ * the caller to resolve later (st_resolve_later()).
  *
  * Return: the file record for SYSTRACE_MAP_FILE, ERR_PTR(-EAGAIN) when the
  * lock was taken, NULL otherwise.
@@ -154,11 +154,7 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 		st_stat_inc(s, ST_DROPPED_RESOLVE);
 		return NULL;
 	}
-	if (gfpflags_allow_blocking(gfp)) {
-		/* A request waits, but not unkillably, on another's lock. */
-		if (mmap_read_lock_killable(mm))
-			return NULL;
-	} else if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
+	if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
 		return ERR_PTR(-EAGAIN);
 	obj = st_obj_locked(s, mm, addr, map, offset, gfp);
 	mmap_read_unlock(mm);

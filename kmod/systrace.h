@@ -268,6 +268,12 @@ extern unsigned long st_max_mem;
 extern unsigned long st_max_mem_total;
 extern bool st_force_late_resolve;
 
+/* attach.c */
+bool st_task_traced(struct task_struct *task);
+bool st_task_may_read(struct task_struct *task);
+int st_attach(struct st_session *s, struct task_struct *task,
+	      struct netlink_ext_ack *extack);
+
 /* session.c */
 extern struct mutex st_mutex;
 extern struct list_head st_sessions;

@@ -30,7 +30,8 @@
  *             (attach): its row, and with SYSTRACE_SESSION_F_TREE those of
  *             its living descendants, carry SYSTRACE_PROC_A_ATTACHED and
  *             count from the attach on;
- *             SYSTRACE_A_NAME (optional, at most SYSTRACE_NAME_MAX - 1 bytes);
+ *             SYSTRACE_A_NAME (optional, 1 to SYSTRACE_NAME_MAX - 1 bytes;
+ *             EEXIST while a live session, running or waiting, has it);
  *             SYSTRACE_A_FLAGS (optional, SYSTRACE_SESSION_F_*);
  *             SYSTRACE_A_COUNTERS (optional, enum systrace_counters,
  *             default SYSTRACE_COUNTERS_NONE);

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attach: trace processes that already run (SESSION_NEW without F_ON_EXEC,
+ * with F_TREE their living descendants too), or hold the root of an
+ * F_ON_EXEC session until its exec.
+ *
+ * An attach runs under st_mutex and, as every generic netlink request does,
+ * under genl's cb_lock (read): a family registration queued behind it
+ * (down_write) stops every genl message of the machine until it returns. So
+ * nothing here waits on what a traced program controls. The executable is
+ * read from mm->exe_file under RCU, never under the mmap lock, which a
+ * program can hold for as long as it likes (a page fault on a FUSE file
+ * whose server does not answer). The tree is walked once per round, in time
+ * linear in the processes, leaving RCU to reschedule. Threads taken back
+ * wait for one grace period per attach. And the request stops when the
+ * task that sent it is killed.
+ */
+#include <linux/slab.h>
+#include <linux/hash.h>
+#include <linux/file.h>
+#include <linux/rculist.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/sched/coredump.h>
+#include <linux/cred.h>
+#include <linux/capability.h>
+#include <net/netlink.h>
+#include "systrace.h"
+#include "compat.h"
+
+/**
+ * st_task_traced() - is a thread of @task's process traced by a session?
+ * @task: any thread of the process
+ *
+ * Return: true when one is.
+ */
+bool st_task_traced(struct task_struct *task)
+{
+	struct task_struct *t;
+	bool traced = false;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		if (st_thread_lookup(t)) {
+			traced = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return traced;
+}
+
+/**
+ * st_task_may_read() - may current read @task as
+ *	ptrace_may_access(PTRACE_MODE_READ_REALCREDS) decides?
+ * @task: the task
+ *
+ * The same rules, except the LSM hook, which the kernel does not export to
+ * modules: same thread group; or the caller's real uid and gid are all of
+ * the task's, or it holds CAP_SYS_PTRACE over the task's user namespace;
+ * and a task that is not dumpable (a setuid image) needs CAP_SYS_PTRACE
+ * over its mm's user namespace (over the initial one when it has no mm
+ * left, such as a leader that left by SYS_exit).
+ *
+ * Return: true when it may.
+ */
+bool st_task_may_read(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	task_lock(task);
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	smp_rmb();	/* the credentials before the dumpability, as ptrace */
+	mm = task->mm;
+	if (ok && (mm ? get_dumpable(mm) != SUID_DUMP_USER &&
+			!ns_capable(mm->user_ns, CAP_SYS_PTRACE) :
+			!task->user_dumpable &&
+			!ns_capable(&init_user_ns, CAP_SYS_PTRACE)))
+		ok = false;
+	task_unlock(task);
+	return ok;
+}
+
+/*
+ * The executable of @task's process, the file /proc/PID/exe names (the
+ * exec probe's bprm->file), through any thread that still has the address
+ * space (a group leader that left by SYS_exit has none). mm->exe_file is
+ * read under RCU: no mmap lock, no wait.
+ */
+static struct st_obj *st_exe(struct st_session *s, struct task_struct *task)
+{
+	struct file *exe = NULL;
+	struct task_struct *t;
+	struct st_obj *obj;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		/* task_lock keeps t->mm, and so its exe_file slot, alive. */
+		task_lock(t);
+		if (t->mm)
+			exe = st_get_file_rcu(&t->mm->exe_file);
+		task_unlock(t);
+		if (exe)
+			break;
+	}
+	rcu_read_unlock();
+	if (!exe)
+		return NULL;
+	obj = st_obj_get(s, exe, GFP_KERNEL);
+	fput(exe);
+	return obj;
+}
+
+/*
+ * A set of pointers, each held by a reference of its owner: open
+ * addressing, at most half full, grown only where the caller may sleep.
+ */
+struct st_pset {
+	const void **slot;
+	u32 bits;
+	u32 n;
+};
+
+static u32 st_pset_cap(const struct st_pset *set)
+{
+	return set->slot ? 1U << set->bits : 0;
+}
+
+static bool st_pset_has(const struct st_pset *set, const void *key)
+{
+	u32 mask, i;
+
+	if (!set->n)
+		return false;
+	mask = st_pset_cap(set) - 1;
+	for (i = hash_ptr(key, set->bits); set->slot[i]; i = (i + 1) & mask)
+		if (set->slot[i] == key)
+			return true;
+	return false;
+}
+
+/* Room for @more keys besides those in @set? */
+static bool st_pset_room(const struct st_pset *set, u32 more)
+{
+	return set->n + more <= st_pset_cap(set) / 2;
+}
+
+/* Add @key, which is not in @set; st_pset_room() said there is room. */
+static void st_pset_insert(struct st_pset *set, const void *key)
+{
+	u32 mask = st_pset_cap(set) - 1, i;
+
+	for (i = hash_ptr(key, set->bits); set->slot[i]; i = (i + 1) & mask)
+		;
+	set->slot[i] = key;
+	set->n++;
+}
+
+/* Make room for @more keys besides those in @set. Return: 0 or -ENOMEM. */
+static int st_pset_grow(struct st_pset *set, u32 more)
+{
+	struct st_pset big = { .bits = max(set->bits, 5U) };
+	u32 i;
+
+	while ((1U << big.bits) / 2 < set->n + more)
+		big.bits++;
+	if (big.bits == set->bits && set->slot)
+		return 0;
+	big.slot = kvcalloc(1U << big.bits, sizeof(*big.slot), GFP_KERNEL);
+	if (!big.slot)
+		return -ENOMEM;
+	for (i = 0; i < st_pset_cap(set); i++)
+		if (set->slot[i])
+			st_pset_insert(&big, set->slot[i]);
+	kvfree(set->slot);
+	*set = big;
+	return 0;
+}
+
+static void st_pset_clear(struct st_pset *set)
+{
+	if (set->slot)
+		memset(set->slot, 0, st_pset_cap(set) * sizeof(*set->slot));
+	set->n = 0;
+}
+
+/* One attach: what it did, and what it leaves for its end. */
+struct st_attach {
+	struct st_session *s;
+	int attached;			/* threads now traced */
+	int failed;			/* threads or rows refused: dropped_procs */
+	struct list_head gone;		/* threads taken back (st_attach_settle) */
+	/* Processes given a row, a reference each: never a second row. */
+	struct st_pset tried;
+};
+
+/*
+ * st_attach_threads() - trace every thread of @task's process as @p's
+ *
+ * Threads past their exit probe, or about to be, are skipped: they would
+ * never leave the session. One caught in between is taken back and kept,
+ * with a pin on its row, for st_attach_settle().
+ */
+static void st_attach_threads(struct st_attach *a, struct st_proc *p,
+			      struct task_struct *task)
+{
+	struct st_session *s = a->s;
+	struct st_thread *nt;
+	struct task_struct *t;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		if (READ_ONCE(t->flags) & PF_EXITING)
+			continue;
+		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
+		if (!nt) {
+			/* Followed since (the fork probe): not a loss. */
+			nt = st_thread_lookup(t);
+			if (!nt || nt->s != s)
+				a->failed++;
+			continue;
+		}
+		/*
+		 * It may have started to exit between the test and the
+		 * insert, and passed its exit probe before the insert. The
+		 * full barrier pairs with those in do_exit() between setting
+		 * PF_EXITING and the probe's lookup: either the probe sees
+		 * the record, or this sees the flag and takes the record back.
+		 */
+		smp_mb();
+		if ((READ_ONCE(t->flags) & PF_EXITING) && st_thread_own(nt)) {
+			if (p)
+				st_proc_pin(p);
+			list_add_tail(&nt->snode, &a->gone);
+			continue;
+		}
+		a->attached++;
+		/* Counted from its next return to user mode, as a fork child. */
+		if (p)
+			st_counter_start_attached(nt);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * st_attach_settle() - retire the threads the attach took back, after one
+ * grace period for all of them (a probe may still hold one), and unpin
+ * their rows.
+ */
+static void st_attach_settle(struct st_attach *a)
+{
+	struct st_thread *nt, *tn;
+	struct st_proc *p;
+
+	if (list_empty(&a->gone))
+		return;
+	synchronize_rcu();
+	list_for_each_entry_safe(nt, tn, &a->gone, snode) {
+		list_del_init(&nt->snode);
+		p = nt->proc;
+		st_thread_detach(nt, false);
+		if (p)
+			st_proc_unpin_end(p);
+	}
+}
+
+/*
+ * st_attach_proc() - a row for the running process @task, and its threads
+ * @parent_id: the parent's row, 0 for none
+ * @ppid: the parent's tgid in the session's pid namespace
+ *
+ * Return: false when no row could be made (a limit, or no memory).
+ */
+static bool st_attach_proc(struct st_attach *a, struct task_struct *task,
+			   u64 parent_id, pid_t ppid)
+{
+	struct st_session *s = a->s;
+	struct st_proc *p;
+
+	p = st_proc_new(s, task, parent_id, ppid, 0, st_exe(s, task), true,
+			GFP_KERNEL);
+	if (!p)
+		return false;
+	st_proc_pin(p);
+	st_attach_threads(a, p, task);
+	/*
+	 * Every attached thread may have left already, and the exit probe
+	 * does not end a pinned row: end it here, as the probe would have
+	 * when it saw the process exit.
+	 */
+	st_proc_unpin_end(p);
+	return true;
+}
+
+/*
+ * The row of @task's process in @s, when one of its threads is traced
+ * there. Called under RCU.
+ */
+static struct st_proc *st_traced_proc(struct st_session *s,
+				      struct task_struct *task)
+{
+	struct task_struct *t;
+	struct st_thread *st;
+
+	for_each_thread(task, t) {
+		st = st_thread_lookup(t);
+		if (st && st->s == s)
+			return st->proc;
+	}
+	return NULL;
+}
+
+static bool st_has_live_thread(struct task_struct *task)
+{
+	struct task_struct *t;
+
+	for_each_thread(task, t)
+		if (!(READ_ONCE(t->flags) & PF_EXITING))
+			return true;
+	return false;
+}
+
+/* A process of the tree, found by st_tree_collect(). */
+struct st_tree_ent {
+	struct task_struct *task;	/* a reference */
+	bool attach;			/* living, untraced, not the caller */
+};
+
+/* The processes of a tree, parents before children. */
+struct st_tree {
+	struct st_tree_ent *ents;
+	u32 n, cap;
+	struct st_pset members;		/* their signal_structs, and the root's */
+	bool partial;			/* the walk stopped early */
+};
+
+/* Room for more processes. Return: 0 or -ENOMEM. */
+static int st_tree_grow(struct st_tree *tr)
+{
+	u32 cap = max(tr->cap * 2, 64U);
+	struct st_tree_ent *ents;
+
+	if (st_pset_grow(&tr->members, cap + 1 - tr->members.n))
+		return -ENOMEM;
+	ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
+	if (!ents)
+		return -ENOMEM;
+	if (tr->n)
+		memcpy(ents, tr->ents, tr->n * sizeof(*ents));
+	kvfree(tr->ents);
+	tr->ents = ents;
+	tr->cap = cap;
+	return 0;
+}
+
+static void st_tree_put(struct st_tree *tr)
+{
+	while (tr->n)
+		put_task_struct(tr->ents[--tr->n].task);
+	st_pset_clear(&tr->members);
+}
+
+/*
+ * Is @p, a process the walk visited, still on the task list? A process
+ * leaves it when it is released, which also clears its pid, or when a
+ * thread that execs takes its place, which makes that thread the leader.
+ * Both are written under tasklist_lock, before the grace period that would
+ * free what @p's list pointers lead to; a reader that starts after that
+ * grace period sees them.
+ */
+static bool st_task_listed(struct task_struct *p)
+{
+	return pid_alive(p) && thread_group_leader(p);
+}
+
+/*
+ * st_tree_pause() - leave RCU at @p: to make room, to let others run, to
+ * see whether the caller was killed; back under RCU on return
+ *
+ * Return: 0 to go on from @p, 1 when @p left the task list meanwhile (the
+ * walk starts again from its head), -ENOMEM or -EINTR.
+ */
+static int st_tree_pause(struct st_tree *tr, struct task_struct *p)
+{
+	bool listed;
+	int ret = 0;
+
+	get_task_struct(p);
+	rcu_read_unlock();
+	if (tr->n == tr->cap)
+		ret = st_tree_grow(tr);
+	cond_resched();
+	if (!ret && fatal_signal_pending(current))
+		ret = -EINTR;
+	rcu_read_lock();
+	listed = st_task_listed(p);
+	if (listed) {
+		/* Not the last reference: the task list's is still held. */
+		put_task_struct(p);
+	} else {
+		rcu_read_unlock();
+		put_task_struct(p);
+		rcu_read_lock();
+	}
+	return ret ?: !listed;
+}
+
+#define ST_TREE_RESTARTS	8
+
+/*
+ * st_tree_collect() - the processes of @root's tree, @root excluded
+ * @tr: receives them, a reference each, parents before children
+ *
+ * The task list holds processes in the order they were made, and a process
+ * is only ever reparented to an older one (a thread of its parent's, a
+ * subreaper among its ancestors, its namespace's init), so a parent comes
+ * before its children: one lookup of the parent's signal_struct among the
+ * tree's tells whether a process is in the tree, and the walk is linear in
+ * the processes. The references keep every key alive, so none is reused by
+ * a new process while the walk is out of RCU. (The child lists would need
+ * tasklist_lock, which modules cannot take.)
+ *
+ * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
+ */
+static int st_tree_collect(struct st_session *s, struct task_struct *root,
+			   struct st_tree *tr)
+{
+	struct task_struct *p, *up;
+	int restarts = 0, ret = 0;
+
+	st_tree_put(tr);
+	tr->partial = false;
+	if (!tr->cap) {
+		ret = st_tree_grow(tr);
+		if (ret)
+			return ret;
+	}
+	st_pset_insert(&tr->members, root->signal);
+	rcu_read_lock();
+restart:
+	for_each_process(p) {
+		if (tr->n == tr->cap || need_resched()) {
+			ret = st_tree_pause(tr, p);
+			if (ret == 1 && ++restarts < ST_TREE_RESTARTS)
+				goto restart;
+			if (ret == 1)
+				tr->partial = true;
+			if (ret)
+				break;
+		}
+		if ((READ_ONCE(p->flags) & PF_KTHREAD) ||
+		    st_pset_has(&tr->members, p->signal))
+			continue;
+		up = rcu_dereference(p->real_parent);
+		if (!st_pset_has(&tr->members, up->signal))
+			continue;
+		get_task_struct(p);
+		tr->ents[tr->n].task = p;
+		/* Not the caller itself (systracectl in a traced shell). */
+		tr->ents[tr->n].attach = !same_thread_group(p, current) &&
+					 st_has_live_thread(p) &&
+					 !st_traced_proc(s, p);
+		tr->n++;
+		st_pset_insert(&tr->members, p->signal);
+	}
+	rcu_read_unlock();
+	return ret == 1 ? 0 : ret;
+}
+
+/* Remember that @task got its row. Return: false when out of memory. */
+static bool st_tried_add(struct st_pset *tried, struct task_struct *task)
+{
+	if (!st_pset_room(tried, 1) && st_pset_grow(tried, 1))
+		return false;
+	get_task_struct(task);
+	st_pset_insert(tried, task);
+	return true;
+}
+
+static void st_tried_free(struct st_pset *tried)
+{
+	u32 i;
+
+	for (i = 0; i < st_pset_cap(tried); i++)
+		if (tried->slot[i])
+			put_task_struct((struct task_struct *)tried->slot[i]);
+	kvfree(tried->slot);
+}
+
+/*
+ * st_attach_one() - attach the descendant @task unless it is gone, traced,
+ * unreadable or had its row already
+ *
+ * Return: false when it should have been attached and was not (another
+ * session traces it, the caller may not read it, a limit): a loss.
+ */
+static bool st_attach_one(struct st_attach *a, struct task_struct *task)
+{
+	struct st_session *s = a->s;
+	struct task_struct *up;
+	struct st_proc *pp;
+	u64 parent_id;
+	bool live, ours;
+	pid_t ppid;
+
+	rcu_read_lock();
+	live = st_has_live_thread(task);
+	ours = st_traced_proc(s, task);
+	up = rcu_dereference(task->real_parent);
+	pp = st_traced_proc(s, up);
+	parent_id = pp ? pp->id : 0;
+	ppid = task_tgid_nr_ns(up, s->pidns);
+	rcu_read_unlock();
+	/* Exiting, or followed by the fork probe since the walk: no loss. */
+	if (!live || ours || st_pset_has(&a->tried, task))
+		return true;
+	if (st_task_traced(task) || !st_task_may_read(task))
+		return false;
+	if (!st_tried_add(&a->tried, task) ||
+	    !st_attach_proc(a, task, parent_id, ppid))
+		return false;
+	return true;
+}
+
+/*
+ * st_attach_tree() - attach the living descendants of @root
+ *
+ * Once a process is attached, the fork probe follows what it creates. A
+ * process found but not attached yet may fork meanwhile, so the walk runs
+ * again while a round attaches something, or stopped early (at most
+ * ST_TREE_ROUNDS). The processes the last round could not attach count in
+ * dropped_procs, once.
+ *
+ * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
+ */
+#define ST_TREE_ROUNDS	8
+static int st_attach_tree(struct st_attach *a, struct task_struct *root)
+{
+	struct st_tree tr = {};
+	u32 i, round, lost;
+	int before, ret = 0;
+
+	for (round = 0; round < ST_TREE_ROUNDS && !ret; round++) {
+		ret = st_tree_collect(a->s, root, &tr);
+		before = a->attached;
+		lost = 0;
+		for (i = 0; i < tr.n && !ret; i++) {
+			if (tr.ents[i].attach && !st_attach_one(a, tr.ents[i].task))
+				lost++;
+			if (fatal_signal_pending(current))
+				ret = -EINTR;
+			cond_resched();
+		}
+		if (!ret && ((a->attached == before && !tr.partial) ||
+			     round == ST_TREE_ROUNDS - 1)) {
+			a->failed += lost;
+			break;
+		}
+	}
+	st_tree_put(&tr);
+	kvfree(tr.ents);
+	kvfree(tr.members.slot);
+	return ret;
+}
+
+/**
+ * st_attach() - attach @s to the process @task, or hold its root
+ * @s: a new session, not yet listed; its probes registered
+ * @task: the root
+ * @extack: where a failure is explained
+ *
+ * Without SYSTRACE_SESSION_F_ON_EXEC, @task's process gets a row and its
+ * threads are traced (with F_TREE, its living descendants too); with it,
+ * its threads wait for their exec, rowless.
+ *
+ * Return: 0; or -errno, and then the caller kills @s.
+ */
+int st_attach(struct st_session *s, struct task_struct *task,
+	      struct netlink_ext_ack *extack)
+{
+	struct st_attach a = { .s = s };
+	int ret = 0;
+	pid_t ppid;
+
+	INIT_LIST_HEAD(&a.gone);
+	if (s->flags & SYSTRACE_SESSION_F_ON_EXEC) {
+		st_attach_threads(&a, NULL, task);
+	} else {
+		rcu_read_lock();
+		ppid = task_tgid_nr_ns(rcu_dereference(task->real_parent),
+				       s->pidns);
+		rcu_read_unlock();
+		if (!st_attach_proc(&a, task, 0, ppid))
+			a.failed++;
+		if (a.attached && (s->flags & SYSTRACE_SESSION_F_TREE))
+			ret = st_attach_tree(&a, task);
+	}
+	st_attach_settle(&a);
+	st_tried_free(&a.tried);
+	if (ret == -EINTR) {
+		NL_SET_ERR_MSG_MOD(extack, "interrupted by a signal");
+		return ret;
+	}
+	if (ret) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the list of descendants");
+		return ret;
+	}
+	if (a.failed)
+		atomic64_add(a.failed, &s->stats[ST_DROPPED_PROCS]);
+	if (!a.attached) {
+		if (a.failed) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot attach to the root process");
+			return -ENOMEM;
+		}
+		NL_SET_ERR_MSG_MOD(extack, "every thread of the process is exiting");
+		return -ESRCH;
+	}
+	return 0;
+}
