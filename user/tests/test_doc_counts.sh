@@ -17,6 +17,7 @@ units=$(cat "$TOP"/user/tests/test_*.c | grep -c '^TEST(')
 for doc in "$TOP/README.md" "$TOP"/docs/*.md; do
 	name=${doc#"$TOP"/}
 	# One claim a line: "FILE:LINE:N TAG", TAG empty for all of them.
+	# shellcheck disable=SC2016 # the backquotes are the docs' markdown
 	claims=$(grep -n -o -E '[0-9]+ (selftests|tests) tagged `[a-z0-9-]+`|[0-9]+ selftests|[0-9]+ unit tests' "$doc" |
 		sed -E -e 's/^([0-9]+):([0-9]+) unit tests$/\1 \2 :unit/' \
 			-e 's/^([0-9]+):([0-9]+) [a-z]+( tagged `([a-z0-9-]+)`)?$/\1 \2 \4/')
