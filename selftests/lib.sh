@@ -10,7 +10,13 @@
 #
 # and ends by falling off its end. Protocol with selftests/run: exit 0 is a
 # pass, exit 4 a skip (the last "SKIP: reason" line says why), anything else
-# a failure. Everything a test prints becomes TAP diagnostics.
+# a failure. Everything a test prints becomes TAP diagnostics. A test that
+# has recorded a failed check (expect_*, a pycheck) fails, however it ends:
+# skip then fails too, and so does exit 4. skip is for what the test cannot
+# run without (root, a kernel feature); need_cmd and need_prog, for a
+# package or a test program, skip too, except in CI (CI set, and not to
+# "false" or "0"), where scripts/deps installs everything and their
+# absence is a failure.
 #
 # assert_* stop the test at the first failure; expect_* report the failure,
 # let the test go on, and make it fail at its end. Every message names what
@@ -56,7 +62,7 @@ _lib_exit() {
 		eval "$c" || true
 	done
 	[ -z "${_lib_own_t:-}" ] || rm -rf "$T"
-	if [ $rc -eq 0 ] && [ $_lib_failed -ne 0 ]; then
+	if { [ $rc -eq 0 ] || [ $rc -eq 4 ]; } && [ $_lib_failed -ne 0 ]; then
 		rc=1
 	fi
 	exit $rc
@@ -69,8 +75,22 @@ fail() {
 }
 
 skip() {
+	if [ $_lib_failed -ne 0 ]; then
+		echo "FAIL: a check failed before this skip ($*): the test fails"
+		exit 1
+	fi
 	echo "SKIP: $*"
 	exit 4
+}
+
+# CI set, and not to "false" or "0".
+in_ci() { [ -n "${CI:-}" ] && [ "$CI" != false ] && [ "$CI" != 0 ]; }
+
+# A package or a program the test needs is missing: a skip, or in CI a
+# failure.
+missing() {
+	in_ci && fail "$* (CI runs every test: scripts/deps installs what they need)"
+	skip "$*"
 }
 
 # expect_* record a failure and return 1; assert_* exit.
@@ -119,8 +139,8 @@ assert_contains() { expect_contains "$@" || exit 1; }
 assert_not_contains() { expect_not_contains "$@" || exit 1; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
-need_cmd() { command -v "$1" >/dev/null || skip "needs $1${2:+ ($2)}"; }
-need_prog() { [ -x "$PROGS/$1" ] || skip "$PROGS/$1 was not built${2:+: $2}"; }
+need_cmd() { command -v "$1" >/dev/null || missing "needs $1${2:+ ($2)}"; }
+need_prog() { [ -x "$PROGS/$1" ] || missing "$PROGS/$1 was not built${2:+: $2}"; }
 
 # --- the module -----------------------------------------------------------
 

@@ -19,6 +19,7 @@
 need_root
 need_cmd setpriv
 need_cmd unshare
+need_cmd setcap "libcap2-bin"
 need_prog nlraw
 need_prog sites
 need_prog whoami
@@ -146,18 +147,14 @@ caps perfmon "$CTL" list
 expect_out "$root_list" "list as nobody with CAP_PERFMON (as root sees it)"
 # The way perf is usually granted: a copy of systracectl with the file
 # capability cap_perfmon+ep. CMD does not inherit it.
-if command -v setcap >/dev/null; then
-	cp "$CTL" "$N/systracectl-cap"
-	setcap cap_perfmon+ep "$N/systracectl-cap" || fail "setcap cap_perfmon+ep $N/systracectl-cap"
-	run setpriv --reuid=65534 --regid=65534 --clear-groups "$N/systracectl-cap" start --counters none \
-		-- grep -E '^Cap(Prm|Eff|Amb):' /proc/self/status
-	expect_out $'CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000' \
-		"start as nobody by a cap_perfmon+ep systracectl: capabilities of CMD"
-	expect_line "$CTL_ERR" '^systracectl: session [0-9]+: 1 process, ' \
-		"start as nobody by a cap_perfmon+ep systracectl: the summary"
-else
-	log "NOTE: no setcap (libcap2-bin): the file-capability case is not run"
-fi
+cp "$CTL" "$N/systracectl-cap"
+setcap cap_perfmon+ep "$N/systracectl-cap" || fail "setcap cap_perfmon+ep $N/systracectl-cap"
+run setpriv --reuid=65534 --regid=65534 --clear-groups "$N/systracectl-cap" start --counters none \
+	-- grep -E '^Cap(Prm|Eff|Amb):' /proc/self/status
+expect_out $'CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000' \
+	"start as nobody by a cap_perfmon+ep systracectl: capabilities of CMD"
+expect_line "$CTL_ERR" '^systracectl: session [0-9]+: 1 process, ' \
+	"start as nobody by a cap_perfmon+ep systracectl: the summary"
 
 # --- denied: SESSION_NEW of a process it may not ptrace-read -----------
 sleep 1000 &
@@ -190,14 +187,16 @@ wait $root_sleep $own_sleep $nodump 2>/dev/null
 ctl_ok reset --all
 
 # --- setuid exec inside a root session: counting goes on ---------------
+# A tmpfs of its own: $T may lie on a nosuid mount.
 S=$T/suid
 mkdir -p "$S"
-chmod 755 "$S"
+mount -t tmpfs -o mode=755,suid,exec tmpfs "$S" || fail "mount a tmpfs on $S"
+on_exit "umount $S"
 cp "$PROGS/whoami" "$S/whoami"
 chown root:root "$S/whoami"
 chmod 4755 "$S/whoami"
 case ",$(findmnt -n -o OPTIONS -T "$S")," in
-*,nosuid,*) skip "$S is on a nosuid mount: no setuid exec there" ;;
+*,nosuid,* | *,noexec,*) fail "the tmpfs on $S is nosuid or noexec: $(findmnt -n -o OPTIONS -T "$S")" ;;
 esac
 off_euid=$(elf_offset "$S/whoami" site_euid_insn) || exit 1
 off_uid=$(elf_offset "$S/whoami" site_uid_insn) || exit 1

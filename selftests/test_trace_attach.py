@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of test_trace_attach.sh, run by its pycheck after the traces."""
-from trace_check import begin, done, eq, expect, ge, Trace
+from trace_check import begin, done, eq, expect, ge, le, Trace
 
 ARGS = begin()
 prog, poff, coff, xoff, K, M, d1, d2, d3, d4 = ARGS
@@ -36,8 +36,18 @@ eq(len(t.procs), 3, w + ": process rows (the root, its child, the image the chil
 eq(t.session["counters_error"], None, w + ": counters_error")
 for p in t.procs:
     # COUNTER_VALUE is sent for every row while counting, 0 without a
-    # counter: an attached thread with none would show 0 here.
+    # counter: an attached thread with none would show 0 here. One thread
+    # each: its time on a CPU fits in its row's wall time (attach or fork
+    # to its end), which its blocking reads fill mostly. The two come from
+    # different clocks (the scheduler's, ktime's), which drift apart under
+    # TCG: on the debug kernel (TSC unstable, clocksource hpet) a row of
+    # 155.5 ms wall time counted 199.6 ms of task clock. Hence twice the
+    # wall time, plus 20 ms: still a factor of 1000 (us for ns) or a
+    # counter that ran on would fail.
     ge(p["task_clock_ns"], 1, w + ": process %d's task_clock_ns (on-CPU time since the attach or fork)" % p["id"])
+    eq(p["threads"], 1, w + ": process %d's threads" % p["id"])
+    le(p["task_clock_ns"], 2 * p["wall_ns"] + 20 * 1000000,
+       w + ": process %d's task_clock_ns vs twice its wall_ns + 20 ms" % p["id"])
 r = t.root()
 if r:
     eq(r["end"], "exited", w + ": end")

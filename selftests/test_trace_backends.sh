@@ -3,7 +3,7 @@
 # trace the same programs (forks 5, sites 1000 250 37, execchain) and agree
 # exactly: the same process rows (exe, end, exit code, threads, syscalls,
 # errors, sites) and the same calls and errors per (image, file, offset,
-# syscall, abi).
+# syscall, abi). It skips only on a kernel without BTF.
 # tags: trace
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
@@ -15,12 +15,13 @@ need_prog sites
 need_prog execchain
 on_exit mod_unload_quiet
 on_exit bpf_sessions_delete
+# The one reason to skip: a kernel without BTF, which the backend needs.
+# Anything else that stops the BPF backend (a program the verifier
+# refuses, whatever its exit status) fails the test.
+[ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF (/sys/kernel/btf/vmlinux)"
 mod_load
 "$SYSTRACECTL" start --backend bpf --quiet --counters none -- /bin/true 2>"$T/probe.err"
-rc=$?
-[ $rc -ne 3 ] || skip "this kernel refuses root's BPF programs: $(cat "$T/probe.err")"
-[ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF"
-assert_eq "$rc" 0 "systracectl start --backend bpf -- /bin/true ($(cat "$T/probe.err"))"
+assert_eq "$?" 0 "systracectl start --backend bpf -- /bin/true ($(cat "$T/probe.err"))"
 bpf_sessions_delete
 
 dirs=()

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root
+need_cmd strace
 need_prog sites
 on_exit mod_unload_quiet
 mod_load
@@ -61,14 +62,8 @@ expect_line "$CTL_OUT" "^A: session $A .*from $T/a.json" "text: the note naming 
 expect_line "$CTL_OUT" "^changed +1005 +1012 +7 .* getppid$" "text: the getppid row"
 
 # --- strace -c of the same two runs (checked at the end) -------------------
-strace_out=
-if command -v strace >/dev/null; then
-	strace -f -c -o "$T/sa.txt" "$P" 1000 5 0 || fail "strace -c sites 1000 5 0"
-	strace -f -c -o "$T/sb.txt" "$P" 1007 5 37 || fail "strace -c sites 1007 5 37"
-	strace_out=$T
-else
-	log "no strace: the strace -c cross-check is left out"
-fi
+strace -f -c -o "$T/sa.txt" "$P" 1000 5 0 || fail "strace -c sites 1000 5 0"
+strace -f -c -o "$T/sb.txt" "$P" 1007 5 37 || fail "strace -c sites 1007 5 37"
 
 # --- errors a user can cause ------------------------------------------------
 ctl diff "$A"
@@ -92,4 +87,4 @@ ctl diff "$A" --input "$T/bad.json"
 expect_eq "$CTL_RC" 6 "a malformed file: exit status"
 expect_contains "$CTL_ERR" "not a \`dump --json\` document" "a malformed file: message"
 
-pycheck test_trace_diff.py "$DA" "$DB" "$T/live.json" "$P" "$off_a" "$off_b" "$off_c" "$strace_out"
+pycheck test_trace_diff.py "$DA" "$DB" "$T/live.json" "$P" "$off_a" "$off_b" "$off_c" "$T"

@@ -196,7 +196,14 @@ for k, l in per.items():
     overlaps = sum(1 for i in range(1, len(l)) if l[i]["ts"] < l[i - 1]["ts"] + l[i - 1]["dur"] - 1e-3)
     eq(overlaps, 0, "chrome: track %s: syscalls do not overlap" % (k,))
 names = Counter(e["name"] for e in xs)
-ge(names["getppid"], 30, "chrome: getppid slices")
+# sites 20 10 5: exactly 30 getppid; the shells' own, if any, are in the rows too.
+eq(names["getppid"], t.calls(nr=110), "chrome: getppid slices = the rows' getppid calls")
+eq(t.calls(nr=110, path=prog), 30, "chrome: the program's getppid calls (20 + 10)")
+# A track's pid is its image's proc_id.
+ids = {p["id"] for p in t.procs if p["exe"] == prog}
+eq(len(ids), 1, "chrome: the program's image")
+eq(sum(1 for e in xs if e["name"] == "getppid" and e["pid"] in ids), 30,
+   "chrome: getppid slices of the program's image")
 ge(sum(1 for e in evs if e.get("ph") == "M" and e.get("name") == "process_name"), len(t.procs),
    "chrome: a process_name per image")
 

@@ -32,11 +32,13 @@ for f in procs:--processes sites:--sites; do
 		"dump ${f#*:} with a 4 KiB buffer: the same rows as with the default buffer"
 done
 
-# A fresh socket whose every read was 4 KiB: PROC_GET (5) and SITE_GET (6).
-for cmd in 5 6; do
-	out=$("$PROGS/nlraw" --peek 4096 --dump $cmd 8:u32:"$SID")
-	expect_match "$out" '^dump [0-9]+ [0-9]+$' "nlraw --peek 4096 dump of command $cmd"
+# A fresh socket whose every read was 4 KiB: PROC_GET (5) and SITE_GET (6)
+# return every row the dumps have: "dump MSGS ROWS".
+for cmd in 5:procs 6:sites; do
+	want=$(csvq -f "$D/${cmd#*:}.csv" count)
+	out=$("$PROGS/nlraw" --peek 4096 --dump "${cmd%:*}" 8:u32:"$SID")
+	expect_match "$out" "^dump [0-9]+ $want\$" "nlraw --peek 4096 dump of command ${cmd%:*}: the $want rows of ${cmd#*:}.csv"
 done
-expect_eq "$("$PROGS/nlraw" --peek 4096 --dump 5 8:u32:"$SID" | cut -d' ' -f3)" 1 "rows of the process dump"
+expect_eq "$(csvq -f "$D/procs.csv" count)" 1 "rows of the process dump"
 
 pycheck test_trace_long_path.py "$D" "$prog"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of test_trace_reports.sh, run by its pycheck after the traces."""
-from trace_check import begin, done, eq, log, Trace
+from trace_check import begin, done, eq, expect, log, Trace
 
 ARGS = begin()
 import collections, json, re
@@ -60,18 +60,25 @@ if prow:
     eq(prow[0]["sites_below"], sum(1 for n in per_insn.values() if n < 16),
        "sites hit fewer than 16 times: report amortize vs strace -k")
 
-# Symbols of the raw syscall sites: the nm function that holds each one.
-funcs = []
+# Symbols of the raw syscall sites: the nm function that holds each one,
+# at the offset of its syscall instruction (the label NAME_insn) in it.
+addr, size = {}, {}
 for line in open(tdir + "/nm.txt"):
     f = line.split()
-    if len(f) == 4 and f[2] in "tT":
-        funcs.append((int(f[0], 16), int(f[1], 16), f[3]))
+    if len(f) == 4:
+        addr[f[3]], size[f[3]] = int(f[0], 16), int(f[1], 16)
+    elif len(f) == 3:
+        addr[f[2]] = int(f[0], 16)
 sym = json.load(open(tdir + "/sym.json"))["sites"]
 named = {}
 for s in sym:
     if s["proc_id"] == p["id"] and s["path"] == prog and s["nr"] in (110, 3):
-        named[s["calls"]] = s["symbol"]
-eq(named, {40: "site_a", 20: "site_b", 17: "site_c"}, "symbols of the three sites")
-held = {n for a, sz, n in funcs if n in ("site_a", "site_b", "site_c")}
-eq(held, {"site_a", "site_b", "site_c"}, "nm knows the three functions")
+        named[s["calls"]] = (s["symbol"], s["symbol_offset"])
+want = {}
+for calls, f in ((40, "site_a"), (20, "site_b"), (17, "site_c")):
+    if expect(f in addr and f in size and f + "_insn" in addr, "nm lists %s, its size and %s_insn" % (f, f)):
+        off = addr[f + "_insn"] - addr[f]
+        expect(0 <= off < size[f], "nm: %s_insn (+0x%x) lies in %s's %d bytes" % (f, off, f, size[f]))
+        want[calls] = (f, "0x%x" % off)
+eq(named, want, "symbols and offsets of the three sites (calls: (symbol, symbol_offset)) vs nm")
 done()

@@ -5,7 +5,8 @@
 /*
  * A small TAP harness in the manner of kselftest_harness.h: TEST(name)
  * registers a test; each runs in a forked child; ASSERT_* stops the test,
- * EXPECT_* records a failure and goes on. test_main.c runs them all.
+ * EXPECT_* records a failure and goes on; SKIP(reason...) ends it as a
+ * TAP skip ("ok N name # SKIP reason"). test_main.c runs them all.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -20,6 +21,8 @@ struct st_test {
 
 void st_test_register(struct st_test *t);
 void st_test_abort(void) __attribute__((noreturn));
+void st_test_skip(bool failed, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
 
 #define TEST(tname)							\
 	static void test_##tname(bool *failed);				\
@@ -67,6 +70,33 @@ void st_test_abort(void) __attribute__((noreturn));
 #define ASSERT_STREQ(a, b) ST_CMP_S(true, a, b)
 #define EXPECT_STREQ(a, b) ST_CMP_S(false, a, b)
 #define EXPECT_NULL(p) ST_CMP_U(false, (p) == NULL, ==, 1)
+
+/*
+ * Ends the test as a skip, for want of something outside the code under
+ * test (a package: libc6-dbg, lld, libc.a). A test that has recorded a
+ * failure fails instead, and so does any skip when CI is set (and not
+ * "false" or "0"): scripts/deps installs everything the tests need, so in
+ * CI a missing piece is a failure, never a quiet "ok".
+ */
+#define SKIP(...) st_test_skip(*failed, __VA_ARGS__)
+
+/*
+ * test_spy.c: what the code under test did on the test's own thread and on
+ * the others (a decoder's, a writer's), so that a test named after a thread
+ * proves that the thread did the work. st_spy_reset() makes the calling
+ * thread the test's own and zeroes the counts; they count from then on:
+ *   rows    libnl's nla_parse_nested() calls: one per row a dump decodes
+ *   writes  fwrite() calls
+ *   bytes   bytes fwrite() wrote
+ */
+struct st_spy {
+	uint64_t rows_here, rows_elsewhere;
+	uint64_t writes_here, writes_elsewhere;
+	uint64_t bytes_here, bytes_elsewhere;
+};
+
+void st_spy_reset(void);
+struct st_spy st_spy_read(void);
 
 /*
  * test_main.c: from here on, this test's process cannot start a thread

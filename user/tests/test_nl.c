@@ -346,13 +346,16 @@ static struct nl_msg *site_reply(uint64_t *id, size_t n)
 /*
  * The dumps' decoder thread: rows in the order received, across its chunks
  * and around a reply too large for one (decoded by the reader, in place).
+ * thread: whether the decoder has its thread; the spies count on which
+ * thread each row was decoded (parsed), so that the test proves it.
  */
-static void decode_replies_in_order(bool *failed)
+static void decode_replies_in_order(bool *failed, bool thread)
 {
 	struct nl_msg *msg[400];
 	struct nlmsghdr *nlh[400];
 	struct st_dump d = { 0 };
 	struct st_err err;
+	struct st_spy spy;
 	uint64_t id = 1;
 	size_t i, n = 0;
 
@@ -362,8 +365,13 @@ static void decode_replies_in_order(bool *failed)
 		ASSERT_TRUE(nlmsg_hdr(msg[i])->nlmsg_len > (i == 200 ? 256 * 1024 : 1000));
 		nlh[n++] = nlmsg_hdr(msg[i]);
 	}
+	st_spy_reset();
 	ASSERT_EQ(st_nl_decode_replies(nlh, n, &d, &err), 0);
+	spy = st_spy_read();
 	ASSERT_EQ(d.nsites, 399 * 30 + 5000);
+	/* The 399 small replies on the decoder's thread, the large one here. */
+	EXPECT_EQ(spy.rows_elsewhere, thread ? 399 * 30 : 0);
+	EXPECT_EQ(spy.rows_here, thread ? 5000 : 399 * 30 + 5000);
 	for (i = 0; i < d.nsites; i++)
 		if (d.sites[i].addr != i + 1 || d.sites[i].calls != 2 * (i + 1) ||
 		    d.sites[i].proc_id != (i + 1) % 7)
@@ -381,14 +389,14 @@ static void decode_replies_in_order(bool *failed)
 
 TEST(decode_replies_in_order_on_the_decoder_thread)
 {
-	decode_replies_in_order(failed);
+	decode_replies_in_order(failed, true);
 }
 
 /* No thread to be had: the reader decodes every reply itself, the same rows. */
 TEST(decode_replies_in_order_without_a_thread)
 {
 	ASSERT_EQ(st_test_no_threads(), 0);
-	decode_replies_in_order(failed);
+	decode_replies_in_order(failed, false);
 }
 
 /*
@@ -420,15 +428,21 @@ TEST(decode_replies_report_the_decoder_threads_error)
 	struct nlmsghdr *nlh[50];
 	struct st_dump d = { 0 };
 	struct st_err err;
+	struct st_spy spy;
 	size_t i;
 
 	replies_with_bad_row(msg, nlh, 50, 30, SYSTRACE_SITE_A_PROC_ID);
+	st_spy_reset();
 	EXPECT_EQ(st_nl_decode_replies(nlh, 50, &d, &err), -EBADMSG);
+	spy = st_spy_read();
 	EXPECT_EQ(err.kind, ST_ERR_PROTO);
 	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
 	EXPECT_STREQ(err.op, "SITE_GET");
 	/* The rows before the bad one, and none after it. */
 	EXPECT_EQ(d.nsites, 31 * 20);
+	/* All of them, and the bad one, decoded on the decoder's thread. */
+	EXPECT_EQ(spy.rows_elsewhere, 31 * 20 + 1);
+	EXPECT_EQ(spy.rows_here, 0);
 	for (i = 0; i < 50; i++)
 		nlmsg_free(msg[i]);
 	st_dump_free(&d);
@@ -446,13 +460,19 @@ TEST(decode_replies_report_the_first_error)
 	};
 	struct st_dump d = { 0 };
 	struct st_err err;
+	struct st_spy spy;
 	size_t i;
 
 	replies_with_bad_row(msg, nlh, 30, 10, SYSTRACE_SITE_A_ADDR);
 	nlh[30] = &trunc;
+	st_spy_reset();
 	EXPECT_EQ(st_nl_decode_replies(nlh, 31, &d, &err), -EBADMSG);
+	spy = st_spy_read();
 	EXPECT_STREQ(err.msg, "site without PROC_ID, ADDR, NR or ABI");
 	EXPECT_EQ(d.nsites, 11 * 20);
+	/* Every row up to the bad one on the decoder's thread, none here. */
+	EXPECT_EQ(spy.rows_elsewhere, 11 * 20 + 1);
+	EXPECT_EQ(spy.rows_here, 0);
 	st_dump_free(&d);
 	memset(&d, 0, sizeof(d));
 	/* The truncated one alone. */

@@ -281,11 +281,38 @@ TEST(writer_csv_cells_of_every_kind)
 }
 
 /*
+ * The bytes of one table of n rows on the spies: all of them written, and
+ * with a writer's thread, all but the last buffer's written by that thread
+ * (by_thread false: by the caller's only).
+ */
+static char *spied_table(bool *failed, bool csv, size_t n, size_t flags,
+			 bool by_thread)
+{
+	struct st_spy spy;
+	char *text;
+
+	st_spy_reset();
+	text = kinds_table(csv, n, flags);
+	spy = st_spy_read();
+	if (!text)
+		return NULL;
+	EXPECT_EQ(spy.bytes_here + spy.bytes_elsewhere, strlen(text));
+	if (by_thread) {
+		EXPECT_TRUE(spy.bytes_here < 65536);
+		EXPECT_TRUE(spy.bytes_elsewhere > 15 * 65536);
+	} else {
+		EXPECT_EQ(spy.bytes_elsewhere, 0);
+	}
+	return text;
+}
+
+/*
  * Tables of many 64 KiB buffers, written by the writer's thread while the
  * next rows are formatted: the rows in order, none lost or repeated; the
  * jansson path, which writes to the stream itself between rows, included.
+ * thread: whether the writer has its thread, which the spies check.
  */
-static void many_buffers_in_order(bool *failed)
+static void many_buffers_in_order(bool *failed, bool thread)
 {
 	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(15), n = 20000, i;
 	char *one, *row, *text, *want, *p;
@@ -296,7 +323,7 @@ static void many_buffers_in_order(bool *failed)
 	one = kinds_table(true, 1, 0);
 	ASSERT_TRUE(one);
 	row = strchr(one, '\n') + 1;
-	text = kinds_table(true, n, 0);
+	text = spied_table(failed, true, n, 0, thread);
 	ASSERT_TRUE(text);
 	ASSERT_EQ(strlen(text), (size_t)(row - one) + n * strlen(row));
 	EXPECT_TRUE(strlen(text) > 16 * 65536);
@@ -319,7 +346,9 @@ static void many_buffers_in_order(bool *failed)
 		p += sprintf(p, ",\n%s", row);
 	strcpy(p, "\n]");
 	for (k = 0; k < 2; k++) {
-		text = kinds_table(false, n, k ? flags | JSON_PRESERVE_ORDER : flags);
+		/* jansson prints each row itself, on the caller's thread. */
+		text = spied_table(failed, false, n, k ? flags | JSON_PRESERVE_ORDER : flags,
+				   thread && !k);
 		ASSERT_TRUE(text);
 		if (strcmp(text, want))
 			ST_FAIL(false, "the %s rows differ", kinds[k]);
@@ -332,14 +361,14 @@ static void many_buffers_in_order(bool *failed)
 
 TEST(writer_thread_keeps_the_order_of_many_buffers)
 {
-	many_buffers_in_order(failed);
+	many_buffers_in_order(failed, true);
 }
 
 /* No thread to be had: the formatting thread writes each buffer itself. */
 TEST(writer_without_a_thread_writes_the_same)
 {
 	ASSERT_EQ(st_test_no_threads(), 0);
-	many_buffers_in_order(failed);
+	many_buffers_in_order(failed, false);
 }
 
 /*
@@ -384,10 +413,15 @@ static int write_kinds(FILE *f, const void *ctx)
 TEST(writer_thread_write_error_is_reported)
 {
 	struct st_err err;
+	struct st_spy spy;
 	size_t n = 20000;
 
+	st_spy_reset();
 	EXPECT_EQ(st_output_write("/dev/full", "writing the dump", write_kinds, &n,
 				  &err), -EIO);
+	spy = st_spy_read();
+	/* The failed writes were the writer's thread's: every full buffer. */
+	EXPECT_TRUE(spy.writes_elsewhere >= 16);
 	EXPECT_EQ(err.kind, ST_ERR_LOCAL);
 	EXPECT_STREQ(err.op, "writing the dump");
 	EXPECT_STREQ(err.msg, "/dev/full");
