@@ -2,9 +2,10 @@
 /*
  * A chained hash: a power-of-two array of singly linked buckets that
  * doubles when its chains grow long. It serves the site table of a process
- * row and the private site table of a thread. The caller serializes its
- * writers, owns the count of nodes and the keyed hash function; the table
- * owns its bucket array, charged to the session.
+ * row, the private site table of a thread and the session's table of
+ * mapped files. The caller serializes its writers, owns the count of nodes
+ * and the keyed hash function; the table owns its bucket array, charged to
+ * the session.
  *
  * A node is one pointer: the rows have no room for a stored hash, so a
  * grow rehashes each node through the caller's function. Lookups are open

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Mapped files: each file a site lies in, interned once per session
- * (st_obj), found from an address under the mmap lock; and the late
- * resolution of sites whose first hit found that lock busy, by task_work.
+ * (st_obj) in a keyed hash that grows (chash.h), found from an address
+ * under the mmap lock; and the late resolution of sites whose first hit
+ * found that lock busy, by task_work.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -19,19 +20,68 @@
 #include "tables.h"
 #include "compat.h"
 
-static u32 st_obj_hash(u32 dev, u64 ino)
+/*
+ * Keyed with the session's random seed, as the site hash is: a program
+ * picks the files it maps (memfds, whose inode numbers come in sequence),
+ * and must not be able to aim them all at one chain, which every first hit
+ * of a site walks under the session's lock.
+ */
+static u32 st_obj_hash(u32 seed, u32 dev, u64 ino)
 {
-	return hash_64(ino ^ ((u64)dev << 32), 6);
+	return jhash_3words((u32)ino, (u32)(ino >> 32), dev, seed);
 }
 
-static struct st_obj *st_obj_find(struct st_session *s, u32 dev, u64 ino)
+static u32 st_obj_node_hash(const struct st_chash_node *node, u32 seed)
+{
+	const struct st_obj *o = container_of(node, struct st_obj, hnode);
+
+	return st_obj_hash(seed, o->dev, o->ino);
+}
+
+/* Under s->lock. */
+static struct st_obj *st_obj_find(struct st_session *s, u32 hash, u32 dev,
+				  u64 ino)
 {
 	struct st_obj *o;
 
-	hlist_for_each_entry(o, &s->objs[st_obj_hash(dev, ino)], hnode)
+	if (!s->objs.buckets)
+		return NULL;
+	st_chash_for_each(o, &s->objs, hash, hnode)
 		if (o->dev == dev && o->ino == ino)
 			return o;
 	return NULL;
+}
+
+/**
+ * st_objs_init() - give a new session its table of mapped files
+ * @s: the session, not yet visible to any probe
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int st_objs_init(struct st_session *s)
+{
+	return st_chash_init(&s->objs, s, s->seed, GFP_KERNEL);
+}
+
+/**
+ * st_objs_free() - free a session's mapped files and their table
+ * @s: a session whose rows are being freed
+ */
+void st_objs_free(struct st_session *s)
+{
+	struct st_chash_node *node, *next;
+	struct st_obj *o;
+	u32 i;
+
+	for (i = 0; i < s->objs.nbuckets; i++) {
+		for (node = s->objs.buckets[i]; node; node = next) {
+			next = node->next;
+			o = container_of(node, struct st_obj, hnode);
+			st_free(s, o, sizeof(*o) + strlen(o->path) + 1);
+		}
+	}
+	st_chash_free(&s->objs, s);
+	s->nobjs = 0;
 }
 
 /**
@@ -47,12 +97,13 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 	struct inode *inode = file_inode(f);
 	u32 dev = new_encode_dev(inode->i_sb->s_dev);
 	u64 ino = inode->i_ino;
+	u32 hash = st_obj_hash(s->seed, dev, ino);
 	struct st_obj *o, *found;
 	char *buf, *path;
 	size_t len;
 
 	spin_lock(&s->lock);
-	o = st_obj_find(s, dev, ino);
+	o = st_obj_find(s, hash, dev, ino);
 	spin_unlock(&s->lock);
 	if (o)
 		return o;
@@ -86,11 +137,12 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 		return NULL;
 
 	spin_lock(&s->lock);
-	found = st_obj_find(s, dev, ino);
-	if (!found)
-		hlist_add_head(&o->hnode, &s->objs[st_obj_hash(dev, ino)]);
+	found = st_obj_find(s, hash, dev, ino);
+	if (!found && s->objs.buckets)
+		st_chash_add(&s->objs, s, &o->hnode, hash, ++s->nobjs,
+			     st_obj_node_hash);
 	spin_unlock(&s->lock);
-	if (found) {
+	if (found || !s->objs.buckets) {
 		st_free(s, o, sizeof(*o) + len + 1);
 		o = found;
 	}

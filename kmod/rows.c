@@ -468,9 +468,6 @@ void st_free_session_rows(struct st_session *s)
 {
 	struct st_proc *p, *pn;
 	struct st_site *site, *sn;
-	struct st_obj *o;
-	struct hlist_node *tmp;
-	int i;
 
 	for (p = s->procs; p; p = pn) {
 		pn = p->next;
@@ -484,12 +481,7 @@ void st_free_session_rows(struct st_session *s)
 	}
 	s->procs = NULL;
 	s->procs_tail = NULL;
-	for (i = 0; i < ARRAY_SIZE(s->objs); i++) {
-		hlist_for_each_entry_safe(o, tmp, &s->objs[i], hnode) {
-			hlist_del(&o->hnode);
-			st_free(s, o, sizeof(*o) + strlen(o->path) + 1);
-		}
-	}
+	st_objs_free(s);
 }
 
 u32 st_proc_row_bytes(void)

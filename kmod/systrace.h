@@ -49,7 +49,7 @@ struct st_proc_counts {
 
 /* A mapped file, interned once per session and shared by its rows. */
 struct st_obj {
-	struct hlist_node hnode;	/* session->objs, under session->lock */
+	struct st_chash_node hnode;	/* session->objs, under session->lock */
 	u64 ino;
 	u64 mtime_ns;
 	u32 dev;
@@ -195,7 +195,8 @@ struct st_session {
 	bool live;			/* counted in st_live_sessions */
 	struct st_proc *procs, *procs_tail;
 	u64 nprocs, next_id;
-	struct hlist_head objs[64];
+	struct st_chash objs;		/* st_obj by file; the session's seed */
+	u32 nobjs;
 	struct list_head threads;	/* st_thread.snode */
 
 	atomic_t live_tasks;
@@ -341,6 +342,8 @@ u32 st_proc_row_bytes(void);
 u32 st_site_row_bytes(void);
 
 /* objs.c */
+int st_objs_init(struct st_session *s);
+void st_objs_free(struct st_session *s);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
