@@ -4,7 +4,9 @@
  * and unregistered (from a work item, since probes cannot sleep) when the
  * last one is gone, so an idle system pays nothing.
  *
- * Probes run with preemption disabled: no sleeping, GFP_NOWAIT only.
+ * Probes run with preemption disabled: no sleeping, GFP_NOWAIT only. What
+ * they cannot do they leave to the thread itself (defer.c), which the
+ * syscall exit probe queues.
  */
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -56,8 +58,13 @@ static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 		return;
 	}
 	t = st_thread_current();
-	if (t && t->cur.ts)
-		st_tsite_account(t, ret, st_tclock(t));
+	if (t) {
+		if (t->cur.ts)
+			st_tsite_account(t, ret, st_tclock(t));
+		/* The thread goes back to user mode now: it runs what waits. */
+		if (unlikely(READ_ONCE(t->defer)))
+			st_defer_queue(t);
+	}
 }
 
 static void st_probe_fork(void *data, struct task_struct *parent,

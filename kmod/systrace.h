@@ -70,7 +70,7 @@ struct st_site {
 	u32 nr;				/* as the task passed it, even invalid */
 	u8 abi;
 	u8 map;				/* release-stored after a late resolve */
-	u8 pending;			/* map left for st_resolve_fn */
+	u8 pending;			/* map left for a late resolve */
 	struct st_obj *obj;
 	u64 offset;
 	u64 first_ns;
@@ -128,7 +128,8 @@ struct st_proc {
 	struct st_chash hash;		/* sites; seed: the session's */
 	u32 nsites;
 	struct st_site *sites, *sites_tail;
-	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
+	atomic_t npending;		/* sites left for a late resolve, */
+	struct st_site *first_pending;	/* none of them before this one */
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
 	atomic64_t log_seq;		/* log: the image's next event ordinal */
@@ -158,6 +159,7 @@ struct st_thread {
 	bool exited;			/* the exit probe retires it, */
 	u32 exit_code;			/* with this wait status of the group */
 	struct st_inflight cur;
+	unsigned long defer;		/* enum st_defer bits: work for the thread */
 
 	struct st_chash hash;		/* tsites, owner-only; the session's seed */
 	u32 ntsites;
@@ -347,6 +349,24 @@ void st_objs_free(struct st_session *s);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
+
+/*
+ * Work a probe leaves to the thread itself (defer.c), which the thread's
+ * next syscall exit queues in it, to run before its next user instruction.
+ */
+enum st_defer {
+	ST_DEFER_RESOLVE,	/* resolve its image's pending sites */
+	ST_DEFER_COUNTER,	/* create its perf counter */
+	ST_DEFER_SPLIT,		/* read its counter's split at an exec */
+};
+
+/* Safe from any context: the owner and its siblings may set bits at once. */
+static inline void st_defer(struct st_thread *t, enum st_defer what)
+{
+	set_bit(what, &t->defer);
+}
+
+void st_defer_queue(struct st_thread *t);
 
 /* hooks.c */
 int st_hooks_init(void);
