@@ -262,6 +262,7 @@ static void st_resolve_pending(struct st_proc *p, struct mm_struct *mm)
 {
 	struct st_site *site;
 
+	/* Pairs with st_resolve_later()'s release: the site, then the hint. */
 	for (site = smp_load_acquire(&p->first_pending); site;
 	     site = st_next(site->next)) {
 		if (!atomic_read(&p->npending))
@@ -287,8 +288,10 @@ void st_resolve_later(struct st_thread *t, struct st_proc *p,
 		      struct st_site *site)
 {
 	lockdep_assert_held(&p->lock);
-	if (!atomic_read(&p->npending))
+	if (!atomic_read(&p->npending)) {
+		/* Walkers start here: the site is published before the hint. */
 		smp_store_release(&p->first_pending, site);
+	}
 	atomic_inc(&p->npending);
 	st_defer(t, ST_DEFER_RESOLVE);
 }
