@@ -40,6 +40,7 @@ int st_chash_init(struct st_chash *h, struct st_session *s, u32 seed,
 		  gfp_t gfp);
 void st_chash_free(struct st_chash *h, struct st_session *s);
 void st_chash_grow(struct st_chash *h, struct st_session *s, st_chash_fn fn);
+u32 st_chash_longest(const struct st_chash *h);
 
 static inline struct st_chash_node *st_chash_bucket(const struct st_chash *h,
 						    u32 hash)

@@ -51,6 +51,7 @@ static int __init st_init(void)
 	ret = st_hooks_init();
 	if (ret)
 		goto err_hooks;
+	st_debugfs_init();
 	ret = st_netlink_init();
 	if (ret)
 		goto err_netlink;
@@ -61,6 +62,7 @@ static int __init st_init(void)
 	return 0;
 
 err_netlink:
+	st_debugfs_exit();
 err_hooks:
 	st_counters_exit();
 err_counters:
@@ -71,6 +73,7 @@ err_counters:
 static void __exit st_exit(void)
 {
 	st_netlink_exit();
+	st_debugfs_exit();
 	st_hooks_exit();
 	st_session_del_all();
 	st_hooks_flush();

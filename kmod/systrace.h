@@ -386,6 +386,10 @@ void st_counter_exec(struct st_thread *nt, struct st_thread *old);
 bool st_counter_exit(struct st_thread *t);
 void st_counter_release(struct st_thread *t);
 
+/* debugfs.c */
+void st_debugfs_init(void);
+void st_debugfs_exit(void);
+
 /* netlink.c */
 int st_netlink_init(void);
 void st_netlink_exit(void);
