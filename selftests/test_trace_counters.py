@@ -33,29 +33,22 @@ if tc is not None:
     # when the host preempts the vCPU).
     ge(tc, tcpu - 4 * 10 * ms, "burn: task_clock_ns vs the threads' own CPU clocks")
     le(tc, tcpu + mcpu + 5 * 10 * ms, "burn: task_clock_ns vs the threads' and the main thread's CPU clocks")
-if ttick >= 0 and mtick >= 0:
-    # user_time_ns + sys_time_ns are the tasks' tick-sampled utime + stime,
-    # which taskstats reports too: at least the threads' (read just before
-    # they exited), at most that plus the main thread's since its fork, plus
-    # 2 ticks (8 ms at HZ=250) per task read after the taskstats query.
-    ge(cpu, ttick, "burn: user+sys vs the threads' utime+stime (taskstats)")
-    le(cpu, ttick + mtick + 5 * 8 * ms, "burn: user+sys vs all tasks' utime+stime (taskstats)")
-    # utime + stime are samples of whole 4 ms ticks: over a few hundred ms
-    # they match the task clock within about a tick per task, when the
-    # kernel accounted every tick. Under TCG on a busy host a vCPU loses
-    # ticks while the host runs something else, and the precise clocks
-    # (task clock, CLOCK_THREAD_CPUTIME_ID) still advance; then the two
-    # cannot agree and are not compared.
-    lost = 1 - ttick / tcpu
-    if lost <= 0.10 and tc is not None:
-        tol = tc // 10 + 20 * ms
-        expect(abs(tc - cpu) <= tol, "burn: task_clock_ns %d vs user+sys %d: differ by more than 10%% + 20 ms (%d)"
-               % (tc, cpu, tol))
-    else:
-        log("NOTE: the threads' tick accounting saw %.0f%% less CPU than their clocks: the guest lost "
-            "ticks (busy host); task_clock vs user+sys not compared" % (100 * lost))
-else:
-    log("NOTE: no taskstats: user+sys not checked")
+# user_time_ns + sys_time_ns are the kernel's adjusted CPU times (the
+# tick samples scaled to the precise runtime, as getrusage reports them;
+# test_trace_cputime holds them to it): at least the threads' own clocks,
+# with the slack of the task clock above, and the task clock's within 10%
+# + 20 ms, whatever ticks the guest lost (the raw tick samples could say
+# half of the truth under TCG on a busy host). They count the kernel's
+# time too, the threads' taskstats queries and exits after their last
+# clock reading among it: no bound by the clocks above.
+ge(cpu, tcpu - 4 * 10 * ms, "burn: user+sys vs the threads' own CPU clocks")
+if tc is not None:
+    tol = tc // 10 + 20 * ms
+    expect(abs(tc - cpu) <= tol, "burn: task_clock_ns %d vs user+sys %d: differ by more than 10%% + 20 ms (%d)"
+           % (tc, cpu, tol))
+if ttick >= 0:
+    log("the threads' tick-sampled utime+stime (taskstats): %.1f ms, %.0f%% of their clocks"
+        % (ttick / ms, 100 * ttick / tcpu))
 
 for dd, mode, n, m, k in ((dinsn, "instructions", 1000, 250, 37), (dcyc, "cycles", 10, 20, 30)):
     t = Trace(dd)

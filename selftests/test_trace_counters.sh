@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Per-task perf counters: --counters task-clock over 4 threads that each
 # burn 200 ms of CPU sums 5 tasks' counters into the process row, agrees
-# with the threads' own CPU clocks and, when the guest's tick accounting
-# is sound, with user_time_ns + sys_time_ns; user_time_ns + sys_time_ns
-# equal the tasks' own utime + stime (taskstats). --counters instructions
+# with the threads' own CPU clocks and with user_time_ns + sys_time_ns.
+# --counters instructions
 # and cycles without a PMU: the session says why, the columns are empty,
 # tracing is exact.
 # tags: trace debug
