@@ -11,7 +11,11 @@
  * with it too: do_exit() calls perf_event_exit_task() (which takes the
  * task's events off it and freezes their counts) before exit_mm() and the
  * exit probe, so the final read runs from a workqueue, whatever the task
- * does after its probe.
+ * does after its probe. An exec into an image that is not dumpable (setuid,
+ * setgid, file capabilities, an unreadable binary) has perf do the same
+ * from begin_new_exec(), so that another user's counter learns nothing of
+ * it: the counter then counts no more, no new one is made for such an
+ * image, and its row says it has no count (counter_lost).
  *
  * A counter holds a session reference and is charged to the session; it is
  * read and freed when its thread leaves the session (exit, or the
@@ -23,6 +27,7 @@
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/sched/coredump.h>
 #include "systrace.h"
 #include "tables.h"
 
@@ -30,9 +35,10 @@ struct st_counter {
 	refcount_t ref;
 	struct st_session *s;		/* charged; a reference */
 	struct perf_event *ev;
-	struct mutex lock;		/* the reads: base, split */
+	struct mutex lock;		/* the reads: base, split, dead */
 	u64 base;			/* value when the current image began */
 	struct st_proc *split;		/* an exec's old image, not read yet */
+	bool dead;			/* perf took it off the task (setuid) */
 	struct st_proc *last;		/* the exit read's image */
 	struct work_struct work;	/* the exit read, from st_wq */
 };
@@ -130,8 +136,8 @@ static void st_counter_credit(struct st_proc *p, u64 v)
 /*
  * Credit the images the counter has not credited yet, up to now: an exec's
  * old image whose split was not read (all of the count since its base, the
- * new image having run no instruction of its own yet), then @p. Under
- * c->lock.
+ * new image having run no instruction of its own yet), then @p, unless
+ * perf took the counter off the task at that exec. Under c->lock.
  */
 static void st_counter_read(struct st_counter *c, struct st_proc *p)
 {
@@ -144,7 +150,7 @@ static void st_counter_read(struct st_counter *c, struct st_proc *p)
 		c->split = NULL;
 		c->base = v;
 	}
-	if (p)
+	if (p && !c->dead)
 		st_counter_credit(p, v - c->base);
 	c->base = v;
 }
@@ -177,6 +183,15 @@ void st_counter_create(struct st_session *s)
 	/* A record of another session than the one that asked: it says. */
 	if (!st_counting(s))
 		return;
+	/* Nor does perf count an image it made undumpable (see above). */
+	if (get_dumpable(current->mm) != SUID_DUMP_USER) {
+		rcu_read_lock();
+		t = st_thread_lookup(current);
+		if (t && t->s == s && t->proc)
+			WRITE_ONCE(t->proc->counter_lost, true);
+		rcu_read_unlock();
+		return;
+	}
 	if (!st_charge(s, ST_COUNTER_BYTES))
 		goto drop;
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
@@ -310,7 +325,16 @@ void st_counter_exec(struct st_thread *nt, struct st_thread *old)
 	 * and a session's end waits a grace period after this probe before
 	 * it reads the counter.
 	 */
+	if (c->dead) {
+		WRITE_ONCE(nt->proc->counter_lost, true);
+		return;
+	}
 	c->split = old->proc;
+	/* begin_new_exec() took the events off a task it made undumpable. */
+	if (get_dumpable(current->mm) != SUID_DUMP_USER) {
+		c->dead = true;
+		WRITE_ONCE(nt->proc->counter_lost, true);
+	}
 	st_defer(nt, ST_DEFER_SPLIT);
 }
 

@@ -140,6 +140,7 @@ struct st_proc {
 	struct st_acct acct;
 	u64 counter_value;
 	u32 counter_tasks;
+	bool counter_lost;		/* perf stopped counting it (setuid) */
 };
 
 /* The in-flight syscall of a thread, between entry and exit. */

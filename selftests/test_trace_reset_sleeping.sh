@@ -12,7 +12,10 @@
 #     memory all start with no drop, and a trace after them takes the
 #     same memory as before them.
 # And attach --counters task-clock to a process asleep in read, then
-# reset: mem_bytes 0 and rmmod works while it sleeps on.
+# reset: mem_bytes 0 and rmmod works while it sleeps on. A process attached
+# (asleep) by a session with counters, then reset, then attached by one
+# without: when it wakes, the second session gets no counter (its memory
+# is the same as after a first session without counters).
 # tags: trace debug debug-quick
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +23,7 @@
 need_root
 need_prog blocker
 need_prog sites
+need_prog attachee
 on_exit mod_unload_quiet
 
 B=$PROGS/blocker
@@ -147,3 +151,42 @@ status_is_empty "attach, then reset"
 mod_unload
 expect_eq "$(syscall_of "$apid")" 0 "the attached process, after rmmod: blocked in read"
 stop_blocked
+
+# --- a counting session's attach, reset, then one without counters ------
+# attachee: "ready", a read (the attaches and the reset happen there), K
+# getppid, a child, "done", another read (B's memory is read there).
+# waiting OUT TEXT PID: OUT has the line TEXT and PID blocks in read.
+waiting() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		grep -qx "$2" "$1" && [ "$(syscall_of "$3")" = 0 ] && return 0
+		sleep 0.02
+	done
+	fail "attachee never waited in read after '$2' (output: $(cat "$1"))"
+}
+mod_load
+declare -A mem
+for first in none task-clock; do
+	mkfifo "$T/fifo.$first"
+	"$PROGS/attachee" 3 2 <"$T/fifo.$first" >"$T/attachee.$first" &
+	apid=$!
+	tids+=("$apid")
+	exec 8>"$T/fifo.$first"
+	waiting "$T/attachee.$first" ready "$apid"
+	ctl_ok attach --counters "$first" -q "$apid"
+	ctl_ok reset "$CTL_OUT"
+	ctl_ok attach --counters none -q "$apid"
+	sid=$CTL_OUT
+	printf g >&8
+	waiting "$T/attachee.$first" "done" "$apid"
+	ctl_ok dump "$sid" --json --no-symbols
+	mem[$first]=$(csvq --json get session.mem_bytes <<<"$CTL_OUT")
+	log "first session with counters $first: the second's mem_bytes ${mem[$first]}"
+	printf g >&8
+	exec 8>&-
+	wait "$apid"
+	expect_eq "$?" 7 "attachee (first session with counters $first): exit status"
+	ctl_ok reset "$sid"
+done
+expect_eq "${mem[task-clock]}" "${mem[none]}" "the second session's memory after a first one with counters"
+mod_unload
