@@ -66,3 +66,23 @@ void st_chash_grow(struct st_chash *h, struct st_session *s, st_chash_fn fn)
 	h->buckets = nb;
 	h->nbuckets = n;
 }
+
+/**
+ * st_chash_longest() - the number of nodes in @h's longest chain
+ * @h: the table, its writers excluded by the caller
+ *
+ * Return: the length; 0 for a table with no buckets.
+ */
+u32 st_chash_longest(const struct st_chash *h)
+{
+	struct st_chash_node *node;
+	u32 i, len, longest = 0;
+
+	for (i = 0; i < h->nbuckets; i++) {
+		len = 0;
+		for (node = h->buckets[i]; node; node = node->next)
+			len++;
+		longest = max(longest, len);
+	}
+	return longest;
+}

@@ -2,9 +2,10 @@
 /*
  * A chained hash: a power-of-two array of singly linked buckets that
  * doubles when its chains grow long. It serves the site table of a process
- * row and the private site table of a thread. The caller serializes its
- * writers, owns the count of nodes and the keyed hash function; the table
- * owns its bucket array, charged to the session.
+ * row, the private site table of a thread and the session's table of
+ * mapped files. The caller serializes its writers, owns the count of nodes
+ * and the keyed hash function; the table owns its bucket array, charged to
+ * the session.
  *
  * A node is one pointer: the rows have no room for a stored hash, so a
  * grow rehashes each node through the caller's function. Lookups are open
@@ -39,6 +40,7 @@ int st_chash_init(struct st_chash *h, struct st_session *s, u32 seed,
 		  gfp_t gfp);
 void st_chash_free(struct st_chash *h, struct st_session *s);
 void st_chash_grow(struct st_chash *h, struct st_session *s, st_chash_fn fn);
+u32 st_chash_longest(const struct st_chash *h);
 
 static inline struct st_chash_node *st_chash_bucket(const struct st_chash *h,
 						    u32 hash)

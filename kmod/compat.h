@@ -8,6 +8,16 @@
 #include <linux/sched.h>
 #include <net/genetlink.h>
 
+/*
+ * Built for a kernel outside 6.1 to 6.12, the ones this module was
+ * verified on, with SYSTRACE_ALLOW_UNTESTED_KERNEL=1 (kmod/Kbuild).
+ */
+#ifdef SYSTRACE_UNTESTED_KERNEL
+#define st_untested_kernel	true
+#else
+#define st_untested_kernel	false
+#endif
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define st_dump_attrs(cb) (genl_info_dump(cb)->attrs)
 #else

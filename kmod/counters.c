@@ -2,19 +2,32 @@
 /*
  * Per-task perf counters (instructions, cycles or task-clock), summed per
  * process image. Probes cannot sleep, and creating or reading a counter
- * may, so the task does that work itself through task_work: at its first
- * return to user mode after fork or exec (before its first user
- * instruction), after an exec to split the count between the two images,
- * and in exit_task_work, where the counter still exists. Each queued work
- * holds a module reference and a session reference. Work items, counters
- * and their perf events are charged to the session's memory.
+ * may, so the task does that itself, by deferred work (defer.c) on its way
+ * back to user mode: it creates its counter after its fork, after an exec
+ * that found none, or after an attach; and reads it at an exec, before the
+ * new image's first instruction, to split the count between the images.
+ *
+ * At exit the task is past its last return to user mode, but perf is done
+ * with it too: do_exit() calls perf_event_exit_task() (which takes the
+ * task's events off it and freezes their counts) before exit_mm() and the
+ * exit probe, so the final read runs from a workqueue, whatever the task
+ * does after its probe. An exec into an image that is not dumpable (setuid,
+ * setgid, file capabilities, an unreadable binary) has perf do the same
+ * from begin_new_exec(), so that another user's counter learns nothing of
+ * it: the counter then counts no more, no new one is made for such an
+ * image, and its row says it has no count (counter_lost).
+ *
+ * A counter holds a session reference and is charged to the session; it is
+ * read and freed when its thread leaves the session (exit, or the
+ * session's end), so the reference lasts no longer than the thread's
+ * record.
  */
 #include <linux/perf_event.h>
 #include <linux/slab.h>
-#include <linux/task_work.h>
 #include <linux/workqueue.h>
-#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/sched/coredump.h>
 #include "systrace.h"
 #include "tables.h"
 
@@ -22,18 +35,15 @@ struct st_counter {
 	refcount_t ref;
 	struct st_session *s;		/* charged; a reference */
 	struct perf_event *ev;
+	struct mutex lock;		/* the reads: base, split, dead */
 	u64 base;			/* value when the current image began */
-	struct work_struct free_work;	/* last put from a probe */
+	struct st_proc *split;		/* an exec's old image, not read yet */
+	bool dead;			/* perf took it off the task (setuid) */
+	struct st_proc *last;		/* the exit read's image */
+	struct work_struct work;	/* the exit read, from st_wq */
 };
 
 static struct workqueue_struct *st_wq;
-
-struct st_cwork {
-	struct st_defer d;		/* its workqueue item: the fallback */
-	struct st_counter *c;		/* NULL: create one for current */
-	struct st_proc *proc;		/* image to credit with the count */
-	bool gone;			/* the task left: report it when done */
-};
 
 static void st_counter_attr(u32 mode, struct perf_event_attr *a)
 {
@@ -100,39 +110,17 @@ static bool st_counting(struct st_session *s)
 /* What a counter costs: ours and the kernel's event. */
 #define ST_COUNTER_BYTES (sizeof(struct st_counter) + sizeof(struct perf_event))
 
-static void st_counter_free(struct st_counter *c)
+static void st_counter_put(struct st_counter *c)
 {
 	struct st_session *s = c->s;
 
+	if (!refcount_dec_and_test(&c->ref))
+		return;
 	perf_event_release_kernel(c->ev);
+	mutex_destroy(&c->lock);
 	kfree(c);
 	st_uncharge(s, ST_COUNTER_BYTES);
 	st_session_put(s);
-}
-
-static void st_counter_free_fn(struct work_struct *work)
-{
-	st_counter_free(container_of(work, struct st_counter, free_work));
-}
-
-static void st_counter_put(struct st_counter *c)
-{
-	if (refcount_dec_and_test(&c->ref))
-		st_counter_free(c);
-}
-
-/* Releasing a perf event may sleep: from a probe, leave it to st_wq. */
-static void st_counter_put_async(struct st_counter *c)
-{
-	if (refcount_dec_and_test(&c->ref))
-		queue_work(st_wq, &c->free_work);
-}
-
-static u64 st_counter_read(struct st_counter *c)
-{
-	u64 enabled, running;
-
-	return perf_event_read_value(c->ev, &enabled, &running);
 }
 
 static void st_counter_credit(struct st_proc *p, u64 v)
@@ -145,173 +133,172 @@ static void st_counter_credit(struct st_proc *p, u64 v)
 	spin_unlock(&p->lock);
 }
 
-/* Read the count since the image began, credit it, and drop the ref. */
-static void st_cwork_read(struct st_cwork *w)
+/*
+ * Credit the images the counter has not credited yet, up to now: an exec's
+ * old image whose split was not read (all of the count since its base, the
+ * new image having run no instruction of its own yet), then @p, unless
+ * perf took the counter off the task at that exec. Under c->lock.
+ */
+static void st_counter_read(struct st_counter *c, struct st_proc *p)
 {
-	u64 v = st_counter_read(w->c);
+	u64 enabled, running, v;
 
-	if (w->proc)
-		st_counter_credit(w->proc, v - w->c->base);
-	w->c->base = v;
-	st_counter_put(w->c);
-	if (w->gone)
-		st_session_task_gone(w->d.s);
+	lockdep_assert_held(&c->lock);
+	v = perf_event_read_value(c->ev, &enabled, &running);
+	if (c->split) {
+		st_counter_credit(c->split, v - c->base);
+		c->split = NULL;
+		c->base = v;
+	}
+	if (p && !c->dead)
+		st_counter_credit(p, v - c->base);
+	c->base = v;
 }
 
-static void st_cwork_start(struct st_cwork *w)
+/* The exit read: the count of the task's last image. */
+static void st_counter_last_fn(struct work_struct *work)
+{
+	struct st_counter *c = container_of(work, struct st_counter, work);
+	struct st_session *s = c->s;
+
+	mutex_lock(&c->lock);
+	st_counter_read(c, c->last);
+	mutex_unlock(&c->lock);
+	/* The counter's session reference outlives the call. */
+	st_session_task_gone(s);
+	st_counter_put(c);
+}
+
+/**
+ * st_counter_create() - create current's counter, if its record still
+ *	wants one (deferred work, in current)
+ * @s: the session of current's record when the work began, referenced
+ */
+void st_counter_create(struct st_session *s)
 {
 	struct perf_event_attr a;
 	struct st_counter *c;
 	struct st_thread *t;
 
-	if (!st_charge(w->d.s, ST_COUNTER_BYTES))
+	/* A record of another session than the one that asked: it says. */
+	if (!st_counting(s))
+		return;
+	/* Nor does perf count an image it made undumpable (see above). */
+	if (get_dumpable(current->mm) != SUID_DUMP_USER) {
+		rcu_read_lock();
+		t = st_thread_lookup(current);
+		if (t && t->s == s && t->proc)
+			WRITE_ONCE(t->proc->counter_lost, true);
+		rcu_read_unlock();
+		return;
+	}
+	if (!st_charge(s, ST_COUNTER_BYTES))
 		goto drop;
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		goto uncharge;
-	st_counter_attr(w->d.s->counters, &a);
+	st_counter_attr(s->counters, &a);
 	c->ev = perf_event_create_kernel_counter(&a, -1, current, NULL, NULL);
 	if (IS_ERR(c->ev)) {
 		kfree(c);
 		goto uncharge;
 	}
-	c->s = w->d.s;
-	kref_get(&c->s->ref);
+	c->s = s;
+	kref_get(&s->ref);
 	refcount_set(&c->ref, 1);
-	INIT_WORK(&c->free_work, st_counter_free_fn);
+	mutex_init(&c->lock);
+	INIT_WORK(&c->work, st_counter_last_fn);
+	/*
+	 * Installed under RCU: a session's end takes the record out of the
+	 * table and waits a grace period before it releases the counter.
+	 */
 	rcu_read_lock();
 	t = st_thread_lookup(current);
-	if (t && t->s == w->d.s && !t->counter) {
+	if (t && t->s == s && t->proc && !t->counter) {
 		t->counter = c;
 		c = NULL;
 	}
 	rcu_read_unlock();
-	/* Traced no more: the session was deleted meanwhile. */
+	/* Traced no more (the session ended meanwhile), or counted already. */
 	if (c)
 		st_counter_put(c);
 	return;
 uncharge:
-	st_uncharge(w->d.s, ST_COUNTER_BYTES);
-drop:
-	st_stat_inc(w->d.s, ST_DROPPED_COUNTERS);
-}
-
-static void st_cwork_run(struct st_cwork *w)
-{
-	if (w->c)
-		st_cwork_read(w);
-	else
-		st_cwork_start(w);
-	st_defer_done(&w->d);
-}
-
-static void st_cwork_task_fn(struct callback_head *cb)
-{
-	st_cwork_run(container_of(cb, struct st_cwork, d.cb));
-}
-
-static void st_cwork_work_fn(struct work_struct *work)
-{
-	st_cwork_run(container_of(work, struct st_cwork, d.work));
-}
-
-/*
- * Queue work on @task. A task past exit_task_work refuses task_work; a
- * read then runs from st_wq, which can still read a final count.
- */
-static bool st_cwork_queue(struct st_session *s, struct task_struct *task,
-			   struct st_counter *c, struct st_proc *proc,
-			   bool gone)
-{
-	struct st_cwork *w;
-
-	w = st_defer_alloc(s, sizeof(*w));
-	if (!w)
-		goto drop;
-	w->c = c;
-	w->proc = proc;
-	w->gone = gone;
-	/* The task runs the work only after this probe returns. */
-	if (st_defer_task(&w->d, task, st_cwork_task_fn))
-		return true;
-	if (c) {
-		st_defer_wq(&w->d, st_wq, st_cwork_work_fn);
-		return true;
-	}
-	st_defer_cancel(&w->d);
+	st_uncharge(s, ST_COUNTER_BYTES);
 drop:
 	st_stat_inc(s, ST_DROPPED_COUNTERS);
-	return false;
-}
-
-/*
- * A thread attached while it runs (attach) may sleep in a syscall for as
- * long as it likes, and its work runs only when it next returns to user
- * mode. That work must not keep a deleted session alive (and its memory
- * charged) meanwhile, so it holds no session reference and no charge: it
- * finds the session through current's thread record when it runs, and
- * does nothing when there is none. It holds the module reference.
- */
-struct st_awork {
-	struct callback_head cb;
-};
-
-static void st_awork_fn(struct callback_head *cb)
-{
-	struct st_cwork w = {};
-	struct st_session *s = NULL;
-	struct st_thread *t;
-
-	kfree(container_of(cb, struct st_awork, cb));
-	rcu_read_lock();
-	t = st_thread_lookup(current);
-	/* A record found under RCU keeps its session from being freed. */
-	if (t && t->proc && !t->counter && kref_get_unless_zero(&t->s->ref))
-		s = t->s;
-	rcu_read_unlock();
-	if (s) {
-		w.d.s = s;
-		st_cwork_start(&w);
-		st_session_put(s);
-	}
-	module_put(THIS_MODULE);
 }
 
 /**
- * st_counter_start_attached() - count @t's task, attached while it ran,
- *	from its next return to user mode
- * @t: the record, just attached (process context, under RCU)
+ * st_counter_split() - read the count of the image current exec'd from
+ *	(deferred work, in current)
+ * @s: the session of current's record when the work began, referenced
+ *
+ * Before the new image's first instruction, so the count since is the new
+ * image's. A session's end that reads the counter first credits the old
+ * image itself (st_counter_release()): the split is read once.
  */
-void st_counter_start_attached(struct st_thread *t)
+void st_counter_split(struct st_session *s)
 {
-	struct st_awork *w;
+	struct st_counter *c = NULL;
+	struct st_thread *t;
 
-	if (!st_counting(t->s))
-		return;
-	w = kzalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
-	if (!w)
-		goto drop;
-	if (!try_module_get(THIS_MODULE)) {
-		kfree(w);
-		goto drop;
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	/* The record holds its counter until a grace period after it left. */
+	if (t && t->s == s && t->counter) {
+		c = t->counter;
+		refcount_inc(&c->ref);
 	}
-	init_task_work(&w->cb, st_awork_fn);
-	if (!task_work_add(t->task, &w->cb, TWA_RESUME))
+	rcu_read_unlock();
+	if (!c)
 		return;
-	module_put(THIS_MODULE);
-	kfree(w);
-drop:
-	st_stat_inc(t->s, ST_DROPPED_COUNTERS);
+	mutex_lock(&c->lock);
+	if (c->split)
+		st_counter_read(c, NULL);
+	mutex_unlock(&c->lock);
+	st_counter_put(c);
+}
+
+/**
+ * st_counter_split_lost() - an exec's split read could not be queued
+ * @t: current's record, from its syscall exit probe
+ *
+ * The old image is not credited; its count goes to the new one, as the
+ * next read finds it. Counted in dropped_counters.
+ */
+void st_counter_split_lost(struct st_thread *t)
+{
+	struct st_counter *c = t->counter;
+
+	/* The owner's probe: no read runs, the record is current's own. */
+	if (c && c->split) {
+		WRITE_ONCE(c->split, NULL);
+		st_stat_inc(t->s, ST_DROPPED_COUNTERS);
+	}
 }
 
 /**
  * st_counter_start() - count @t's task from its next return to user mode
- * @t: a thread record, from a probe
+ * @t: a new thread record (fork probe)
  */
 void st_counter_start(struct st_thread *t)
 {
 	if (st_counting(t->s))
-		st_cwork_queue(t->s, t->task, NULL, NULL, false);
+		st_defer(t, ST_DEFER_COUNTER);
+}
+
+/**
+ * st_counter_start_attached() - count @t's task, attached while it ran,
+ *	from its next return to user mode after a syscall
+ * @t: the record, just attached (process context, under RCU)
+ *
+ * The task may sleep in a syscall for as long as it likes: nothing is
+ * queued until that syscall returns.
+ */
+void st_counter_start_attached(struct st_thread *t)
+{
+	st_counter_start(t);
 }
 
 /**
@@ -333,9 +320,22 @@ void st_counter_exec(struct st_thread *nt, struct st_thread *old)
 	}
 	old->counter = NULL;
 	nt->counter = c;
-	refcount_inc(&c->ref);
-	if (!st_cwork_queue(nt->s, nt->task, c, old->proc, false))
-		refcount_dec(&c->ref);
+	/*
+	 * No read runs meanwhile: the record was the task's own until now,
+	 * and a session's end waits a grace period after this probe before
+	 * it reads the counter.
+	 */
+	if (c->dead) {
+		WRITE_ONCE(nt->proc->counter_lost, true);
+		return;
+	}
+	c->split = old->proc;
+	/* begin_new_exec() took the events off a task it made undumpable. */
+	if (get_dumpable(current->mm) != SUID_DUMP_USER) {
+		c->dead = true;
+		WRITE_ONCE(nt->proc->counter_lost, true);
+	}
+	st_defer(nt, ST_DEFER_SPLIT);
 }
 
 /**
@@ -351,11 +351,9 @@ bool st_counter_exit(struct st_thread *t)
 	if (!c)
 		return false;
 	t->counter = NULL;
-	if (st_cwork_queue(t->s, t->task, c, t->proc, true))
-		return true;
-	/* Cannot read it now, nor free it here: leave it to a kworker. */
-	st_counter_put_async(c);
-	return false;
+	c->last = t->proc;
+	/* The record's reference passes to the work. */
+	return queue_work(st_wq, &c->work);
 }
 
 /**
@@ -369,13 +367,14 @@ void st_counter_release(struct st_thread *t)
 	if (!c)
 		return;
 	t->counter = NULL;
-	if (t->proc)
-		st_counter_credit(t->proc, st_counter_read(c) - c->base);
+	mutex_lock(&c->lock);
+	st_counter_read(c, t->proc);
+	mutex_unlock(&c->lock);
 	st_counter_put(c);
 }
 
 /**
- * st_counters_init() - make the workqueue for releases from probes
+ * st_counters_init() - make the workqueue of the exit reads
  *
  * Return: 0 or -ENOMEM.
  */
@@ -386,7 +385,7 @@ int st_counters_init(void)
 }
 
 /**
- * st_counters_exit() - finish every queued release
+ * st_counters_exit() - finish every queued exit read
  */
 void st_counters_exit(void)
 {

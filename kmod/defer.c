@@ -1,104 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Deferred work: what a probe cannot do itself (sleep for the mmap lock,
- * create or read a perf counter) it queues as a work item that runs later,
- * by task_work in a task or from a workqueue. A queued item holds a module
- * reference (its function is module text) and a session reference (it
- * touches the session's rows), and its memory is charged to the session.
- * This file owns that life: alloc, queue, cancel, done.
+ * Deferred work: what a probe cannot do itself (wait for the mmap lock,
+ * create or read a perf counter) the thread does in process context, by
+ * task_work. A probe never queues that work, it only sets a bit in a
+ * thread's record (st_defer()); the thread's next syscall exit queues one
+ * work in itself for every bit (st_defer_queue()), and it runs right
+ * after, before the thread's next user instruction (task_work_run() in
+ * exit_to_user_mode_loop(), or at the top of get_signal() when a signal
+ * comes first). So no work waits in a thread that sleeps: a thread that
+ * blocks in a syscall for good has queued nothing, and its bits go with
+ * its record when the session ends.
+ *
+ * A queued work holds a module reference (its function is module text)
+ * for the moment it waits to run, and nothing of a session: it finds the
+ * session through current's record when it runs, and does nothing once
+ * there is none. Its few bytes are charged to the thread's memory cgroup,
+ * not to a session. What is left pending when a thread never returns
+ * (exit, exit_group, a kill) is not lost: the site resolves through a
+ * sibling (objs.c), the counter's final read runs from a workqueue
+ * (counters.c).
  */
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/task_work.h>
-#include <linux/workqueue.h>
 #include "systrace.h"
 #include "tables.h"
 
-/**
- * st_defer_alloc() - a work item of @size bytes, which begins with a
- *	struct st_defer, charged to @s, with a module reference
- * @s: session
- * @size: bytes of the caller's structure
- *
- * Return: the zeroed item, or NULL when memory or the module reference
- * was refused; the caller counts the loss.
- */
-void *st_defer_alloc(struct st_session *s, size_t size)
-{
-	struct st_defer *d;
+struct st_twork {
+	struct callback_head cb;
+	unsigned long bits;		/* enum st_defer */
+};
 
-	d = st_alloc(s, size, GFP_NOWAIT);
-	if (!d)
-		return NULL;
-	if (!try_module_get(THIS_MODULE)) {
-		st_free(s, d, size);
-		return NULL;
+static void st_twork_fn(struct callback_head *cb)
+{
+	struct st_twork *w = container_of(cb, struct st_twork, cb);
+	unsigned long bits = w->bits;
+	struct st_session *s = NULL;
+	struct st_proc *p = NULL;
+	struct st_thread *t;
+
+	kfree(w);
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	/* A record found under RCU keeps its session from being freed. */
+	if (t && t->proc && kref_get_unless_zero(&t->s->ref)) {
+		s = t->s;
+		p = t->proc;
 	}
-	d->s = s;
-	d->size = size;
-	return d;
-}
-
-/**
- * st_defer_task() - run @fn in @task, on its way back to user mode (or in
- *	exit_task_work)
- * @d: an item of st_defer_alloc()
- * @task: the task; one that is past exit_task_work refuses
- * @fn: the callback; it ends with st_defer_done()
- *
- * The session reference is taken first: the task may run the work before
- * this returns. A probe's session outlives the probe's RCU section, so the
- * put on refusal is never the last.
- *
- * Return: true when queued; false leaves @d to the caller.
- */
-bool st_defer_task(struct st_defer *d, struct task_struct *task,
-		   task_work_func_t fn)
-{
-	kref_get(&d->s->ref);
-	init_task_work(&d->cb, fn);
-	if (!task_work_add(task, &d->cb, TWA_RESUME))
-		return true;
-	st_session_put(d->s);
-	return false;
-}
-
-/**
- * st_defer_wq() - run @fn from @wq
- * @d: an item of st_defer_alloc()
- * @wq: the workqueue
- * @fn: the function; it ends with st_defer_done()
- */
-void st_defer_wq(struct st_defer *d, struct workqueue_struct *wq,
-		 work_func_t fn)
-{
-	kref_get(&d->s->ref);
-	INIT_WORK(&d->work, fn);
-	queue_work(wq, &d->work);
-}
-
-/**
- * st_defer_cancel() - give back an item that was never queued
- * @d: the item
- */
-void st_defer_cancel(struct st_defer *d)
-{
-	st_free(d->s, d, d->size);
+	rcu_read_unlock();
+	if (s) {
+		/* The session's reference keeps its rows, p among them. */
+		if (bits & BIT(ST_DEFER_SPLIT))
+			st_counter_split(s);
+		if (bits & BIT(ST_DEFER_COUNTER))
+			st_counter_create(s);
+		if (bits & BIT(ST_DEFER_RESOLVE))
+			st_resolve_now(p);
+		st_session_put(s);
+	}
+	/*
+	 * The last call of module text here: past it only the return into
+	 * task_work_run() remains, which module exit waits for
+	 * (synchronize_rcu_tasks).
+	 */
 	module_put(THIS_MODULE);
 }
 
 /**
- * st_defer_done() - the work is over: free it, drop its references
- * @d: the item
+ * st_defer_queue() - queue current's deferred work in current
+ * @t: current's record, from the syscall exit probe
  *
- * The last call of a work's function: past the module_put, only the
- * return into the caller's text remains, which module exit waits for
- * (synchronize_rcu_tasks).
+ * A work that cannot be queued (no memory, the module going away) leaves
+ * its bits for the next syscall exit, except an exec's counter split,
+ * which would no longer be one: that is counted in dropped_counters.
  */
-void st_defer_done(struct st_defer *d)
+void st_defer_queue(struct st_thread *t)
 {
-	struct st_session *s = d->s;
+	unsigned long bits = xchg(&t->defer, 0);
+	struct st_twork *w;
+	unsigned int i;
 
-	st_free(s, d, d->size);
-	st_session_put(s);
+	if (!bits)
+		return;
+	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
+	if (!w)
+		goto retry;
+	if (!try_module_get(THIS_MODULE)) {
+		kfree(w);
+		goto retry;
+	}
+	w->bits = bits;
+	init_task_work(&w->cb, st_twork_fn);
+	if (!task_work_add(current, &w->cb, TWA_RESUME))
+		return;
 	module_put(THIS_MODULE);
+	kfree(w);
+retry:
+	if (bits & BIT(ST_DEFER_SPLIT))
+		st_counter_split_lost(t);
+	bits &= ~BIT(ST_DEFER_SPLIT);
+	for_each_set_bit(i, &bits, BITS_PER_LONG)
+		set_bit(i, &t->defer);
 }

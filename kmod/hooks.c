@@ -4,7 +4,8 @@
  * and unregistered (from a work item, since probes cannot sleep) when the
  * last one is gone, so an idle system pays nothing.
  *
- * Probes run with preemption disabled: no sleeping, GFP_NOWAIT only.
+ * Probes never sleep: GFP_NOWAIT only. What they cannot do they leave to
+ * the thread itself (defer.c), which the syscall exit probe queues.
  */
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -17,12 +18,19 @@
 #include "hot.h"
 
 /*
- * The syscall probes take no rcu_read_lock() of their own: they run with
- * preemption disabled, which every grace period waits for (the flavours of
- * RCU are one since 4.20), and a thread record is freed by call_rcu(), a
- * session's rows after synchronize_rcu(). What dereferences RCU pointers
- * in their slow paths takes the read lock for lockdep's sake.
+ * The syscall probes disable preemption themselves. On 6.1 and 6.12 the
+ * tracepoint has done it already, and theirs only nests; upstream made
+ * the syscall tracepoints faultable after 6.12, and their probes may then
+ * run preemptible. With preemption off they may use the per-CPU task
+ * cache (hot.h), and they need no rcu_read_lock() of their own: every
+ * grace period waits for them (the flavours of RCU are one since 4.20),
+ * and a thread record is freed by call_rcu(), a session's rows after
+ * synchronize_rcu(). What dereferences RCU pointers in their slow paths
+ * takes the read lock for lockdep's sake.
  */
+#define st_probe_begin()	preempt_disable_notrace()
+#define st_probe_end()		preempt_enable_notrace()
+
 #if SYSTRACE_BENCH_SKIP & ST_SKIP_TASK
 static DEFINE_PER_CPU(unsigned long, st_bench_calls);
 #define st_bench_count()	this_cpu_inc(st_bench_calls)
@@ -38,13 +46,15 @@ static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		st_bench_count();
 		return;
 	}
+	st_probe_begin();
 	t = st_thread_current();
-	if (!t || !t->proc || id < 0)
-		return;
-	if (unlikely(t->cur.ts))
-		st_tsite_account(t, 0, st_tclock(t));
-	t->cur.ts = st_tsite_get(t, regs, id);
-	t->cur.start_ns = st_tclock(t);
+	if (t && t->proc && id >= 0) {
+		if (unlikely(t->cur.ts))
+			st_tsite_account(t, 0, st_tclock(t));
+		t->cur.ts = st_tsite_get(t, regs, id);
+		t->cur.start_ns = st_tclock(t);
+	}
+	st_probe_end();
 }
 
 static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
@@ -55,9 +65,16 @@ static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 		st_bench_count();
 		return;
 	}
+	st_probe_begin();
 	t = st_thread_current();
-	if (t && t->cur.ts)
-		st_tsite_account(t, ret, st_tclock(t));
+	if (t) {
+		if (t->cur.ts)
+			st_tsite_account(t, ret, st_tclock(t));
+		/* The thread goes back to user mode now: it runs what waits. */
+		if (unlikely(READ_ONCE(t->defer)))
+			st_defer_queue(t);
+	}
+	st_probe_end();
 }
 
 static void st_probe_fork(void *data, struct task_struct *parent,

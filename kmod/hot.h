@@ -43,7 +43,7 @@ struct st_thread *st_thread_current_miss(struct st_task_cache *c);
 /**
  * st_thread_current() - current's record, from a syscall probe
  *
- * Must be called with preemption disabled, as tracepoint probes are.
+ * Must be called with preemption disabled, as the syscall probes do.
  *
  * Return: the record, or NULL when current is not traced.
  */

@@ -8,6 +8,7 @@
 #include <linux/rcupdate.h>
 #include <linux/mm.h>
 #include "systrace.h"
+#include "compat.h"
 
 unsigned int st_max_sessions = 16;
 module_param_named(max_sessions, st_max_sessions, uint, 0644);
@@ -40,6 +41,18 @@ static int __init st_init(void)
 {
 	int ret;
 
+	/*
+	 * On PREEMPT_RT a spinlock_t sleeps, and the probes take them and
+	 * allocate memory with preemption off: every traced fork, exec, exit
+	 * and new site would sleep in atomic context.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		pr_err("not loaded: this kernel is PREEMPT_RT, where the probes would sleep in atomic context; trace with the BPF backend instead (systracectl start --backend bpf)\n");
+		return -EOPNOTSUPP;
+	}
+	if (st_untested_kernel)
+		pr_warn("Linux %u.%u is outside the kernels this module was verified on (6.1 to 6.12), and it was built anyway (SYSTRACE_ALLOW_UNTESTED_KERNEL=1): its probes may not be safe here; prefer the BPF backend (systracectl start --backend bpf)\n",
+			LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL);
 	if (!st_max_mem_total)
 		st_max_mem_total = (totalram_pages() << PAGE_SHIFT) / 8;
 	ret = st_tables_init();
@@ -51,6 +64,7 @@ static int __init st_init(void)
 	ret = st_hooks_init();
 	if (ret)
 		goto err_hooks;
+	st_debugfs_init();
 	ret = st_netlink_init();
 	if (ret)
 		goto err_netlink;
@@ -61,6 +75,7 @@ static int __init st_init(void)
 	return 0;
 
 err_netlink:
+	st_debugfs_exit();
 err_hooks:
 	st_counters_exit();
 err_counters:
@@ -71,6 +86,7 @@ err_counters:
 static void __exit st_exit(void)
 {
 	st_netlink_exit();
+	st_debugfs_exit();
 	st_hooks_exit();
 	st_session_del_all();
 	st_hooks_flush();

@@ -8,6 +8,7 @@
  */
 #include <linux/slab.h>
 #include <linux/sched.h>
+#include <linux/sched/cputime.h>
 #include "systrace.h"
 #include "tables.h"
 
@@ -158,11 +159,21 @@ void st_cache_free(struct st_session *s, struct kmem_cache *c, void *p)
 	st_uncharge(s, kmem_cache_size(c));
 }
 
-/* Task accounting: CPU time, context switches and faults. */
+/*
+ * Task accounting: CPU time, context switches and faults. The CPU times
+ * are the kernel's adjusted ones, as getrusage(), /proc and time(1) report
+ * them: the tick samples of utime and stime scaled to the task's precise
+ * runtime (sum_exec_runtime), never decreasing. The raw samples alone miss
+ * a task that ran less than a tick, and under a hypervisor that steals
+ * ticks (TCG) can say half of the truth.
+ */
 void st_acct_read(struct task_struct *task, struct st_acct *a)
 {
-	a->v[ST_ACCT_USER_NS] = READ_ONCE(task->utime);
-	a->v[ST_ACCT_SYS_NS] = READ_ONCE(task->stime);
+	u64 utime, stime;
+
+	task_cputime_adjusted(task, &utime, &stime);
+	a->v[ST_ACCT_USER_NS] = utime;
+	a->v[ST_ACCT_SYS_NS] = stime;
 	a->v[ST_ACCT_NVCSW] = READ_ONCE(task->nvcsw);
 	a->v[ST_ACCT_NIVCSW] = READ_ONCE(task->nivcsw);
 	a->v[ST_ACCT_MINFLT] = READ_ONCE(task->min_flt);

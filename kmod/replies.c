@@ -218,6 +218,7 @@ int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 	    nla_put_u32(skb, SYSTRACE_PROC_A_SITES, nsites) ||
 	    st_put_acct(skb, &snap.acct, pad) ||
 	    (p->s->counters != SYSTRACE_COUNTERS_NONE && !p->s->counters_error &&
+	     !READ_ONCE(p->counter_lost) &&
 	     (st_put_u64(skb, SYSTRACE_PROC_A_COUNTER_VALUE, snap.counter_value,
 			 pad) ||
 	      nla_put_u32(skb, SYSTRACE_PROC_A_COUNTER_TASKS,

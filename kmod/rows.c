@@ -86,9 +86,24 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	return p;
 }
 
-void st_proc_free_buckets(struct st_proc *p)
+/**
+ * st_proc_settle() - free what @p no longer needs once it is over
+ * @p: the row, whose lock the caller holds
+ *
+ * A row that has ended, with no live thread and no pin left, gets no new
+ * site and no thread to resolve its pending ones: its site table goes.
+ *
+ * Return: true when sites are left pending; the caller gives up on them
+ * with st_resolve_drop() once it has released the lock.
+ */
+bool st_proc_settle(struct st_proc *p)
 {
+	lockdep_assert_held(&p->lock);
+	if (p->end == SYSTRACE_END_RUNNING || !list_empty(&p->live) ||
+	    p->pins || !p->hash.buckets)
+		return false;
 	st_chash_free(&p->hash, p->s);
+	return atomic_read(&p->npending);
 }
 
 /**
@@ -101,7 +116,7 @@ void st_proc_free_buckets(struct st_proc *p)
  */
 bool st_proc_end(struct st_proc *p, u32 end, u32 code)
 {
-	bool ended;
+	bool ended, drop = false;
 
 	spin_lock(&p->lock);
 	ended = p->end == SYSTRACE_END_RUNNING;
@@ -109,10 +124,11 @@ bool st_proc_end(struct st_proc *p, u32 end, u32 code)
 		p->end_ns = ktime_get_ns();
 		p->exit_code = code;
 		WRITE_ONCE(p->end, end);
-		if (list_empty(&p->live))
-			st_proc_free_buckets(p);
+		drop = st_proc_settle(p);
 	}
 	spin_unlock(&p->lock);
+	if (drop)
+		st_resolve_drop(p);
 	atomic_inc(&p->s->gen);
 	return ended;
 }
@@ -157,14 +173,18 @@ void st_proc_exit(struct st_proc *p, u32 code)
  */
 void st_proc_unpin_end(struct st_proc *p)
 {
-	bool empty, exited;
+	bool empty, exited, drop;
 	u32 code;
 
 	spin_lock(&p->lock);
 	empty = !--p->pins && list_empty(&p->live);
 	exited = p->pinned_exit;
 	code = p->pinned_code;
+	/* Ended meanwhile (its thread exec'd): only the pin kept its table. */
+	drop = st_proc_settle(p);
 	spin_unlock(&p->lock);
+	if (drop)
+		st_resolve_drop(p);
 	if (!empty)
 		return;
 	if (exited)
@@ -277,6 +297,8 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 		p->sites_tail = site;
 		st_chash_add(&p->hash, s, &site->hnode, hash, ++p->nsites,
 			     st_site_node_hash);
+		if (site->pending)
+			st_resolve_later(t, p, site);
 	}
 	spin_unlock(&p->lock);
 	if (found || !p->hash.buckets) {
@@ -285,8 +307,6 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	}
 	atomic64_inc(&s->nsites);
 	atomic_inc(&s->gen);
-	if (site->pending)
-		st_resolve_later(p);
 	return site;
 }
 
@@ -468,9 +488,6 @@ void st_free_session_rows(struct st_session *s)
 {
 	struct st_proc *p, *pn;
 	struct st_site *site, *sn;
-	struct st_obj *o;
-	struct hlist_node *tmp;
-	int i;
 
 	for (p = s->procs; p; p = pn) {
 		pn = p->next;
@@ -478,18 +495,13 @@ void st_free_session_rows(struct st_session *s)
 			sn = site->next;
 			st_cache_free(s, st_site_cache, site);
 		}
-		st_proc_free_buckets(p);
+		st_chash_free(&p->hash, s);
 		st_cache_free(s, st_proc_cache, p);
 		cond_resched();
 	}
 	s->procs = NULL;
 	s->procs_tail = NULL;
-	for (i = 0; i < ARRAY_SIZE(s->objs); i++) {
-		hlist_for_each_entry_safe(o, tmp, &s->objs[i], hnode) {
-			hlist_del(&o->hnode);
-			st_free(s, o, sizeof(*o) + strlen(o->path) + 1);
-		}
-	}
+	st_objs_free(s);
 }
 
 u32 st_proc_row_bytes(void)

@@ -113,7 +113,6 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 					   u32 counters)
 {
 	struct st_session *s;
-	int i;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -121,13 +120,15 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 	kref_init(&s->ref);
 	spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->threads);
-	for (i = 0; i < ARRAY_SIZE(s->objs); i++)
-		INIT_HLIST_HEAD(&s->objs[i]);
 	if (name)
 		strscpy(s->name, name, sizeof(s->name));
 	s->flags = flags;
 	s->counters = counters;
 	s->seed = get_random_u32();
+	if (st_objs_init(s)) {
+		kfree(s);
+		return NULL;
+	}
 	s->pidns = get_pid_ns(task_active_pid_ns(current));
 	s->created_ns = ktime_get_ns();
 	s->realtime_base_ns = ktime_get_real_ns() - s->created_ns;

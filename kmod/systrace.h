@@ -49,7 +49,7 @@ struct st_proc_counts {
 
 /* A mapped file, interned once per session and shared by its rows. */
 struct st_obj {
-	struct hlist_node hnode;	/* session->objs, under session->lock */
+	struct st_chash_node hnode;	/* session->objs, under session->lock */
 	u64 ino;
 	u64 mtime_ns;
 	u32 dev;
@@ -70,7 +70,7 @@ struct st_site {
 	u32 nr;				/* as the task passed it, even invalid */
 	u8 abi;
 	u8 map;				/* release-stored after a late resolve */
-	u8 pending;			/* map left for st_resolve_fn */
+	u8 pending;			/* map left for a late resolve */
 	struct st_obj *obj;
 	u64 offset;
 	u64 first_ns;
@@ -128,7 +128,8 @@ struct st_proc {
 	struct st_chash hash;		/* sites; seed: the session's */
 	u32 nsites;
 	struct st_site *sites, *sites_tail;
-	unsigned long resolve_queued;	/* bit 0: a late resolve is queued */
+	atomic_t npending;		/* sites left for a late resolve, */
+	struct st_site *first_pending;	/* none of them before this one */
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
 	atomic64_t log_seq;		/* log: the image's next event ordinal */
@@ -139,6 +140,7 @@ struct st_proc {
 	struct st_acct acct;
 	u64 counter_value;
 	u32 counter_tasks;
+	bool counter_lost;		/* perf stopped counting it (setuid) */
 };
 
 /* The in-flight syscall of a thread, between entry and exit. */
@@ -158,6 +160,7 @@ struct st_thread {
 	bool exited;			/* the exit probe retires it, */
 	u32 exit_code;			/* with this wait status of the group */
 	struct st_inflight cur;
+	unsigned long defer;		/* enum st_defer bits: work for the thread */
 
 	struct st_chash hash;		/* tsites, owner-only; the session's seed */
 	u32 ntsites;
@@ -195,7 +198,8 @@ struct st_session {
 	bool live;			/* counted in st_live_sessions */
 	struct st_proc *procs, *procs_tail;
 	u64 nprocs, next_id;
-	struct hlist_head objs[64];
+	struct st_chash objs;		/* st_obj by file; the session's seed */
+	u32 nobjs;
 	struct list_head threads;	/* st_thread.snode */
 
 	atomic_t live_tasks;
@@ -347,9 +351,29 @@ u32 st_proc_row_bytes(void);
 u32 st_site_row_bytes(void);
 
 /* objs.c */
+int st_objs_init(struct st_session *s);
+void st_objs_free(struct st_session *s);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
+
+/*
+ * Work a probe leaves to the thread itself (defer.c), which the thread's
+ * next syscall exit queues in it, to run before its next user instruction.
+ */
+enum st_defer {
+	ST_DEFER_RESOLVE,	/* resolve its image's pending sites */
+	ST_DEFER_COUNTER,	/* create its perf counter */
+	ST_DEFER_SPLIT,		/* read its counter's split at an exec */
+};
+
+/* Safe from any context: the owner and its siblings may set bits at once. */
+static inline void st_defer(struct st_thread *t, enum st_defer what)
+{
+	set_bit(what, &t->defer);
+}
+
+void st_defer_queue(struct st_thread *t);
 
 /* hooks.c */
 int st_hooks_init(void);
@@ -368,6 +392,10 @@ void st_counter_start_attached(struct st_thread *t);
 void st_counter_exec(struct st_thread *nt, struct st_thread *old);
 bool st_counter_exit(struct st_thread *t);
 void st_counter_release(struct st_thread *t);
+
+/* debugfs.c */
+void st_debugfs_init(void);
+void st_debugfs_exit(void);
 
 /* netlink.c */
 int st_netlink_init(void);

@@ -7,8 +7,6 @@
 #ifndef _SYSTRACE_TABLES_H
 #define _SYSTRACE_TABLES_H
 
-#include <linux/task_work.h>
-#include <linux/workqueue.h>
 #include "systrace.h"
 
 struct kmem_cache;
@@ -26,25 +24,18 @@ int st_threads_init(void);
 void st_threads_exit(void);
 
 /* rows.c */
-void st_proc_free_buckets(struct st_proc *p);
-
-/* defer.c: a work item begins with this. */
-struct st_defer {
-	struct callback_head cb;
-	struct work_struct work;	/* from a workqueue instead */
-	struct st_session *s;		/* a reference while queued */
-	size_t size;			/* of the whole item, charged */
-};
-
-void *st_defer_alloc(struct st_session *s, size_t size);
-bool st_defer_task(struct st_defer *d, struct task_struct *task,
-		   task_work_func_t fn);
-void st_defer_wq(struct st_defer *d, struct workqueue_struct *wq,
-		 work_func_t fn);
-void st_defer_cancel(struct st_defer *d);
-void st_defer_done(struct st_defer *d);
+bool st_proc_settle(struct st_proc *p);
 
 /* objs.c */
-void st_resolve_later(struct st_proc *p);
+void st_resolve_later(struct st_thread *t, struct st_proc *p,
+		      struct st_site *site);
+void st_resolve_handoff(struct st_proc *p);
+void st_resolve_now(struct st_proc *p);
+void st_resolve_drop(struct st_proc *p);
+
+/* counters.c: deferred work, in current */
+void st_counter_create(struct st_session *s);
+void st_counter_split(struct st_session *s);
+void st_counter_split_lost(struct st_thread *t);
 
 #endif

@@ -188,7 +188,7 @@ static bool st_thread_merge(struct st_thread *t)
 {
 	struct st_proc *p = t->proc;
 	struct st_tsite *ts;
-	bool last;
+	bool last, drop;
 
 	spin_lock(&p->lock);
 	write_seqcount_begin(&p->seq);
@@ -206,9 +206,13 @@ static bool st_thread_merge(struct st_thread *t)
 		p->pinned_code = t->exit_code;
 	}
 	last = list_empty(&p->live) && !p->pins;
-	if (last && p->end != SYSTRACE_END_RUNNING)
-		st_proc_free_buckets(p);
+	/* It cannot resolve the sites it left pending: its siblings do. */
+	if (atomic_read(&p->npending))
+		st_resolve_handoff(p);
+	drop = st_proc_settle(p);
 	spin_unlock(&p->lock);
+	if (drop)
+		st_resolve_drop(p);
 	return last;
 }
 

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * burn T MS: T threads each burn MS ms of their own CPU time (measured
- * with CLOCK_THREAD_CPUTIME_ID, checked every 20000 iterations); the main
- * thread only creates and joins them. Before it ends, each thread (and
- * then the main thread) also reads its own tick-sampled utime + stime,
- * the values the kernel keeps in task->utime/stime, from taskstats
- * (ac_utime + ac_stime; -1 when taskstats is not there). Prints
+ * burn T MS [K]: T threads each burn MS ms of their own CPU time
+ * (measured with CLOCK_THREAD_CPUTIME_ID, checked every 20000 iterations);
+ * the main thread only creates and joins them. Before it ends, each thread
+ * (and then the main thread) also reads its own tick-sampled utime +
+ * stime, the values the kernel keeps in task->utime/stime, from taskstats
+ * (ac_utime + ac_stime; -1 when taskstats is not there). Then it forks K
+ * short children (0 by default), one at a time, each of which only reads
+ * its own getrusage(RUSAGE_SELF), prints it and exits; burn reaps each
+ * with wait4(), whose rusage is all of the child's CPU time. Prints
  *   threads_cpu_ns N    sum of the threads' CLOCK_THREAD_CPUTIME_ID
  *   threads_tick_ns N   sum of the threads' utime + stime
  *   main_cpu_ns N       the main thread's, since its fork (exec included)
  *   main_tick_ns N
+ *   child PID USER_NS SYS_NS    each child's getrusage(RUSAGE_SELF)
+ *   reaped PID USER_NS SYS_NS   wait4()'s rusage of each child
+ *   rusage_user_ns N    the process's getrusage(RUSAGE_SELF), last
+ *   rusage_sys_ns N
  * Exits 0.
  */
 #define _GNU_SOURCE
@@ -21,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,9 +165,28 @@ static void *burn(void *arg)
 	return NULL;
 }
 
+static long long tv_ns(struct timeval tv)
+{
+	return tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
+}
+
+static void child(void)
+{
+	struct rusage ru;
+	char line[128];
+	int n;
+
+	getrusage(RUSAGE_SELF, &ru);
+	n = snprintf(line, sizeof(line), "child %d %lld %lld\n", getpid(),
+		     tv_ns(ru.ru_utime), tv_ns(ru.ru_stime));
+	_exit(write(1, line, n) == n ? 0 : 1);
+}
+
 int main(int argc, char **argv)
 {
-	int t = argc > 1 ? atoi(argv[1]) : 4, i;
+	int t = argc > 1 ? atoi(argv[1]) : 4, k = argc > 3 ? atoi(argv[3]) : 0, i;
+	struct rusage ru;
+	pid_t pid;
 	static struct result res[64];
 	long long cpu = 0, tick = 0;
 	pthread_t tid[64];
@@ -177,5 +205,20 @@ int main(int argc, char **argv)
 	}
 	printf("threads_cpu_ns %lld\nthreads_tick_ns %lld\n", cpu, tick);
 	printf("main_cpu_ns %lld\nmain_tick_ns %lld\n", thread_ns(), tick_ns());
+	fflush(stdout);
+	for (i = 0; i < k; i++) {
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (!pid)
+			child();
+		if (wait4(pid, NULL, 0, &ru) != pid)
+			return 1;
+		printf("reaped %d %lld %lld\n", pid, tv_ns(ru.ru_utime), tv_ns(ru.ru_stime));
+		fflush(stdout);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("rusage_user_ns %lld\nrusage_sys_ns %lld\n", tv_ns(ru.ru_utime),
+	       tv_ns(ru.ru_stime));
 	return 0;
 }
