@@ -260,11 +260,11 @@ static __always_inline bool sess_still(struct stb_sess *s, struct stb_task *t)
 	return *(volatile __u64 *)&s->sid == t->sid;
 }
 
-static __always_inline __u32 pid_in_ns(struct stb_sess *s, struct pid *pid)
+/* @pid's number in the pid namespace at @lvl whose inode is @inum; 0 when not there. */
+static __always_inline __u32 pid_nr_ns(__u32 lvl, __u32 inum, struct pid *pid)
 {
 	unsigned int level;
 	struct upid up;
-	__u32 lvl = s->pidns_level;
 
 	if (!pid)
 		return 0;
@@ -275,9 +275,14 @@ static __always_inline __u32 pid_in_ns(struct stb_sess *s, struct pid *pid)
 				  (void *)pid + bpf_core_field_offset(struct pid, numbers) +
 				  lvl * bpf_core_type_size(struct upid)))
 		return 0;
-	if (BPF_CORE_READ(up.ns, ns.inum) != s->pidns_inum)
+	if (BPF_CORE_READ(up.ns, ns.inum) != inum)
 		return 0;
 	return up.nr;
+}
+
+static __always_inline __u32 pid_in_ns(struct stb_sess *s, struct pid *pid)
+{
+	return pid_nr_ns(s->pidns_level, s->pidns_inum, pid);
 }
 
 static __always_inline __u32 task_tgid_ns(struct stb_sess *s, struct task_struct *task)
@@ -1159,32 +1164,39 @@ int BPF_PROG(st_exit, struct task_struct *task)
 
 struct ancestry {
 	struct task_struct *task;	/* a process's leader, as a scalar walk */
-	__u32 root;
+	__u32 root;			/* in the session's pid namespace */
+	__u32 level, inum;		/* the session's pid namespace */
 	int found;
 };
 
 static long ancestry_step(__u32 i, void *data)
 {
 	struct ancestry *a = data;
-	struct task_struct *up;
+	struct task_struct *task = a->task, *up;
 
-	if (BPF_CORE_READ(a->task, tgid) == a->root) {
+	if (pid_nr_ns(a->level, a->inum, BPF_CORE_READ(task, signal, pids[PIDTYPE_TGID])) ==
+	    a->root) {
 		a->found = 1;
 		return 1;
 	}
-	up = BPF_CORE_READ(a->task, real_parent, group_leader);
-	if (!up || up == a->task)
+	up = BPF_CORE_READ(task, real_parent, group_leader);
+	if (!up || up == task)
 		return 1;
 	a->task = up;
 	return 0;
 }
 
-/* Whether @task is one of those the job follows: the root's, or (tree) its descendants'. */
-static __always_inline bool job_member(struct task_struct *task)
+/*
+ * Whether @task is one of those the job follows: the root's, or (tree) its
+ * descendants'. The root is a pid in the session's namespace.
+ */
+static __always_inline bool job_member(struct stb_sess *s, struct task_struct *task)
 {
-	struct ancestry a = { .root = job.root_tgid };
+	struct ancestry a = {
+		.root = job.root_tgid, .level = s->pidns_level, .inum = s->pidns_inum,
+	};
 
-	if (task->tgid == job.root_tgid)
+	if (task_tgid_ns(s, task) == job.root_tgid)
 		return true;
 	if (!(job.flags & F_TREE))
 		return false;
@@ -1246,13 +1258,13 @@ static __always_inline void attach_task(struct task_struct *task)
 	__u64 id, zero = 0;
 	void *procs;
 
-	if (task->flags & (PF_KTHREAD | PF_EXITING) || tgid == job.self_tgid)
-		return;
-	if (!job_member(task))
+	if (task->flags & (PF_KTHREAD | PF_EXITING))
 		return;
 	s = bpf_map_lookup_elem(&st_sessions, &slot);
 	procs = bpf_map_lookup_elem(&st_procs, &slot);
 	if (!s || !procs || s->sid != job.sid || s->state != STB_SESS_LIVE)
+		return;
+	if (task_tgid_ns(s, task) == job.self_tgid || !job_member(s, task))
 		return;
 	t = bpf_task_storage_get(&st_tasks, task, 0, 0);
 	if (t && followed(t)) {
@@ -1297,14 +1309,13 @@ static __always_inline void attach_link(struct task_struct *task)
 	struct stb_proc *p;
 	void *procs;
 
-	if (tgid == job.root_tgid)
-		return;
 	row = bpf_map_lookup_elem(&st_attach_rows, &tgid);
 	procs = bpf_map_lookup_elem(&st_procs, &slot);
 	if (!row || !*row || !procs)
 		return;
 	p = bpf_map_lookup_elem(procs, row);
-	if (!p || p->parent_id)
+	/* The root's row has no parent; the others', their parent process's. */
+	if (!p || p->parent_id || p->tgid == job.root_tgid)
 		return;
 	ptgid = BPF_CORE_READ(task, group_leader, real_parent, tgid);
 	prow = bpf_map_lookup_elem(&st_attach_rows, &ptgid);

@@ -227,8 +227,8 @@ struct stb_job {
 	__u64 sid;
 	__u32 slot;
 	__u32 kind;		/* STB_JOB_* */
-	__u32 root_tgid;	/* in the initial pid namespace */
-	__u32 self_tgid;	/* systracectl: never attached */
+	__u32 root_tgid;	/* in the session's pid namespace */
+	__u32 self_tgid;	/* systracectl, never attached: the same */
 	__u32 flags;		/* the session's */
 	__u32 pad;
 	__u64 now;

@@ -113,17 +113,18 @@ static void log_append(const char *s, size_t n)
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char *buf = NULL;
 	va_list copy;
 	int n;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	va_copy(copy, ap);
-	n = vsnprintf(buf, sizeof(buf), fmt, copy);
+	n = vasprintf(&buf, fmt, copy);
 	va_end(copy);
 	if (n > 0)
-		log_append(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+		log_append(buf, (size_t)n);
+	free(buf);
 	if (getenv("SYSTRACE_BPF_DEBUG"))
 		return vfprintf(stderr, fmt, ap);
 	return 0;
@@ -136,42 +137,42 @@ void st_bpf_log_start(void)
 	libbpf_set_print(print_libbpf);
 }
 
-/* The verifier's log: its last @lines lines, without libbpf's frame. */
+/*
+ * The last @lines lines libbpf logged (the verifier's log ends there, then
+ * libbpf's own reason), without the frame around the verifier's log, each
+ * cut to 200 bytes, as many of the last ones as fit in @len.
+ */
 void st_bpf_log_tail(char *buf, size_t len, int lines)
 {
-	char *end = log_buf + log_len, *p, *stop;
-	size_t n;
-	int seen = 0;
+	const char *line[64], *p = log_buf + log_len, *e;
+	size_t size[64], used = 0;
+	int count = 0, i;
 
 	buf[0] = '\0';
-	stop = strstr(log_buf, "-- END PROG LOAD LOG --");
-	if (stop) {
-		while (stop > log_buf && stop[-1] != '\n')
-			stop--;
-		end = stop;
-	}
-	while (end > log_buf && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	p = end;
-	while (p > log_buf && seen < lines) {
-		p--;
-		if (*p == '\n' && p + 1 < end) {
-			if (strstr(p + 1, "-- BEGIN PROG LOAD LOG --") == p + 1)
+	if (lines > 64)
+		lines = 64;
+	while (p > log_buf && count < lines) {
+		e = p;
+		while (p > log_buf && p[-1] != '\n')
+			p--;
+		if (e > p && !memmem(p, (size_t)(e - p), "PROG LOAD LOG --", 16)) {
+			size[count] = (size_t)(e - p) > 200 ? 200 : (size_t)(e - p);
+			if (used + size[count] + 1 >= len)
 				break;
-			seen++;
+			used += size[count] + 1;
+			line[count++] = p;
 		}
+		if (p > log_buf)
+			p--;
 	}
-	if (p > log_buf || *p == '\n')
-		p++;
-	if (strstr(p, "-- BEGIN PROG LOAD LOG --") == p)
-		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : end;
-	n = (size_t)(end - p);
-	if (p > end)
-		n = 0;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
+	used = 0;
+	for (i = count - 1; i >= 0; i--) {
+		memcpy(buf + used, line[i], size[i]);
+		used += size[i];
+		buf[used++] = i ? '\n' : '\0';
+	}
+	if (!count)
+		buf[0] = '\0';
 }
 
 void st_tree_path(const struct st_tree *t, const char *name, char *buf, size_t len)
