@@ -205,6 +205,12 @@ int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 
 	if (arg && !st_parse_u32(arg, id))
 		return 0;
+	/* "$UNSET" names no session, not the unnamed ones. */
+	if (arg && !*arg) {
+		st_err_set(err, ST_ERR_REFUSED, EINVAL, "session",
+			   "an empty name names no session: give an id or a name");
+		return -EINVAL;
+	}
 	ret = st_backend_session_list(be, &list, &n, NULL, err);
 	if (ret)
 		return ret;

@@ -37,8 +37,12 @@ struct bpf_be {
 	size_t nseen;
 };
 
+/* Every command of the BPF backend needs what loading and reading its programs needs. */
 static int bpf_be_open(void **priv, struct st_err *err)
 {
+	*priv = NULL;
+	if (!st_bpf_capable())
+		return st_bpf_perm_error(err, EPERM, "bpf");
 	*priv = calloc(1, sizeof(struct bpf_be));
 	if (!*priv) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "backend", NULL);
@@ -370,8 +374,6 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 	uint32_t slot;
 	int ret;
 
-	if (!st_bpf_capable())
-		return st_bpf_perm_error(err, EPERM, "session");
 	ret = st_tree_open(&t, true, NULL, err);
 	if (ret)
 		return ret;
@@ -438,8 +440,6 @@ static int bpf_be_session_detach(void *priv, uint32_t id, struct st_err *err)
 	uint32_t slot;
 	int ret;
 
-	if (!st_bpf_capable())
-		return st_bpf_perm_error(err, EPERM, "detach");
 	ret = change_open(priv, id, &t, &slot, err);
 	if (ret)
 		return ret;

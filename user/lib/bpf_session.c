@@ -29,6 +29,7 @@
 #include <sys/epoll.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -938,8 +939,8 @@ static void fds_close_but(const int *keep, int n)
 static int keeper_spawn(struct st_tree *t, struct keeper *k, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[k->slot];
-	int ready[2], keepdir, fd, status, i, keep[STB_NLINKS + 7], nkeep = 0;
-	char name[64], c;
+	int ready[2], keepdir, tree, fd, status, i, keep[STB_NLINKS + 7], nkeep = 0;
+	char name[64], path[64], c;
 	pid_t pid;
 
 	keep_name(k->sid, name, sizeof(name));
@@ -961,9 +962,18 @@ static int keeper_spawn(struct st_tree *t, struct keeper *k, struct st_err *err)
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
+		prctl(PR_SET_NAME, "systrace-keep");
 		fd = openat(t->dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		keepdir = openat(t->dir, ST_KEEP_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || keepdir < 0 || flock(fd, LOCK_EX | LOCK_NB))
+			_exit(1);
+		/*
+		 * The tree's lock belongs to the creator's open file, which the
+		 * fork shared: the keeper keeps an open file of its own.
+		 */
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", t->dir);
+		tree = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (tree < 0)
 			_exit(1);
 		for (i = 0; i < STB_NLINKS; i++)
 			if (k->links[i] >= 0)
@@ -972,7 +982,7 @@ static int keeper_spawn(struct st_tree *t, struct keeper *k, struct st_err *err)
 		keep[nkeep++] = t->fd[ST_M_SESSIONS];
 		keep[nkeep++] = fd;
 		keep[nkeep++] = keepdir;
-		keep[nkeep++] = t->dir;
+		keep[nkeep++] = tree;
 		if (k->counters >= 0)
 			keep[nkeep++] = k->counters;
 		keep[nkeep++] = ready[1];
@@ -988,7 +998,7 @@ static int keeper_spawn(struct st_tree *t, struct keeper *k, struct st_err *err)
 		}
 		if (chdir("/"))
 			_exit(1);
-		k->tree = t->dir;
+		k->tree = tree;
 		s->keeper_pid = (uint32_t)getpid();
 		s->keeper_start = proc_stat_field(getpid(), 22);
 		c = 'k';
@@ -1100,6 +1110,20 @@ static int counters_open(struct stb_sess *s, struct st_err *err)
 }
 
 /* --- making a session ------------------------------------------------------ */
+
+/*
+ * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
+ * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
+ * maps made and the programs held), "keeper" (its keeper running, not yet
+ * committed).
+ */
+static void stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_BPF_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
+}
 
 static int refuse(struct st_err *err, int e, const char *op, const char *msg)
 {
@@ -1355,6 +1379,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	if (ret)
 		goto out;
 	st_bpf_misses_now(t, s->miss_base);
+	stop_point("maps");
 	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC) {
 		struct stb_task root = { .sid = s->sid, .slot = slot, .state = STB_TASK_PENDING };
 
@@ -1371,6 +1396,8 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 			goto out;
 	}
 	ret = keeper_spawn(t, &k, err);
+	if (!ret)
+		stop_point("keeper");
 out:
 	for (i = 0; i < STB_NLINKS; i++)
 		if (k.links[i] >= 0)
@@ -1390,10 +1417,6 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	uint32_t level = 0, inum = 0, slot;
 	int ncpus = libbpf_num_possible_cpus(), ret, pidfd = -1;
 
-	if (!st_bpf_capable())
-		return refuse(err, EPERM, "session",
-			      "the BPF backend needs CAP_SYS_ADMIN (root has it), which this "
-			      "process lacks");
 	st_bpf_limits(&l);
 	ret = req_check(req, &l, ncpus > 0 ? ncpus : 1, err);
 	if (ret)
@@ -1444,6 +1467,7 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	if (ret)
 		goto free;
 	__atomic_store_n(&s->sid, t->host.last_sid, __ATOMIC_SEQ_CST);
+	stop_point("slot");
 	ret = session_build(t, req, slot, pidfd, err);
 	if (ret)
 		goto free;

@@ -60,9 +60,12 @@ static const struct {
 
 int st_bpf_perm_error(struct st_err *err, int e, const char *op)
 {
-	st_err_set(err, ST_ERR_KERNEL, e, op,
-		   "the BPF backend needs root (CAP_SYS_ADMIN): its sessions are root's, "
-		   "under " ST_TREE " (mode 0700)");
+	if (!st_bpf_capable())
+		st_err_set(err, ST_ERR_REFUSED, e, op,
+			   "the BPF backend needs root (CAP_SYS_ADMIN, which this process "
+			   "lacks): its sessions are root's, under " ST_TREE " (mode 0700)");
+	else
+		st_err_set(err, ST_ERR_KERNEL, e, op, "permission denied to the BPF backend");
 	return -e;
 }
 
@@ -475,10 +478,14 @@ static int dir_open(int bpffs, bool create, struct st_err *err)
 		if (e == ENOENT)
 			return -ENOENT;
 		if (e == ELOOP || e == ENOTDIR) {
+			struct stat st;
+			bool link = !fstatat(bpffs, "systrace", &st, AT_SYMLINK_NOFOLLOW) &&
+				    S_ISLNK(st.st_mode);
+
 			st_err_set(err, ST_ERR_LOCAL, e, ST_TREE,
 				   "not a directory (%s): another user may have put it there; "
 				   "remove it as root (rm " ST_TREE ") and try again",
-				   e == ELOOP ? "a symbolic link" : "a file");
+				   link ? "a symbolic link, not followed" : "a file");
 			return -e;
 		}
 		if (e == EACCES || e == EPERM)
