@@ -114,7 +114,7 @@ struct stb_meta {
 	__u64 dropped_nomem, dropped_resolve, dropped_counters;
 	__u64 late_resolves;
 	__u64 dropped_events;	/* the log's ring was full */
-	__u64 mem_bytes;	/* charged against max_mem */
+	__u64 mem_bytes;	/* held: against max_mem (fixed_bytes included) */
 };
 
 #define STB_NAME_LEN	32	/* SYSTRACE_NAME_MAX */

@@ -309,7 +309,7 @@ static void session_row(const struct bpf_session *bs, const struct stb_proc *pro
 	r->late_resolves = m->late_resolves;
 	r->dropped_events = m->dropped_events;
 	r->log_buffer = s->log_buffer;
-	r->mem_bytes = s->fixed_bytes + m->mem_bytes;
+	r->mem_bytes = m->mem_bytes;
 	r->proc_row_bytes = STB_ELEM_COST(sizeof(uint64_t), sizeof(struct stb_proc));
 	r->site_row_bytes = STB_ELEM_COST(sizeof(struct stb_site_key), sizeof(struct stb_site));
 	r->backend = ST_BACKEND_BPF;
@@ -356,7 +356,7 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 		if (!sess_exists(&t.sess[i]))
 			continue;
 		st->sessions_live++;
-		st->mem_bytes += t.sess[i].fixed_bytes + t.sess[i].m.mem_bytes;
+		st->mem_bytes += t.sess[i].m.mem_bytes;
 	}
 	st->probes_active = st_bpf_attached(&t);
 	st_tree_close(&t);

@@ -617,9 +617,11 @@ static int session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 			return ret;
 		fixed += buckets(rows);
 	}
-	s->fixed_bytes = fixed + (uint64_t)sysconf(_SC_PAGESIZE) +
-			 (s->log_buffer ? (uint64_t)st_bpf_log_ring_bytes(s->log_buffer) *
-					  s->log_ncpus : 0);
+	fixed += (uint64_t)sysconf(_SC_PAGESIZE) +
+		 (s->log_buffer ? (uint64_t)st_bpf_log_ring_bytes(s->log_buffer) * s->log_ncpus : 0);
+	/* Nothing charges the session any more: its memory is what it holds now. */
+	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + fixed;
+	s->fixed_bytes = fixed;
 	s->compacted = 1;
 	return 0;
 }
@@ -1460,6 +1462,8 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	s->fixed_bytes = st_bpf_fixed_bytes(l.max_procs, l.max_sites,
 					    req->log_buffer ? st_bpf_log_ring_bytes(req->log_buffer) : 0,
 					    (int)t->host.ncpus);
+	/* What it holds from its start counts against max_mem as its rows do. */
+	s->m.mem_bytes = s->fixed_bytes;
 	if (req->name)
 		snprintf(s->name, sizeof(s->name), "%s", req->name);
 	t->host.last_sid++;
