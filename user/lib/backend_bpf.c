@@ -422,6 +422,7 @@ static int change_open(struct bpf_be *be, uint32_t id, struct st_tree *t, uint32
 
 static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
 {
+	struct st_keeper_id k = { 0 };
 	struct st_tree t;
 	uint32_t slot;
 	int ret;
@@ -429,13 +430,15 @@ static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
 	ret = change_open(priv, id, &t, &slot, err);
 	if (ret)
 		return ret;
-	ret = st_bpf_session_delete(&t, slot, id, err);
+	ret = st_bpf_session_delete(&t, slot, id, &k, err);
 	st_tree_close(&t);
+	st_bpf_keeper_wait(&k);
 	return ret;
 }
 
 static int bpf_be_session_detach(void *priv, uint32_t id, struct st_err *err)
 {
+	struct st_keeper_id k = { 0 };
 	struct st_tree t;
 	uint32_t slot;
 	int ret;
@@ -443,8 +446,9 @@ static int bpf_be_session_detach(void *priv, uint32_t id, struct st_err *err)
 	ret = change_open(priv, id, &t, &slot, err);
 	if (ret)
 		return ret;
-	ret = st_bpf_session_detach(&t, slot, id, err);
+	ret = st_bpf_session_detach(&t, slot, id, &k, err);
 	st_tree_close(&t);
+	st_bpf_keeper_wait(&k);
 	return ret;
 }
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/prctl.h>
@@ -655,13 +656,39 @@ static void slot_free(struct st_tree *t, uint32_t slot)
 	memset(&s->m, 0, sizeof(s->m));
 }
 
-int st_bpf_session_delete(struct st_tree *t, uint32_t slot, uint64_t sid, struct st_err *err)
+void st_bpf_keeper_wait(const struct st_keeper_id *k)
+{
+	struct pollfd pfd = { .events = POLLIN };
+
+	if (!k->pid)
+		return;
+	pfd.fd = (int)syscall(SYS_pidfd_open, (pid_t)k->pid, 0);
+	if (pfd.fd < 0)
+		return;
+	/* Only when the pid is that keeper's (in this pid namespace, not reused). */
+	if (proc_stat_field((pid_t)k->pid, 22) == k->start)
+		while (poll(&pfd, 1, 5000) < 0 && errno == EINTR)
+			;
+	close(pfd.fd);
+}
+
+static void keeper_id(const struct stb_sess *s, struct st_keeper_id *k)
+{
+	if (!k)
+		return;
+	k->pid = s->keeper_pid;
+	k->start = s->keeper_start;
+}
+
+int st_bpf_session_delete(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err)
 {
 	if (slot >= STB_MAX_SESSIONS || t->sess[slot].sid != sid || !sid) {
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
 			   "no session with that id (%" PRIu64 "; see: systracectl list)", sid);
 		return -ENOENT;
 	}
+	keeper_id(&t->sess[slot], k);
 	slot_free(t, slot);
 	return 0;
 }
@@ -693,7 +720,8 @@ static int rows_end(struct st_tree *t, uint32_t slot, uint64_t now, struct st_er
 	return 0;
 }
 
-int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid, struct st_err *err)
+int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[slot];
 	struct stb_job job = { .sid = sid, .slot = slot, .kind = STB_JOB_DETACH };
@@ -710,6 +738,7 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid, struct
 			   "the session is already detached");
 		return -EALREADY;
 	}
+	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
 	misses_close(t, s);
 	ret = progs_load(t, PROG_ITER, &skel, err);
@@ -791,7 +820,7 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 		if (s->state != STB_SESS_LIVE || st_bpf_keeper_alive(t, s->sid))
 			continue;
 		if (s->m.live_tasks > 0)
-			ret = st_bpf_session_detach(t, i, s->sid, err);
+			ret = st_bpf_session_detach(t, i, s->sid, NULL, err);
 		else if (!s->compacted) {
 			misses_close(t, s);
 			ret = session_cut(t, i, err);
@@ -833,6 +862,14 @@ static void keeper_finish(struct keeper *k)
 	struct st_tree t;
 	struct st_err err;
 	bool exists;
+	int i;
+
+	/* Nothing is left to follow: the programs come off before the cut. */
+	for (i = 0; i < STB_NLINKS; i++)
+		if (k->links[i] >= 0)
+			close(k->links[i]);
+	if (k->counters >= 0)
+		close(k->counters);
 
 	if (st_tree_open(&t, false, &exists, &err) || !exists)
 		return;

@@ -32,10 +32,27 @@ void st_bpf_limits(struct st_bpf_limits *l);
  */
 int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 			  uint32_t *slot, uint64_t *sid, uint8_t *token, struct st_err *err);
-/* Under LOCK_EX: deletes the session in @slot, whose id is @sid. */
-int st_bpf_session_delete(struct st_tree *t, uint32_t slot, uint64_t sid, struct st_err *err);
+/* A session's keeper, to wait for once the tree's lock is let go. */
+struct st_keeper_id {
+	uint32_t pid;
+	uint64_t start;
+};
+
+/*
+ * Under LOCK_EX: deletes the session in @slot, whose id is @sid; its
+ * keeper, told to go, in *k.
+ */
+int st_bpf_session_delete(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err);
 /* Under LOCK_EX: stops following the session's tasks and keeps its rows. */
-int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid, struct st_err *err);
+int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err);
+/*
+ * Waits (5 s at most) until keeper @k has exited, and so let go of the
+ * programs: a delete or a detach returns once they are off, as the
+ * module's does. Without the tree's lock: the keeper may want it.
+ */
+void st_bpf_keeper_wait(const struct st_keeper_id *k);
 /*
  * Under LOCK_EX: what died halfway is finished: a session being made by
  * a process that is gone is freed, one whose keeper is gone is detached
