@@ -133,6 +133,11 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+void st_bpf_log_add(const char *s)
+{
+	log_append(s, strlen(s));
+}
+
 void st_bpf_log_start(void)
 {
 	log_len = 0;

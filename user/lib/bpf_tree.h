@@ -87,6 +87,8 @@ bool st_bpf_capable(void);
  * lines of the verifier's log say why the kernel refused a program.
  */
 void st_bpf_log_start(void);
+/* Adds @s to what libbpf logged (as libbpf's messages come in). */
+void st_bpf_log_add(const char *s);
 /* The last @lines lines libbpf logged at warning level or above. */
 void st_bpf_log_tail(char *buf, size_t len, int lines);
 
