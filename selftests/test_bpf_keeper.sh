@@ -139,6 +139,6 @@ for ((r = 0; r < 12; r++)); do
 	done <<<"$CTL_OUT"
 	ctl_ok reset --all
 	expect_eq "$(nsessions)" 0 "sessions after reset --all (round $r)"
-	expect_eq "$(ls "$BPF_TREE" | grep -cE '^[0-9]+$')" 0 "session folders left (round $r)"
+	expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -regex '.*/[0-9]+' | wc -l)" 0 "session folders left (round $r)"
 done
 bpf_wait_detached

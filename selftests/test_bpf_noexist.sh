@@ -63,19 +63,20 @@ sid=$(bpf_sid "$T/err")
 [ -n "$sid" ] || fail "no session id: $(cat "$T/err")"
 read -r map vsize <<<"$(procs_map "$sid")" || fail "session $sid's process map"
 # Row 2, all zero but its id: what the fork program's first insert meets.
-zeros=$(printf '00 %.0s' $(seq 9 "$vsize"))
-bpftool map update id "$map" key hex $(id_hex 2) value hex $(id_hex 2) $zeros noexist ||
+read -ra two <<<"$(id_hex 2)"
+read -ra zeros <<<"$(printf '00 %.0s' $(seq 9 "$vsize"))"
+bpftool map update id "$map" key hex "${two[@]}" value hex "${two[@]}" "${zeros[@]}" noexist ||
 	fail "bpftool map update id $map: row 2"
 printf g >&8
-wait_line "$T/out" done
+wait_line "$T/out" "done"
 printf g >&8
 exec 8>&-
 wait "$st"
 assert_eq "$?" 7 "attachee's exit status"
 # The session is finished: its maps are cut to its rows; row 2 goes from there.
-bpf_wait_detached
+bpf_wait_detached 10
 read -r map vsize <<<"$(procs_map "$sid")" || fail "session $sid's process map, cut"
-bpftool map delete id "$map" key hex $(id_hex 2) || fail "bpftool map delete id $map: row 2"
+bpftool map delete id "$map" key hex "${two[@]}" || fail "bpftool map delete id $map: row 2"
 
 D=$T/dump
 mkdir -p "$D"

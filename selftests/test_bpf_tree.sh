@@ -45,12 +45,13 @@ start
 expect_eq "$CTL_RC" 6 "start with the user's $BPF_TREE: exit status"
 expect_contains "$CTL_ERR" "owned by uid $U, not root" "start with the user's $BPF_TREE: message"
 expect_contains "$CTL_ERR" "rm -r $BPF_TREE" "start with the user's $BPF_TREE: how to fix it"
-expect_eq "$(ls -A "$BPF_TREE" | tr '\n' ' ')" "1 " "what the user's $BPF_TREE holds after root's start"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -printf '%f ')" "1 " "what the user's $BPF_TREE holds after root's start"
 ctl list
 expect_eq "$CTL_RC" 6 "list with the user's $BPF_TREE: exit status"
 ctl reset 1
 expect_eq "$CTL_RC" 6 "reset 1 with the user's $BPF_TREE: exit status"
-expect_eq "$(ls "$victim" | tr '\n' ' ')" "files info meta procs sites sys_enter tasks " "root's files behind the user's link 1 after reset 1"
+expect_eq "$(find "$victim" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ')" "files info meta procs sites sys_enter tasks " \
+	"root's files behind the user's link 1 after reset 1"
 rm -r "$BPF_TREE"
 
 # --- link: the user's symlink ------------------------------------------------
@@ -59,7 +60,7 @@ as_user ln -s /sys/fs/bpf/elsewhere "$BPF_TREE"
 start
 expect_eq "$CTL_RC" 6 "start with $BPF_TREE a link: exit status"
 expect_contains "$CTL_ERR" "a symbolic link" "start with $BPF_TREE a link: message"
-expect_eq "$(ls -A /sys/fs/bpf/elsewhere)" "" "what the link's target holds after root's start"
+expect_eq "$(find /sys/fs/bpf/elsewhere -mindepth 1)" "" "what the link's target holds after root's start"
 rm -r "$BPF_TREE" /sys/fs/bpf/elsewhere
 
 # --- mode: root's directory, but others may write or read it -----------------
@@ -75,12 +76,13 @@ mkdir -m 0700 "$BPF_TREE" "$BPF_TREE/1"
 bpftool map create "$BPF_TREE/1/meta" type array key 4 value 8 entries 1 name meta ||
 	fail "bpftool map create $BPF_TREE/1/meta"
 for cmd in "start" "list" "status" "reset --all"; do
+	# shellcheck disable=SC2086 # the subcommand and its arguments
 	if [ "$cmd" = start ]; then start; else ctl $cmd; fi
 	expect_eq "$CTL_RC" 6 "$cmd with an older layout: exit status"
 	expect_contains "$CTL_ERR" "sessions of an older systracectl (1)" "$cmd with an older layout: message"
 	expect_contains "$CTL_ERR" "rm -r $BPF_TREE" "$cmd with an older layout: how to remove it"
 done
-expect_eq "$(ls -A "$BPF_TREE/1")" "meta" "the older layout's pins after the refusals"
+expect_eq "$(find "$BPF_TREE/1" -mindepth 1 -printf '%f ')" "meta " "the older layout's pins after the refusals"
 rm -r "$BPF_TREE"
 
 # --- stranger: what this layout has no place for -----------------------------
@@ -112,7 +114,8 @@ rm -r "$BPF_TREE"
 start
 assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
 expect_eq "$(stat -c '%u %a %F' "$BPF_TREE")" "0 700 directory" "the tree start makes: owner, mode, type"
-expect_eq "$(ls "$BPF_TREE" | tr '\n' ' ')" "counters files host keep logs notify procs sessions sites tasks " \
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')" \
+	"counters files host keep logs notify procs sessions sites tasks " \
 	"the tree's entries"
 ctl_ok dump --json --no-symbols -o "$T/d.json"
 expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \
