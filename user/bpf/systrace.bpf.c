@@ -665,10 +665,12 @@ static __always_inline void account(struct stb_sess *s, void *sites, struct stb_
 	update_min(&site->min_ns, d);
 	update_max(&site->max_ns, d);
 	__sync_fetch_and_add(&site->total_ns, d);
-	__sync_fetch_and_add(&site->errors, err);
 	__sync_fetch_and_add(&site->calls, 1);
 	__sync_fetch_and_add(&p->syscall_ns, d);
-	__sync_fetch_and_add(&p->errors, err);
+	if (err) {
+		__sync_fetch_and_add(&site->errors, 1);
+		__sync_fetch_and_add(&p->errors, 1);
+	}
 	/* The image's calls completed before this one: the log's seq. */
 	seq = __sync_fetch_and_add(&p->syscalls, 1);
 	if (s->log_buffer)
@@ -713,9 +715,14 @@ int BPF_PROG(st_sys_enter, struct pt_regs *regs, long id)
 	key.nr = (__u32)id;
 	key.addr = regs->ip - 2;
 	t->inflight = 0;
-	if (!site_get(s, slot, sites, task, &key, now)) {
-		stat_inc(&s->m.dropped_syscalls);
-		return 0;
+	/* A loop calls one site again and again: its row is there since last time. */
+	if (!(t->site_ok && t->addr == key.addr && t->nr == key.nr && t->abi == key.abi)) {
+		t->site_ok = 0;
+		if (!site_get(s, slot, sites, task, &key, now)) {
+			stat_inc(&s->m.dropped_syscalls);
+			return 0;
+		}
+		t->site_ok = 1;
 	}
 	t->addr = key.addr;
 	t->nr = key.nr;
@@ -1022,6 +1029,7 @@ int BPF_PROG(st_fork, struct task_struct *parent, struct task_struct *child)
 	ct->proc_id = id;
 	ct->tid = pid_in_ns(s, BPF_CORE_READ(child, thread_pid));
 	ct->inflight = 0;
+	ct->site_ok = 0;
 	ct->cnt_valid = 0;
 	ct->cnt_sum = 0;
 	acct_base(ct, child);
@@ -1089,6 +1097,7 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 		return 0;
 	}
 	t->proc_id = id;
+	t->site_ok = 0;
 	/* A thread's exec made it the leader: it has the leader's pid now. */
 	t->tid = pid_in_ns(s, BPF_CORE_READ(task, thread_pid));
 	t->inflight = 0;

@@ -98,6 +98,8 @@ struct stb_task {
 	__u64 addr;
 	__u32 nr;
 	__u32 tid;		/* in the session's pid namespace */
+	__u8 site_ok;		/* the row of the last call's site exists */
+	__u8 pad[7];
 	__u64 base_utime, base_stime, base_rtime, base_nvcsw, base_nivcsw;
 	__u64 base_minflt, base_majflt;
 	__u64 cnt_base;		/* the CPU's counter at the switch-in */
