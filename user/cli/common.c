@@ -19,10 +19,13 @@ const char st_exit_codes_help[] =
 	"  0  success\n"
 	"  1  usage error\n"
 	"  2  the systrace module is not loaded\n"
-	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)\n"
+	"  3  permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN, the BPF backend\n"
+	"     CAP_SYS_ADMIN: run as root)\n"
 	"  4  the kernel rejected the request (its message is printed), or no such session\n"
 	"  5  data check failed: a finished session's totals do not equal the sums of its rows\n"
-	"  6  local failure: out of memory, cannot write the output, malformed kernel reply\n"
+	"  6  local failure: out of memory, cannot write the output, malformed kernel reply,\n"
+	"     a BPF pin tree that is not root's own\n"
+	"  7  the kernel refused the BPF backend's programs (the verifier's last lines follow)\n"
 	"  start: once CMD runs, systracectl exits with CMD's status, or dies of CMD's signal\n";
 
 int st_print_usage(const char *text)
