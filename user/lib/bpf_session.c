@@ -886,18 +886,24 @@ static void keeper_finish(struct keeper *k)
 	st_tree_close(&t);
 }
 
-/* Whether the creator of a session still CREATING is gone (it held LOCK_EX throughout). */
-static bool creator_gone(int tree)
+/*
+ * Whether the creator of session @s is gone before making it live: it
+ * holds LOCK_EX from the slot's marking to its commit, so the session is
+ * still CREATING once the lock is ours only if it died. (The state read
+ * before the lock may be stale: the commit can fall in between.)
+ */
+static bool creator_gone(int tree, const struct stb_sess *s)
 {
 	char path[64];
-	bool gone;
+	bool gone = false;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", tree);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return true;
-	gone = !flock(fd, LOCK_SH | LOCK_NB);
+	if (!flock(fd, LOCK_SH | LOCK_NB))
+		gone = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST) == STB_SESS_CREATING;
 	close(fd);
 	return gone;
 }
@@ -934,7 +940,7 @@ static void __attribute__((noreturn)) keeper_run(struct keeper *k, struct stb_se
 			keeper_finish(k);
 			break;
 		}
-		if (state == STB_SESS_CREATING && creator_gone(k->tree))
+		if (state == STB_SESS_CREATING && creator_gone(k->tree, s))
 			break;
 		if (epoll_wait(ep, &ev, 1, KEEPER_TICK_MS) > 0) {
 			if (rb)
