@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF sessions (bpf_session.h): making one whole or not at all, the links
- * of the one set of programs, the keeper that holds them, the attach and
- * detach iterator, cutting a finished session's maps to its rows, and
- * settling what a killed process left.
+ * BPF sessions (bpf_session.h): making one whole or not at all, deleting
+ * and detaching it, cutting a finished session's maps to its rows, and
+ * settling what a killed process left. The programs and their links are
+ * bpf_progs.c's, the keepers bpf_keeper.c's.
  *
  * A session is made under the tree's LOCK_EX: its slot is marked
  * CREATING, its maps are made and put at its slot, the programs are
@@ -20,24 +20,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <poll.h>
 #include <sys/file.h>
-#include <sys/inotify.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bpf_session.h"
@@ -47,20 +41,6 @@
 #define DEF_MAX_SITES	4194304
 #define DEF_MAX_MEM	(1ULL << 30)
 #define ATTACH_ROUNDS	8
-/* A keeper looks at its session this often even with no event. */
-#define KEEPER_TICK_MS	5000
-
-static const char *const link_prog[STB_NLINKS] = {
-	[STB_LINK_SYS_ENTER] = "st_sys_enter",
-	[STB_LINK_SYS_EXIT] = "st_sys_exit",
-	[STB_LINK_FORK] = "st_fork",
-	[STB_LINK_EXEC] = "st_exec",
-	[STB_LINK_EXIT] = "st_exit",
-	[STB_LINK_SWITCH] = "st_switch",
-};
-
-#define CORE_LINKS ((1U << STB_LINK_SWITCH) - 1)
-#define PROG_ITER (1U << STB_NLINKS)
 
 static uint64_t param_u64(const char *env, const char *param, uint64_t def)
 {
@@ -168,463 +148,157 @@ static int pidns_self(uint32_t *level, uint32_t *inum)
 	return 0;
 }
 
-/* Field @n (from 1) of /proc/@pid/stat, after the comm; 0 when unknown. */
-static uint64_t proc_stat_field(pid_t pid, int n)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-	ssize_t len;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return 0;
-	buf[len] = '\0';
-	p = strrchr(buf, ')');
-	if (!p)
-		return 0;
-	p++;
-	/* Field 3 (the state) follows the comm. */
-	for (i = 3; i <= n && p; i++) {
-		while (*p == ' ')
-			p++;
-		if (i == n) {
-			sscanf(p, "%llu", &v);
-			break;
-		}
-		p = strchr(p, ' ');
-	}
-	return v;
-}
-
-/* --- the keepers' locks ---------------------------------------------------- */
-
-static void keep_name(uint64_t sid, char *buf, size_t len)
-{
-	snprintf(buf, len, ST_KEEP_DIR "/%" PRIu64, sid);
-}
-
-bool st_bpf_keeper_alive(const struct st_tree *t, uint64_t sid)
-{
-	char name[64];
-	bool alive;
-	int fd;
-
-	keep_name(sid, name, sizeof(name));
-	fd = openat(t->dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	alive = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
-	close(fd);
-	return alive;
-}
-
-static void keep_remove(const struct st_tree *t, uint64_t sid)
-{
-	char name[64];
-
-	keep_name(sid, name, sizeof(name));
-	unlinkat(t->dir, name, AT_REMOVEDIR);
-}
-
-/* --- loading the programs ---------------------------------------------------- */
-
-static int bpf_refused(struct st_err *err, int ret, const char *what)
-{
-	char tail[900];
-
-	if ((ret == -EPERM || ret == -EACCES) && !st_bpf_capable())
-		return st_bpf_perm_error(err, -ret, "BPF program load");
-	st_bpf_log_tail(tail, sizeof(tail), 8);
-	st_err_set(err, ST_ERR_BPF, -ret, "BPF program load",
-		   "the kernel refused systrace's BPF program %s (%s); the BPF backend needs "
-		   "BTF, tp_btf, task storage and bpf_find_vma (5.17)%s%s", what, strerror(-ret),
-		   tail[0] ? "; the verifier's last lines:\n" : " (SYSTRACE_BPF_DEBUG=1 prints "
-		   "libbpf's log)", tail);
-	return ret;
-}
-
-/*
- * The programs of @mask (a bit per STB_LINK_*, PROG_ITER for the
- * iterator), loaded against the tree's maps.
- */
-static int progs_load(const struct st_tree *t, unsigned int mask, struct systrace_bpf **out,
-		      struct st_err *err)
-{
-	struct bpf_program *progs[STB_NLINKS + 1];
-	struct bpf_map *shared[ST_M_COUNT] = { 0 };
-	struct systrace_bpf *skel;
-	unsigned int i;
-	int ret;
-
-	*out = NULL;
-	st_bpf_log_start();
-	skel = systrace_bpf__open();
-	if (!skel) {
-		st_err_set(err, ST_ERR_LOCAL, errno, "bpf open", NULL);
-		return -errno;
-	}
-	progs[STB_LINK_SYS_ENTER] = skel->progs.st_sys_enter;
-	progs[STB_LINK_SYS_EXIT] = skel->progs.st_sys_exit;
-	progs[STB_LINK_FORK] = skel->progs.st_fork;
-	progs[STB_LINK_EXEC] = skel->progs.st_exec;
-	progs[STB_LINK_EXIT] = skel->progs.st_exit;
-	progs[STB_LINK_SWITCH] = skel->progs.st_switch;
-	progs[STB_NLINKS] = skel->progs.st_attach;
-	for (i = 0; i <= STB_NLINKS; i++)
-		bpf_program__set_autoload(progs[i], !!(mask & (1U << i)));
-	bpf_map__set_autocreate(skel->maps.st_attach_rows, !!(mask & PROG_ITER));
-	bpf_map__set_autocreate(skel->maps.st_scratch, !!(mask & ~(1U << STB_LINK_SWITCH)));
-	shared[ST_M_TASKS] = skel->maps.st_tasks;
-	shared[ST_M_SESSIONS] = skel->maps.st_sessions;
-	shared[ST_M_PROCS] = skel->maps.st_procs;
-	shared[ST_M_SITES] = skel->maps.st_sites;
-	shared[ST_M_FILES] = skel->maps.st_files;
-	shared[ST_M_LOGS] = skel->maps.st_logs;
-	shared[ST_M_NOTIFY] = skel->maps.st_notify;
-	shared[ST_M_COUNTERS] = skel->maps.st_counters;
-	for (i = 0; i < ST_M_COUNT; i++) {
-		if (!shared[i])
-			continue;
-		ret = bpf_map__reuse_fd(shared[i], t->fd[i]);
-		if (ret) {
-			st_err_set(err, ST_ERR_LOCAL, -ret, "bpf map reuse", "%s",
-				   bpf_map__name(shared[i]));
-			goto fail;
-		}
-	}
-	ret = systrace_bpf__load(skel);
-	if (ret) {
-		bpf_refused(err, ret, mask & PROG_ITER ? "st_attach" : "set");
-		goto fail;
-	}
-	*out = skel;
-	return 0;
-fail:
-	systrace_bpf__destroy(skel);
-	return ret;
-}
-
-/* Whether link @fd runs our program for STB_LINK_* @k, on this tree's maps. */
-static bool link_ours(const struct st_tree *t, int fd, int k)
-{
-	struct bpf_link_info link = { 0 };
-	struct bpf_prog_info prog = { 0 };
-	uint32_t len = sizeof(link), ids[16], i;
-	bool ours = false;
-	int pfd;
-
-	/* tp_btf programs get raw tracepoint links; an iterator's is never held. */
-	if (bpf_obj_get_info_by_fd(fd, &link, &len) ||
-	    (link.type != BPF_LINK_TYPE_RAW_TRACEPOINT && link.type != BPF_LINK_TYPE_TRACING))
-		return false;
-	pfd = bpf_prog_get_fd_by_id(link.prog_id);
-	if (pfd < 0)
-		return false;
-	len = sizeof(prog);
-	prog.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
-	prog.map_ids = (uintptr_t)ids;
-	if (!bpf_obj_get_info_by_fd(pfd, &prog, &len) && !strcmp(prog.name, link_prog[k]))
-		for (i = 0; i < prog.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++)
-			if (ids[i] == t->tasks_id)
-				ours = true;
-	close(pfd);
-	return ours;
-}
-
-static struct bpf_program *skel_prog(struct systrace_bpf *skel, int k)
-{
-	switch (k) {
-	case STB_LINK_SYS_ENTER:
-		return skel->progs.st_sys_enter;
-	case STB_LINK_SYS_EXIT:
-		return skel->progs.st_sys_exit;
-	case STB_LINK_FORK:
-		return skel->progs.st_fork;
-	case STB_LINK_EXEC:
-		return skel->progs.st_exec;
-	case STB_LINK_EXIT:
-		return skel->progs.st_exit;
-	default:
-		return skel->progs.st_switch;
-	}
-}
-
-/*
- * Under LOCK_EX: fds of the links of @mask, holding them attached. The
- * links some keeper holds are taken by id; the others are made (their
- * programs loaded and attached) and their ids written to the host entry.
- * A link is never pinned: it lives while an fd holds it.
- */
-static int links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
-		      struct st_err *err)
-{
-	struct bpf_link_info info = { 0 };
-	struct systrace_bpf *skel;
-	unsigned int missing = 0;
-	struct bpf_link *link;
-	uint32_t len;
-	int k, fd, ret;
-
-	for (k = 0; k < STB_NLINKS; k++) {
-		fds[k] = -1;
-		if (!(mask & (1U << k)))
-			continue;
-		fd = t->host.link_id[k] ? bpf_link_get_fd_by_id(t->host.link_id[k]) : -1;
-		if (fd >= 0 && link_ours(t, fd, k)) {
-			fds[k] = fd;
-			continue;
-		}
-		if (fd >= 0)
-			close(fd);
-		missing |= 1U << k;
-	}
-	if (!missing)
-		return 0;
-	ret = progs_load(t, missing, &skel, err);
-	if (ret)
-		goto fail;
-	for (k = 0; k < STB_NLINKS; k++) {
-		if (!(missing & (1U << k)))
-			continue;
-		link = bpf_program__attach(skel_prog(skel, k));
-		if (!link) {
-			ret = -errno;
-			st_err_set(err, ST_ERR_KERNEL, -ret, "BPF attach",
-				   "cannot attach %s to its tracepoint", link_prog[k]);
-			break;
-		}
-		fds[k] = fcntl(bpf_link__fd(link), F_DUPFD_CLOEXEC, 3);
-		bpf_link__destroy(link);
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (fds[k] < 0 || bpf_obj_get_info_by_fd(fds[k], &info, &len)) {
-			ret = st_bpf_errno(err, errno, "BPF link", link_prog[k]);
-			break;
-		}
-		t->host.link_id[k] = info.id;
-	}
-	systrace_bpf__destroy(skel);
-	if (!ret)
-		ret = st_tree_host_write(t, err);
-	if (!ret)
-		return 0;
-fail:
-	for (k = 0; k < STB_NLINKS; k++)
-		if (fds[k] >= 0)
-			close(fds[k]);
-	return ret;
-}
-
-bool st_bpf_attached(const struct st_tree *t)
-{
-	int k, fd;
-
-	for (k = 0; k < STB_NLINKS; k++) {
-		if (!t->host.link_id[k])
-			continue;
-		fd = bpf_link_get_fd_by_id(t->host.link_id[k]);
-		if (fd < 0)
-			continue;
-		if (link_ours(t, fd, k)) {
-			close(fd);
-			return true;
-		}
-		close(fd);
-	}
-	return false;
-}
-
-void st_bpf_misses_now(const struct st_tree *t, __u64 out[2])
-{
-	struct bpf_link_info link;
-	struct bpf_prog_info prog;
-	uint32_t len;
-	int k, fd, pfd;
-
-	out[0] = out[1] = 0;
-	for (k = 0; k < STB_LINK_SWITCH; k++) {
-		if (!t->host.link_id[k])
-			continue;
-		fd = bpf_link_get_fd_by_id(t->host.link_id[k]);
-		if (fd < 0)
-			continue;
-		memset(&link, 0, sizeof(link));
-		len = sizeof(link);
-		if (link_ours(t, fd, k) && !bpf_obj_get_info_by_fd(fd, &link, &len)) {
-			pfd = bpf_prog_get_fd_by_id(link.prog_id);
-			memset(&prog, 0, sizeof(prog));
-			len = sizeof(prog);
-			if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, &prog, &len))
-				out[k <= STB_LINK_SYS_EXIT ? 0 : 1] += prog.recursion_misses;
-			if (pfd >= 0)
-				close(pfd);
-		}
-		close(fd);
-	}
-}
-
-void st_bpf_misses(const struct st_tree *t, const struct stb_sess *s, __u64 out[2])
-{
-	__u64 now[2];
-	int i;
-
-	if (s->misses_done) {
-		out[0] = s->misses[0];
-		out[1] = s->misses[1];
-		return;
-	}
-	st_bpf_misses_now(t, now);
-	for (i = 0; i < 2; i++)
-		out[i] = now[i] > s->miss_base[i] ? now[i] - s->miss_base[i] : 0;
-}
-
-/* The session stops being followed: its share of the skipped runs is final. */
-static void misses_close(const struct st_tree *t, struct stb_sess *s)
-{
-	__u64 m[2];
-
-	if (s->misses_done)
-		return;
-	st_bpf_misses(t, s, m);
-	s->misses[0] = m[0];
-	s->misses[1] = m[1];
-	s->misses_done = 1;
-}
-
-/* --- the iterator: attach, link the attached rows, detach -------------------- */
-
-/* Runs the iterator once over every task; the job's result in @job. */
-static int job_run(struct systrace_bpf *skel, struct stb_job *job, struct st_err *err)
-{
-	struct bpf_link *link;
-	char buf[256];
-	ssize_t n;
-	int fd;
-
-	job->marked = 0;
-	job->refused = 0;
-	skel->bss->job = *job;
-	link = bpf_program__attach_iter(skel->progs.st_attach, NULL);
-	if (!link) {
-		st_err_set(err, ST_ERR_KERNEL, errno, "BPF iterator", "cannot attach st_attach");
-		return -errno;
-	}
-	fd = bpf_iter_create(bpf_link__fd(link));
-	if (fd < 0) {
-		st_err_set(err, ST_ERR_KERNEL, errno, "BPF iterator", "cannot start st_attach");
-		bpf_link__destroy(link);
-		return -errno;
-	}
-	do {
-		n = read(fd, buf, sizeof(buf));
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	close(fd);
-	bpf_link__destroy(link);
-	if (n < 0) {
-		st_err_set(err, ST_ERR_KERNEL, errno, "BPF iterator", "st_attach");
-		return -errno;
-	}
-	*job = skel->bss->job;
-	return 0;
-}
-
 /* --- cutting a finished session's maps to its rows --------------------------- */
 
-/* A copy of hash map @old with exactly its entries (at least one slot). */
+#define CUT_BATCH	4096
+
+/*
+ * A copy of hash map @old with exactly its entries (at least one slot),
+ * read and written a batch at a time.
+ */
 static int map_cut(int old, uint32_t key_size, uint32_t value_size, const char *name,
 		   uint64_t *rows, struct st_err *err)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
-	char *key = calloc(2, key_size), *value = malloc(value_size);
-	uint32_t n = 0;
-	void *prev = NULL;
-	int fd = -1;
+	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
+	char *keys = NULL, *values = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t in = 0, out = 0;
+	uint32_t count;
+	bool first = true;
+	int fd = -1, ret;
 
-	if (!key || !value) {
-		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "cut", NULL);
-		goto out;
+	for (;;) {
+		if (n + CUT_BATCH > cap) {
+			char *k, *v;
+
+			cap = cap ? 2 * cap : CUT_BATCH;
+			k = realloc(keys, cap * key_size);
+			v = k ? realloc(values, cap * value_size) : NULL;
+			if (k)
+				keys = k;
+			if (!v) {
+				st_err_set(err, ST_ERR_LOCAL, ENOMEM, "cut", NULL);
+				goto out;
+			}
+			values = v;
+		}
+		count = CUT_BATCH;
+		ret = bpf_map_lookup_batch(old, first ? NULL : &in, &out, keys + n * key_size,
+					   values + n * value_size, &count, &bopts);
+		n += count;
+		if (ret && errno == ENOENT)
+			break;
+		if (ret) {
+			st_bpf_errno(err, errno, "bpf map lookup batch", name);
+			goto out;
+		}
+		in = out;
+		first = false;
 	}
-	while (!bpf_map_get_next_key(old, prev, key + key_size)) {
-		memcpy(key, key + key_size, key_size);
-		prev = key;
-		n++;
-	}
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, name, key_size, value_size, n ? n : 1, &opts);
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, name, key_size, value_size, n ? (uint32_t)n : 1,
+			    &opts);
 	if (fd < 0) {
 		st_bpf_errno(err, errno, "bpf map create", name);
 		goto out;
 	}
-	prev = NULL;
-	while (!bpf_map_get_next_key(old, prev, key + key_size)) {
-		memcpy(key, key + key_size, key_size);
-		prev = key;
-		if (bpf_map_lookup_elem(old, key, value))
-			continue;
-		if (bpf_map_update_elem(fd, key, value, BPF_NOEXIST)) {
-			st_bpf_errno(err, errno, "bpf map update", name);
-			close(fd);
-			fd = -1;
-			goto out;
-		}
+	count = (uint32_t)n;
+	if (n && bpf_map_update_batch(fd, keys, values, &count, &bopts)) {
+		st_bpf_errno(err, errno, "bpf map update batch", name);
+		close(fd);
+		fd = -1;
+		goto out;
 	}
 	*rows = n;
 out:
-	free(key);
-	free(value);
+	free(keys);
+	free(values);
 	return fd;
 }
 
-/*
- * The session in @slot is finished or detached: its maps, made for
- * max_procs and max_sites rows, are replaced with maps of the rows they
- * hold. Under LOCK_EX.
- */
-static int session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
-{
-	static const struct {
-		enum st_tree_map which;
-		uint32_t key, value;
-		const char *name;
-	} kinds[] = {
-		{ ST_M_PROCS, sizeof(uint64_t), sizeof(struct stb_proc), "st_procs_c" },
-		{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
-		{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
-	};
-	struct stb_sess *s = &t->sess[slot];
-	uint64_t fixed = 0, rows = 0;
-	size_t i;
-	int old, fd, ret = 0;
+static const struct {
+	enum st_tree_map which;
+	uint32_t key, value;
+	const char *name;
+} cut_kinds[ST_CUT_MAPS] = {
+	{ ST_M_PROCS, sizeof(uint64_t), sizeof(struct stb_proc), "st_procs_c" },
+	{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
+	{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
+};
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		old = st_tree_inner(t, kinds[i].which, slot, err);
+void st_bpf_cut_free(struct st_cut *c)
+{
+	int i;
+
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+		c->fd[i] = -1;
+	}
+}
+
+/*
+ * Maps of the rows the finished or detached session in @slot holds, made
+ * for max_procs and max_sites rows: copied, not yet in place. Its maps no
+ * longer change, so no lock is needed.
+ */
+int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err)
+{
+	const struct stb_sess *s = &t->sess[slot];
+	uint64_t rows;
+	int i, old;
+
+	c->fixed = (uint64_t)sysconf(_SC_PAGESIZE) +
+		   (s->log_buffer ? (uint64_t)st_bpf_log_ring_bytes(s->log_buffer) * s->log_ncpus : 0);
+	for (i = 0; i < ST_CUT_MAPS; i++)
+		c->fd[i] = -1;
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		old = st_tree_inner(t, cut_kinds[i].which, slot, err);
 		if (old == -ENOENT)
 			continue;
 		if (old < 0)
-			return old;
-		fd = map_cut(old, kinds[i].key, kinds[i].value, kinds[i].name, &rows, err);
+			goto fail;
+		rows = 0;
+		c->fd[i] = map_cut(old, cut_kinds[i].key, cut_kinds[i].value, cut_kinds[i].name,
+				   &rows, err);
 		close(old);
-		if (fd < 0)
-			return fd;
-		if (bpf_map_update_elem(t->fd[kinds[i].which], &slot, &fd, BPF_ANY))
-			ret = st_bpf_errno(err, errno, "bpf map update", kinds[i].name);
-		close(fd);
-		if (ret)
-			return ret;
-		fixed += buckets(rows);
+		if (c->fd[i] < 0)
+			goto fail;
+		c->fixed += buckets(rows);
 	}
-	fixed += (uint64_t)sysconf(_SC_PAGESIZE) +
-		 (s->log_buffer ? (uint64_t)st_bpf_log_ring_bytes(s->log_buffer) * s->log_ncpus : 0);
+	return 0;
+fail:
+	st_bpf_cut_free(c);
+	return -err->err;
+}
+
+/* Under LOCK_EX: the cut maps in the session's place; it holds only its rows now. */
+int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	int i;
+
+	for (i = 0; i < ST_CUT_MAPS; i++)
+		if (c->fd[i] >= 0 &&
+		    bpf_map_update_elem(t->fd[cut_kinds[i].which], &slot, &c->fd[i], BPF_ANY))
+			return st_bpf_errno(err, errno, "bpf map update", cut_kinds[i].name);
 	/* Nothing charges the session any more: its memory is what it holds now. */
-	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + fixed;
-	s->fixed_bytes = fixed;
+	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + c->fixed;
+	s->fixed_bytes = c->fixed;
 	s->compacted = 1;
 	return 0;
+}
+
+int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
+{
+	struct st_cut c;
+	int ret;
+
+	ret = st_bpf_cut_prepare(t, slot, &c, err);
+	if (!ret)
+		ret = st_bpf_cut_commit(t, slot, &c, err);
+	st_bpf_cut_free(&c);
+	return ret;
 }
 
 /* --- freeing, detaching, settling -------------------------------------------- */
@@ -649,27 +323,11 @@ static void slot_free(struct st_tree *t, uint32_t slot)
 		bpf_map_delete_elem(t->fd[ST_M_LOGS], &key);
 	}
 	if (sid)
-		keep_remove(t, sid);
+		st_bpf_keep_remove(t, sid);
 	s->state = STB_SESS_FREE;
 	memset((char *)s + sizeof(s->sid), 0,
 	       offsetof(struct stb_sess, m) - sizeof(s->sid));
 	memset(&s->m, 0, sizeof(s->m));
-}
-
-void st_bpf_keeper_wait(const struct st_keeper_id *k)
-{
-	struct pollfd pfd = { .events = POLLIN };
-
-	if (!k->pid)
-		return;
-	pfd.fd = (int)syscall(SYS_pidfd_open, (pid_t)k->pid, 0);
-	if (pfd.fd < 0)
-		return;
-	/* Only when the pid is that keeper's (in this pid namespace, not reused). */
-	if (proc_stat_field((pid_t)k->pid, 22) == k->start)
-		while (poll(&pfd, 1, 5000) < 0 && errno == EINTR)
-			;
-	close(pfd.fd);
 }
 
 static void keeper_id(const struct stb_sess *s, struct st_keeper_id *k)
@@ -740,19 +398,19 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 	}
 	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
-	misses_close(t, s);
-	ret = progs_load(t, PROG_ITER, &skel, err);
+	st_bpf_misses_close(t, s);
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
 	if (ret)
 		return ret;
 	job.now = clock_ns(CLOCK_MONOTONIC);
 	job.flags = s->flags;
-	ret = job_run(skel, &job, err);
+	ret = st_bpf_job_run(skel, &job, err);
 	systrace_bpf__destroy(skel);
 	if (!ret)
 		ret = rows_end(t, slot, job.now, err);
 	if (!ret)
-		ret = session_cut(t, slot, err);
-	keep_remove(t, sid);
+		ret = st_bpf_session_cut(t, slot, err);
+	st_bpf_keep_remove(t, sid);
 	return ret;
 }
 
@@ -798,7 +456,7 @@ static void keep_sweep(struct st_tree *t)
 			if (t->sess[i].sid == sid && t->sess[i].state == STB_SESS_LIVE)
 				live = true;
 		if (!live)
-			keep_remove(t, sid);
+			st_bpf_keep_remove(t, sid);
 	}
 	closedir(d);
 }
@@ -822,8 +480,8 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 		if (s->m.live_tasks > 0)
 			ret = st_bpf_session_detach(t, i, s->sid, NULL, err);
 		else if (!s->compacted) {
-			misses_close(t, s);
-			ret = session_cut(t, i, err);
+			st_bpf_misses_close(t, s);
+			ret = st_bpf_session_cut(t, i, err);
 		}
 		else
 			ret = 0;
@@ -832,326 +490,6 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 	}
 	keep_sweep(t);
 	return 0;
-}
-
-/* --- the keeper ------------------------------------------------------------- */
-
-struct keeper {
-	int links[STB_NLINKS];
-	int counters;		/* the session's perf events: they live with this fd */
-	int notify;
-	int tree;		/* the tree's directory (the creator's open file) */
-	uint32_t slot;
-	uint64_t sid;
-};
-
-static int notify_event(void *ctx, void *data, size_t size)
-{
-	(void)ctx;
-	(void)data;
-	(void)size;
-	return 0;
-}
-
-/*
- * Cuts the finished session's maps; with the tree's lock, from a fresh
- * open of its directory (the creator's open file may still be locked).
- */
-static void keeper_finish(struct keeper *k)
-{
-	struct st_tree t;
-	struct st_err err;
-	bool exists;
-	int i;
-
-	/* Nothing is left to follow: the programs come off before the cut. */
-	for (i = 0; i < STB_NLINKS; i++)
-		if (k->links[i] >= 0)
-			close(k->links[i]);
-	if (k->counters >= 0)
-		close(k->counters);
-
-	if (st_tree_open(&t, false, &exists, &err) || !exists)
-		return;
-	if (!st_tree_lock(&t, LOCK_EX, &err)) {
-		struct stb_sess *s = &t.sess[k->slot];
-
-		if (s->sid == k->sid && s->state == STB_SESS_LIVE && s->m.live_tasks <= 0 &&
-		    !s->compacted) {
-			misses_close(&t, s);
-			session_cut(&t, k->slot, &err);
-		}
-		keep_remove(&t, k->sid);
-	}
-	st_tree_close(&t);
-}
-
-/*
- * Whether the creator of session @s is gone before making it live: it
- * holds LOCK_EX from the slot's marking to its commit, so the session is
- * still CREATING once the lock is ours only if it died. (The state read
- * before the lock may be stale: the commit can fall in between.)
- */
-static bool creator_gone(int tree, const struct stb_sess *s)
-{
-	char path[64];
-	bool gone = false;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", tree);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	if (!flock(fd, LOCK_SH | LOCK_NB))
-		gone = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST) == STB_SESS_CREATING;
-	close(fd);
-	return gone;
-}
-
-/* The keeper's life: until its session is finished, detached or gone. */
-static void __attribute__((noreturn)) keeper_run(struct keeper *k, struct stb_sess *s,
-						 int keepdir)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	struct ring_buffer *rb;
-	char path[64], buf[4096];
-	int ep, in;
-
-	rb = ring_buffer__new(k->notify, notify_event, NULL, NULL);
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", keepdir);
-	if (in >= 0 && inotify_add_watch(in, path, IN_DELETE | IN_ONLYDIR) >= 0) {
-		ev.data.fd = in;
-		epoll_ctl(ep, EPOLL_CTL_ADD, in, &ev);
-	}
-	if (rb) {
-		ev.data.fd = ring_buffer__epoll_fd(rb);
-		epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev);
-	}
-	for (;;) {
-		uint64_t sid = __atomic_load_n(&s->sid, __ATOMIC_SEQ_CST);
-		uint32_t state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
-
-		if (sid != k->sid || state == STB_SESS_DETACHED || state == STB_SESS_FREE)
-			break;
-		if (state == STB_SESS_LIVE &&
-		    __atomic_load_n(&s->m.live_tasks, __ATOMIC_SEQ_CST) <= 0) {
-			keeper_finish(k);
-			break;
-		}
-		if (state == STB_SESS_CREATING && creator_gone(k->tree, s))
-			break;
-		if (epoll_wait(ep, &ev, 1, KEEPER_TICK_MS) > 0) {
-			if (rb)
-				ring_buffer__consume(rb);
-			while (in >= 0 && read(in, buf, sizeof(buf)) > 0)
-				;
-		}
-	}
-	_exit(0);
-}
-
-/* Closes every fd of this process but the @n of @keep. */
-static void fds_close_but(const int *keep, int n)
-{
-	int fds[1024], nfds = 0, fd, i;
-	struct dirent *de;
-	bool mine;
-	DIR *d;
-
-	d = opendir("/proc/self/fd");
-	if (!d)
-		return;
-	while ((de = readdir(d)) && nfds < (int)(sizeof(fds) / sizeof(fds[0])))
-		if (sscanf(de->d_name, "%d", &fd) == 1 && fd != dirfd(d))
-			fds[nfds++] = fd;
-	closedir(d);
-	for (i = 0; i < nfds; i++) {
-		mine = false;
-		for (fd = 0; fd < n; fd++)
-			mine |= keep[fd] == fds[i];
-		if (!mine)
-			close(fds[i]);
-	}
-}
-
-/*
- * Starts the keeper of the session in @slot: a grandchild in a session of
- * its own (no terminal signal reaches it, no parent waits for it), with no
- * fd but those of @k. Returns once it holds its lock in keep/.
- */
-static int keeper_spawn(struct st_tree *t, struct keeper *k, struct st_err *err)
-{
-	struct stb_sess *s = &t->sess[k->slot];
-	int ready[2], keepdir, tree, fd, status, i, keep[STB_NLINKS + 7], nkeep = 0;
-	char name[64], path[64], c;
-	pid_t pid;
-
-	keep_name(k->sid, name, sizeof(name));
-	if (mkdirat(t->dir, name, 0700) && errno != EEXIST)
-		return st_bpf_errno(err, errno, "mkdir", name);
-	if (pipe2(ready, O_CLOEXEC))
-		return st_bpf_errno(err, errno, "pipe", "keeper");
-	pid = fork();
-	if (pid < 0) {
-		close(ready[0]);
-		close(ready[1]);
-		return st_bpf_errno(err, errno, "fork", "keeper");
-	}
-	if (pid == 0) {
-		setsid();
-		if (fork() != 0)
-			_exit(0);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGPIPE, SIG_IGN);
-		signal(SIGTERM, SIG_DFL);
-		prctl(PR_SET_NAME, "systrace-keep");
-		fd = openat(t->dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		keepdir = openat(t->dir, ST_KEEP_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || keepdir < 0 || flock(fd, LOCK_EX | LOCK_NB))
-			_exit(1);
-		/*
-		 * The tree's lock belongs to the creator's open file, which the
-		 * fork shared: the keeper keeps an open file of its own.
-		 */
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", t->dir);
-		tree = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (tree < 0)
-			_exit(1);
-		for (i = 0; i < STB_NLINKS; i++)
-			if (k->links[i] >= 0)
-				keep[nkeep++] = k->links[i];
-		keep[nkeep++] = k->notify;
-		keep[nkeep++] = t->fd[ST_M_SESSIONS];
-		keep[nkeep++] = fd;
-		keep[nkeep++] = keepdir;
-		keep[nkeep++] = tree;
-		if (k->counters >= 0)
-			keep[nkeep++] = k->counters;
-		keep[nkeep++] = ready[1];
-		/* Nothing of the creator's stays open: least of all CMD's pipes. */
-		fds_close_but(keep, nkeep);
-		fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			if (fd > 2)
-				close(fd);
-		}
-		if (chdir("/"))
-			_exit(1);
-		k->tree = tree;
-		s->keeper_pid = (uint32_t)getpid();
-		s->keeper_start = proc_stat_field(getpid(), 22);
-		c = 'k';
-		if (write(ready[1], &c, 1) != 1)
-			_exit(1);
-		close(ready[1]);
-		keeper_run(k, s, keepdir);
-	}
-	close(ready[1]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	while (read(ready[0], &c, 1) < 0 && errno == EINTR)
-		;
-	close(ready[0]);
-	if (!st_bpf_keeper_alive(t, k->sid)) {
-		st_err_set(err, ST_ERR_LOCAL, ECHILD, "keeper",
-			   "the process that keeps the session's programs attached did not start");
-		return -ECHILD;
-	}
-	return 0;
-}
-
-/* --- perf counters -------------------------------------------------------- */
-
-static void counter_attr(uint32_t mode, struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->exclude_hv = 1;
-	switch (mode) {
-	case SYSTRACE_COUNTERS_INSTRUCTIONS:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_INSTRUCTIONS;
-		a->exclude_kernel = 1;
-		break;
-	case SYSTRACE_COUNTERS_CYCLES:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_CPU_CYCLES;
-		a->exclude_kernel = 1;
-		break;
-	default:
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_TASK_CLOCK;
-		break;
-	}
-}
-
-static const char *counter_why(int e)
-{
-	switch (e) {
-	case ENOENT:
-	case EOPNOTSUPP:
-	case ENODEV:
-		return "the CPU exposes no hardware performance counter for this event (no PMU, e.g. in a VM)";
-	case EACCES:
-	case EPERM:
-		return "perf events are not permitted here";
-	default:
-		return "perf event creation failed";
-	}
-}
-
-/*
- * The session's perf events: one per CPU, counting whatever runs there;
- * the programs give each traced task what the CPU counted between its
- * switch-in and its switch-out. In a PERF_EVENT_ARRAY that drops them when
- * the fd they were put through closes: the keeper's. Returns the map's fd,
- * or -1 with s->counters_error saying why the session counts nothing.
- */
-static int counters_open(struct stb_sess *s, struct st_err *err)
-{
-	struct perf_event_attr a;
-	int ncpus = libbpf_num_possible_cpus(), map, ev, e = 0, made = 0, cpu;
-
-	if (s->counters == SYSTRACE_COUNTERS_NONE || ncpus < 1)
-		return -1;
-	map = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "st_counters_s", 4, 4,
-			     (uint32_t)ncpus, NULL);
-	if (map < 0) {
-		st_bpf_errno(err, errno, "bpf map create", "counters");
-		return -2;
-	}
-	counter_attr(s->counters, &a);
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		ev = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		if (ev < 0) {
-			/* An offline CPU runs nothing to count. */
-			if (errno != ENODEV || !e)
-				e = errno == ENODEV ? e : errno;
-			continue;
-		}
-		if (bpf_map_update_elem(map, &cpu, &ev, BPF_ANY))
-			e = errno;
-		else
-			made++;
-		close(ev);
-	}
-	if (!made) {
-		snprintf(s->counters_error, sizeof(s->counters_error), "%s",
-			 counter_why(e ? e : ENODEV));
-		close(map);
-		return -1;
-	}
-	if (e)
-		snprintf(s->counters_error, sizeof(s->counters_error),
-			 "incomplete: %s on some CPUs", counter_why(e));
-	s->counting = 1;
-	return map;
 }
 
 /* --- making a session ------------------------------------------------------ */
@@ -1295,7 +633,7 @@ static int root_check(struct st_tree *t, pid_t pid, int *pidfd, struct st_err *e
 			return refuse(err, ESRCH, "session", "no process with that pid");
 		return st_bpf_errno(err, errno, "pidfd_open", "the root");
 	}
-	flags = proc_stat_field(pid, 9);
+	flags = st_proc_stat_field(pid, 9);
 	if (flags & 0x00200000)
 		return refuse(err, EINVAL, "session", "the process is a kernel thread");
 	if (!bpf_map_lookup_elem(t->fd[ST_M_TASKS], pidfd, &task) &&
@@ -1364,11 +702,11 @@ static int attach_run(struct st_tree *t, uint32_t slot, struct stb_sess *s, pid_
 	uint64_t marked = 0, refused = 0;
 	int ret, round;
 
-	ret = progs_load(t, PROG_ITER, &skel, err);
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
 	if (ret)
 		return ret;
 	for (round = 0; round < ATTACH_ROUNDS; round++) {
-		ret = job_run(skel, &job, err);
+		ret = st_bpf_job_run(skel, &job, err);
 		if (ret)
 			goto out;
 		marked += job.marked;
@@ -1384,7 +722,7 @@ static int attach_run(struct st_tree *t, uint32_t slot, struct stb_sess *s, pid_
 	}
 	if (s->flags & SYSTRACE_SESSION_F_TREE) {
 		job.kind = STB_JOB_LINK;
-		ret = job_run(skel, &job, err);
+		ret = st_bpf_job_run(skel, &job, err);
 	}
 out:
 	systrace_bpf__destroy(skel);
@@ -1396,8 +734,8 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 			 int pidfd, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[slot];
-	struct keeper k = { .counters = -1, .notify = -1, .slot = slot, .sid = s->sid };
-	unsigned int mask = CORE_LINKS;
+	struct st_keeper k = { .counters = -1, .notify = -1, .slot = slot, .sid = s->sid };
+	unsigned int mask = ST_BPF_CORE_LINKS;
 	int i, ret;
 
 	for (i = 0; i < STB_NLINKS; i++)
@@ -1405,7 +743,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	ret = maps_make(t, slot, s, err);
 	if (ret)
 		return ret;
-	k.counters = counters_open(s, err);
+	k.counters = st_bpf_counters_open(s, err);
 	if (k.counters == -2)
 		return -err->err;
 	if (k.counters >= 0) {
@@ -1420,7 +758,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 		ret = k.notify;
 		goto out;
 	}
-	ret = links_hold(t, mask, k.links, err);
+	ret = st_bpf_links_hold(t, mask, k.links, err);
 	if (ret)
 		goto out;
 	st_bpf_misses_now(t, s->miss_base);
@@ -1440,7 +778,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 		if (ret)
 			goto out;
 	}
-	ret = keeper_spawn(t, &k, err);
+	ret = st_bpf_keeper_spawn(t, &k, err);
 	if (!ret)
 		stop_point("keeper");
 out:

@@ -15,6 +15,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "backend.h"
 #include "bpf_tree.h"
 
@@ -80,5 +81,66 @@ uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log
 uint32_t st_bpf_log_ring_bytes(uint32_t bytes);
 
 #define ST_BPF_FILES	16384	/* files (paths) per session */
+
+/*
+ * Between bpf_session.c (sessions), bpf_progs.c (the programs, their
+ * links, the iterator) and bpf_keeper.c (the keepers, the perf events).
+ */
+struct systrace_bpf;
+
+/* Masks of programs: a bit per STB_LINK_*, and the iterator. */
+#define ST_BPF_CORE_LINKS	((1U << STB_LINK_SWITCH) - 1)
+#define ST_BPF_PROG_ITER	(1U << STB_NLINKS)
+
+/* The programs of @mask loaded against the tree's maps; ST_ERR_BPF when refused. */
+int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrace_bpf **out,
+		      struct st_err *err);
+/*
+ * Under LOCK_EX: fds of the links of @mask, holding them attached: those a
+ * keeper holds, taken by id, or made and their ids written to the host entry.
+ */
+int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
+		      struct st_err *err);
+/* Runs the iterator once over every task with @job; its result back in @job. */
+int st_bpf_job_run(struct systrace_bpf *skel, struct stb_job *job, struct st_err *err);
+/* The session is no longer followed: its share of skipped runs is final. */
+void st_bpf_misses_close(const struct st_tree *t, struct stb_sess *s);
+/* Under LOCK_EX: a finished or detached session's maps cut to their rows. */
+int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err);
+/*
+ * The same in two steps, so that the copy (seconds for millions of rows)
+ * holds no lock: prepare from a session that no longer changes, then
+ * commit under LOCK_EX once it is known to be still there.
+ */
+#define ST_CUT_MAPS 3
+struct st_cut {
+	int fd[ST_CUT_MAPS];	/* processes, sites, files */
+	uint64_t fixed;		/* what the session holds from then on, rows aside */
+};
+int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
+int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
+void st_bpf_cut_free(struct st_cut *c);
+
+/* What a new session's keeper holds. */
+struct st_keeper {
+	int links[STB_NLINKS];
+	int counters;		/* the session's perf events: they live with this fd */
+	int notify;
+	int tree;		/* the tree's directory, an open file of the keeper's own */
+	uint32_t slot;
+	uint64_t sid;
+};
+
+/* Under LOCK_EX: starts @k's keeper; returns once it holds its lock in keep/. */
+int st_bpf_keeper_spawn(struct st_tree *t, struct st_keeper *k, struct st_err *err);
+void st_bpf_keep_remove(const struct st_tree *t, uint64_t sid);
+/*
+ * The session's perf events (one per CPU) in a PERF_EVENT_ARRAY for its
+ * keeper to hold: its fd; -1 when it counts nothing (s->counters_error
+ * says why), -2 on an error in @err.
+ */
+int st_bpf_counters_open(struct stb_sess *s, struct st_err *err);
+/* Field @n (from 1) of /proc/@pid/stat; 0 when unknown. */
+uint64_t st_proc_stat_field(pid_t pid, int n);
 
 #endif
