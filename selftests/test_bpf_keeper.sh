@@ -30,6 +30,67 @@ keeper() { fuser "$BPF_TREE/keep/$1" 2>/dev/null | tr -d ' '; }
 nsessions() { "$SYSTRACECTL" list | grep -c '^[0-9]'; }
 need_cmd fuser
 
+# --- made -9 ----------------------------------------------------------------------
+last=0
+for point in slot maps keeper; do
+	SYSTRACE_BPF_STOP=$point "${start[@]}" -q -- "$P" 5 5 5 2>"$T/m.err" &
+	st=$!
+	for ((i = 0; i < 200; i++)); do
+		[ "$(awk '{ print $3 }' "/proc/$st/stat" 2>/dev/null)" = T ] && break
+		sleep 0.05
+	done
+	if [ "$(awk '{ print $3 }' "/proc/$st/stat" 2>/dev/null)" != T ]; then
+		expect_eq "start did not stop" "start stopped" "start stopped at '$point' (SYSTRACE_BPF_STOP)"
+		wait "$st"
+		ctl_ok reset --all
+		continue
+	fi
+	kill -9 "$st"
+	wait "$st" 2>/dev/null
+	ctl_ok list
+	expect_eq "$(grep -c '^[0-9]' <<<"$CTL_OUT")" 0 "sessions listed after start was killed at '$point'"
+	ctl_ok status --json
+	expect_eq "$(csvq --json get sessions_live <<<"$CTL_OUT")" 0 "sessions status counts after start was killed at '$point'"
+	bpf_wait_detached 5
+	expect_eq "$(ls "$BPF_TREE/keep")" "" "keepers' locks after start was killed at '$point'"
+	"${start[@]}" -q -- "$P" 7 3 2 2>"$T/m2.err" || fail "start after a start killed at '$point': $(cat "$T/m2.err")"
+	sid=$(bpf_sid "$T/m2.err")
+	expect_ge "$sid" $((last + 2)) "the id after a start killed at '$point' (ids are never handed out twice)"
+	last=$sid
+	ctl_ok reset --all
+done
+# At random, and as soon as anything of the new session shows in the tree
+# (a keeper's lock, or an older layout's folder): list and status agree,
+# every listed session dumps, and reset --all leaves nothing.
+for ((r = 0; r < 12; r++)); do
+	"${start[@]}" -q -- "$P" 50 5 1 >/dev/null 2>&1 &
+	st=$!
+	if ((r % 2)); then
+		sleep "0.0$((r % 10))$r"
+	else
+		for ((i = 0; i < 4000; i++)); do
+			[ -n "$(find "$BPF_TREE" -mindepth 1 -maxdepth 2 \( -regex '.*/[0-9]+' \) 2>/dev/null)" ] && break
+		done
+	fi
+	kill -9 "$st" 2>/dev/null
+	wait "$st" 2>/dev/null
+	ctl list
+	expect_eq "$CTL_RC" 0 "list after a start killed (round $r)"
+	listed=$(grep -c '^[0-9]' <<<"$CTL_OUT")
+	ctl_ok status --json
+	expect_eq "$(csvq --json get sessions_live <<<"$CTL_OUT")" "$listed" "sessions status counts and list shows after a start killed (round $r)"
+	ctl list
+	while read -r sid _; do
+		[[ $sid =~ ^[0-9]+$ ]] || continue
+		ctl dump "$sid" --json --no-symbols -o "$T/r.json"
+		expect_eq "$CTL_RC" 0 "dump of session $sid after a start killed (round $r): exit status"
+	done <<<"$CTL_OUT"
+	ctl_ok reset --all
+	expect_eq "$(nsessions)" 0 "sessions after reset --all (round $r)"
+	expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -regex '.*/[0-9]+' | wc -l)" 0 "session folders left (round $r)"
+done
+bpf_wait_detached
+
 # --- finished ------------------------------------------------------------------
 for n in 1 2 3 4; do
 	"${start[@]}" -q -- "$P" 7 3 2 2>"$T/f$n.err" || fail "start $n: $(cat "$T/f$n.err")"
@@ -101,44 +162,4 @@ wait "$st"
 ctl_ok reset --all
 rm -f "$T/go"
 
-# --- made -9 ----------------------------------------------------------------------
-last=0
-for point in slot maps keeper; do
-	SYSTRACE_BPF_STOP=$point "${start[@]}" -q -- "$P" 5 5 5 2>"$T/m.err" &
-	st=$!
-	for ((i = 0; i < 200; i++)); do
-		[ "$(awk '{ print $3 }' "/proc/$st/stat" 2>/dev/null)" = T ] && break
-		sleep 0.05
-	done
-	kill -9 "$st"
-	wait "$st" 2>/dev/null
-	ctl_ok list
-	expect_eq "$(grep -c '^[0-9]' <<<"$CTL_OUT")" 0 "sessions listed after start was killed at '$point'"
-	ctl_ok status --json
-	expect_eq "$(csvq --json get sessions_live <<<"$CTL_OUT")" 0 "sessions status counts after start was killed at '$point'"
-	bpf_wait_detached 5
-	expect_eq "$(ls "$BPF_TREE/keep")" "" "keepers' locks after start was killed at '$point'"
-	"${start[@]}" -q -- "$P" 7 3 2 2>"$T/m2.err" || fail "start after a start killed at '$point': $(cat "$T/m2.err")"
-	sid=$(bpf_sid "$T/m2.err")
-	expect_ge "$sid" $((last + 2)) "the id after a start killed at '$point' (ids are never handed out twice)"
-	last=$sid
-	ctl_ok reset --all
-done
-for ((r = 0; r < 12; r++)); do
-	"${start[@]}" -q -- "$P" 50 5 1 >/dev/null 2>&1 &
-	st=$!
-	sleep "0.0$((r % 10))$r"
-	kill -9 "$st" 2>/dev/null
-	wait "$st" 2>/dev/null
-	ctl list
-	expect_eq "$CTL_RC" 0 "list after a start killed at random (round $r)"
-	while read -r sid _; do
-		[[ $sid =~ ^[0-9]+$ ]] || continue
-		ctl dump "$sid" --json --no-symbols -o "$T/r.json"
-		expect_eq "$CTL_RC" 0 "dump of session $sid after a start killed at random (round $r): exit status"
-	done <<<"$CTL_OUT"
-	ctl_ok reset --all
-	expect_eq "$(nsessions)" 0 "sessions after reset --all (round $r)"
-	expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -regex '.*/[0-9]+' | wc -l)" 0 "session folders left (round $r)"
-done
 bpf_wait_detached
