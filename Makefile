@@ -6,7 +6,8 @@
 #                    a host that cannot load modules with the BPF backend
 #                    (VM=1: in a VM all the same)
 # make bench         overhead against strace, perf trace and bpftrace
-#                    (SCALE=1: the scale benchmark instead, bench/scale/run)
+#                    (SCALE=1: the scale benchmark instead, bench/scale/run;
+#                    HOST=1: the BPF backend on this host, no VM, bench/host/run)
 # make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make install       the CLI, its man pages and bash completion under PREFIX,
 #                    and the module for KVER in /lib/modules/KVER/updates/
@@ -117,8 +118,14 @@ else
 	$(TOP)/scripts/demo
 endif
 
+ifeq ($(HOST),1)
+bench: all
+	$(MAKE) -C $(TOP)/bench
+	$(TOP)/bench/host/run
+else
 bench: all modules-all
 	$(TOP)/bench/$(if $(filter 1,$(SCALE)),scale/)run $(if $(KERNEL),--kernel $(KERNEL))
+endif
 
 # --- installing ---------------------------------------------------------------
 # make install [DESTDIR=] [PREFIX=/usr/local] [KVER=$(uname -r)]
@@ -206,9 +213,9 @@ uninstall-dkms: uninstall-user
 # style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* selftests/run .ci/run) \
+LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
-LINT_PY = $(wildcard selftests/*.py bench/*.py) selftests/csvq bench/report bench/scale/gen bench/scale/report
+LINT_PY = $(wildcard selftests/*.py bench/*.py) selftests/csvq bench/report bench/scale/gen bench/scale/report bench/host/report
 
 lint:
 	@command -v shellcheck >/dev/null && command -v pyflakes3 >/dev/null || \

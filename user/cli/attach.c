@@ -87,7 +87,7 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 			o->quiet = true;
 			break;
 		case 'h':
-			return st_print_usage(attach_usage, ST_CODES_READ);
+			return st_print_usage(attach_usage, ST_CODES_READ | ST_CODE(ST_EXIT_BPF));
 		default:
 			return st_bad_option(attach_usage, argv, c);
 		}

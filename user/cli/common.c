@@ -20,10 +20,11 @@ static const char *const exit_code_text[] = {
 	[ST_EXIT_OK] = "success",
 	[ST_EXIT_USAGE] = "usage error",
 	[ST_EXIT_NOMODULE] = "the systrace module is not loaded (and no BPF session serves)",
-	[ST_EXIT_PERM] = "permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN: run as root)",
+	[ST_EXIT_PERM] = "permission denied (systrace needs CAP_PERFMON or CAP_SYS_ADMIN, the BPF backend CAP_SYS_ADMIN: run as root)",
 	[ST_EXIT_KERNEL] = "the kernel rejected the request (its message is printed), or no such session",
 	[ST_EXIT_CHECK] = "data check failed: a finished session's totals do not equal the sums of its rows",
-	[ST_EXIT_LOCAL] = "local failure: out of memory, cannot write the output, malformed kernel reply",
+	[ST_EXIT_LOCAL] = "local failure: out of memory, cannot write the output, malformed kernel reply, a BPF pin tree that is not root's own",
+	[ST_EXIT_BPF] = "the kernel refused the BPF backend's programs (the verifier's last lines follow)",
 };
 
 /* "Exit codes:" and a line per code of codes (ST_CODE bits). */
@@ -342,6 +343,16 @@ static bool find_session(const struct st_session_row *list, size_t n,
 	return found;
 }
 
+/* "$UNSET" names no session, not the unnamed ones. */
+static int refuse_empty(const char *arg, struct st_err *err)
+{
+	if (!arg || *arg)
+		return 0;
+	st_err_set(err, ST_ERR_REFUSED, EINVAL, "session",
+		   "an empty name names no session: give an id or a name");
+	return -EINVAL;
+}
+
 static void no_session(struct st_err *err, const char *arg)
 {
 	if (arg)
@@ -368,6 +379,9 @@ int st_session_pick(struct st_backend *be, const char *arg, uint32_t *id,
 
 	if (arg && !st_parse_u32(arg, id))
 		return 0;
+	ret = refuse_empty(arg, err);
+	if (ret)
+		return ret;
 	ret = st_backend_session_list(be, &list, &n, NULL, err);
 	if (ret)
 		return ret;
@@ -402,6 +416,11 @@ int st_session_ids(struct st_backend *be, char *const *args, size_t n,
 
 	for (i = 0; i < n; i++) {
 		if (st_parse_u32(args[i], &id)) {
+			ret = refuse_empty(args[i], err);
+			if (ret) {
+				free(list);
+				return ret;
+			}
 			if (!list) {
 				ret = st_backend_session_list(be, &list, &nlist, NULL, err);
 				if (ret)

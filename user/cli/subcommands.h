@@ -43,7 +43,7 @@ extern const char top_usage[];
 				 ST_CODE(ST_EXIT_KERNEL) | ST_CODE(ST_EXIT_LOCAL))
 /* ... and the totals check's failure. */
 #define ST_CODES_CHECKED	(ST_CODES_READ | ST_CODE(ST_EXIT_CHECK))
-#define ST_CODES_ALL		(ST_CODES_CHECKED | ST_CODE_CMD)
+#define ST_CODES_ALL		(ST_CODES_CHECKED | ST_CODE(ST_EXIT_BPF) | ST_CODE_CMD)
 
 extern const char help_usage[];
 void st_print_exit_codes(FILE *f, unsigned int codes);

@@ -19,8 +19,8 @@ static int backend_try(struct st_backend *b, const struct st_backend_ops *ops,
 
 /*
  * AUTO for a reader (@for_new false): what SYSTRACE_BACKEND names, else
- * the module, or BPF when the module is not loaded and BPF sessions may
- * exist; the module's error otherwise.
+ * the module when it is loaded, else BPF (whose sessions, if any, are
+ * the only ones there can be).
  */
 static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
 			bool for_new, struct st_err *err)
@@ -46,8 +46,7 @@ static int backend_open(struct st_backend **bp, enum st_backend_kind kind,
 		break;
 	default:
 		ret = backend_try(b, &st_backend_kmod, err);
-		if (ret && err->kind == ST_ERR_NOMODULE &&
-		    (for_new || st_backend_bpf_sessions()))
+		if (ret && err->kind == ST_ERR_NOMODULE)
 			ret = backend_try(b, &st_backend_bpf, err);
 		break;
 	}

@@ -7,7 +7,7 @@
  * rows. A backend fills the plain structs of model.h; the CLI calls these
  * functions and never knows which backend answers: the kernel module's
  * (backend_kmod.c, on top of nl.c) or the BPF programs' (backend_bpf.c,
- * sessions pinned under /sys/fs/bpf/systrace/). Every function returns
+ * sessions in the pin tree /sys/fs/bpf/systrace/). Every function returns
  * 0 or -errno and, on failure, fills *err.
  */
 #include <stdbool.h>
@@ -51,13 +51,12 @@ struct st_backend_ops {
 
 extern const struct st_backend_ops st_backend_kmod;
 extern const struct st_backend_ops st_backend_bpf;
-bool st_backend_bpf_sessions(void);
 
 struct st_backend;
 
 /*
  * SYSTRACE_BACKEND (kmod or bpf) when set, else the module when it is
- * loaded, else BPF when a BPF session may exist.
+ * loaded, else BPF.
  */
 int st_backend_open(struct st_backend **bp, struct st_err *err);
 /* For a new session: AUTO is the module when loaded, else BPF. */

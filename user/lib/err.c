@@ -36,6 +36,12 @@ int st_exit_code(const struct st_err *e)
 		return ST_EXIT_KERNEL;
 	case ST_ERR_NOSESSION:
 		return ST_EXIT_KERNEL;
+	case ST_ERR_REFUSED:
+		if (e->err == EPERM || e->err == EACCES)
+			return ST_EXIT_PERM;
+		return ST_EXIT_KERNEL;
+	case ST_ERR_BPF:
+		return ST_EXIT_BPF;
 	case ST_ERR_PROTO:
 	case ST_ERR_LOCAL:
 		break;
@@ -71,6 +77,12 @@ void st_err_format(const struct st_err *e, char *buf, size_t len)
 	case ST_ERR_NOSESSION:
 		snprintf(buf, len, "%s", e->msg);
 		break;
+	case ST_ERR_REFUSED:
+		snprintf(buf, len, "%s: %s (%s)", op, e->msg, strerror(e->err));
+		break;
+	case ST_ERR_BPF:
+		snprintf(buf, len, "%s: %s", op, e->msg);
+		break;
 	case ST_ERR_PROTO:
 		snprintf(buf, len, "malformed reply to %s: %s", op, e->msg);
 		break;
@@ -94,15 +106,21 @@ void st_err_hint(const struct st_err *e, bool root, bool userns, char *buf,
 		 size_t len)
 {
 	buf[0] = '\0';
-	if (e->kind != ST_ERR_KERNEL || (e->err != EPERM && e->err != EACCES))
+	if ((e->kind != ST_ERR_KERNEL && e->kind != ST_ERR_REFUSED) ||
+	    (e->err != EPERM && e->err != EACCES))
 		return;
-	if (strstr(e->msg, "ptrace"))
+	if (strstr(e->msg, "BPF backend"))
+		snprintf(buf, len, "%s", !root ? "you are not root: run systracectl as root" :
+			 userns ? "you are root only inside a user namespace (a container?): "
+				  "the BPF backend needs CAP_SYS_ADMIN in the initial one; "
+				  "run systracectl as root on the host" :
+				  "this root process lacks CAP_SYS_ADMIN: run systracectl "
+				  "with root's capabilities");
+	else if (strstr(e->msg, "ptrace"))
 		snprintf(buf, len, "tracing a process of another uid or gid, or one "
 			 "that is not dumpable (setuid, setgid, file capabilities), "
 			 "also needs CAP_SYS_PTRACE, as root has; "
 			 "systracectl start -- CMD traces a CMD of your own");
-	else if (!root && strstr(e->msg, "CAP_BPF"))
-		snprintf(buf, len, "you are not root: run systracectl as root");
 	else if (!root)
 		snprintf(buf, len, "you are not root: run systracectl as root, "
 			 "or give it CAP_PERFMON (as perf needs)");
@@ -137,7 +155,7 @@ static bool in_user_namespace(void)
 
 void st_err_print(const struct st_err *e)
 {
-	char buf[512];
+	char buf[1536];
 
 	st_err_format(e, buf, sizeof(buf));
 	st_warn("%s", buf);

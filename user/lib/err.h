@@ -14,6 +14,7 @@ enum st_exit {
 	ST_EXIT_KERNEL = 4,
 	ST_EXIT_CHECK = 5,
 	ST_EXIT_LOCAL = 6,
+	ST_EXIT_BPF = 7,
 };
 
 enum st_err_kind {
@@ -23,6 +24,8 @@ enum st_err_kind {
 	ST_ERR_NOSESSION,	/* no session matches what was asked */
 	ST_ERR_PROTO,		/* the kernel's reply did not decode */
 	ST_ERR_LOCAL,		/* socket, memory, file or other local failure */
+	ST_ERR_REFUSED,		/* systracectl refused it (the BPF backend's rules) */
+	ST_ERR_BPF,		/* the kernel refused the BPF programs (verifier) */
 };
 
 /* Why a request failed: enough to print it and to pick the exit code. */
@@ -30,7 +33,8 @@ struct st_err {
 	enum st_err_kind kind;
 	int err;		/* positive errno */
 	const char *op;		/* "SESSION_NEW", "open FILE", ... */
-	char msg[256];		/* the kernel's extack text, or a description */
+	/* the kernel's extack text, or a description (the verifier's last lines) */
+	char msg[1024];
 };
 
 void st_err_set(struct st_err *e, enum st_err_kind kind, int err,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Errors map to the documented exit codes and read as documented. */
 #include <errno.h>
+#include "bpf_tree.h"
 #include "err.h"
 #include "common.h"
 #include "test.h"
@@ -32,6 +33,63 @@ TEST(exit_codes)
 	EXPECT_EQ(code(ST_ERR_LOCAL, ENOMEM), 6);
 	EXPECT_EQ(ST_EXIT_USAGE, 1);
 	EXPECT_EQ(ST_EXIT_CHECK, 5);
+	/* The BPF backend: its own refusals, and programs the kernel refused. */
+	EXPECT_EQ(code(ST_ERR_REFUSED, EBUSY), 4);
+	EXPECT_EQ(code(ST_ERR_REFUSED, EPERM), 3);
+	EXPECT_EQ(code(ST_ERR_REFUSED, EACCES), 3);
+	EXPECT_EQ(code(ST_ERR_BPF, EINVAL), 7);
+	EXPECT_EQ(code(ST_ERR_BPF, EACCES), 7);
+	EXPECT_EQ(ST_EXIT_BPF, 7);
+}
+
+/* A refusal of systracectl's own is no kernel's, and a refused program ends with the verifier's lines. */
+TEST(bpf_messages)
+{
+	struct st_err err;
+	char buf[1536];
+
+	st_err_set(&err, ST_ERR_REFUSED, EBUSY, "session",
+		   "the process is already traced by a session (3)");
+	st_err_format(&err, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "session: the process is already traced by a session (3) "
+		     "(Device or resource busy)");
+	st_err_set(&err, ST_ERR_BPF, EINVAL, "BPF program load", "%s",
+		   "the kernel refused it; the verifier's last lines:\nR1 invalid mem access 'scalar'");
+	st_err_format(&err, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "BPF program load: the kernel refused it; the verifier's last lines:\n"
+		     "R1 invalid mem access 'scalar'");
+
+	st_err_set(&err, ST_ERR_REFUSED, EPERM, "bpf",
+		   "the BPF backend needs root (CAP_SYS_ADMIN, which this process lacks)");
+	st_err_hint(&err, false, false, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "you are not root: run systracectl as root");
+	st_err_hint(&err, true, false, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "this root process lacks CAP_SYS_ADMIN: run systracectl with root's capabilities");
+	st_err_hint(&err, true, true, buf, sizeof(buf));
+	EXPECT_TRUE(strstr(buf, "you are root only inside a user namespace") == buf);
+	EXPECT_TRUE(strstr(buf, "CAP_SYS_ADMIN in the initial one") != NULL);
+}
+
+/* The verifier's log: its last lines, newest kept, libbpf's frame left out. */
+TEST(bpf_log_tail)
+{
+	char buf[128];
+
+	st_bpf_log_start();
+	st_bpf_log_add("libbpf: prog 'st_sys_enter': BPF program load failed: Permission denied\n");
+	st_bpf_log_add("libbpf: prog 'st_sys_enter': -- BEGIN PROG LOAD LOG --\n"
+		       "0: (79) r6 = *(u64 *)(r1 +8)\n1: (b7) r2 = 0\n"
+		       "R1 invalid mem access 'scalar'\n-- END PROG LOAD LOG --\n");
+	st_bpf_log_add("libbpf: failed to load object 'systrace_bpf'\n");
+	st_bpf_log_tail(buf, sizeof(buf), 2);
+	EXPECT_STREQ(buf, "R1 invalid mem access 'scalar'\n"
+		     "libbpf: failed to load object 'systrace_bpf'");
+	/* What does not fit goes, oldest first. */
+	st_bpf_log_tail(buf, 60, 8);
+	EXPECT_STREQ(buf, "libbpf: failed to load object 'systrace_bpf'");
+	st_bpf_log_start();
+	st_bpf_log_tail(buf, sizeof(buf), 8);
+	EXPECT_STREQ(buf, "");
 }
 
 TEST(error_messages)

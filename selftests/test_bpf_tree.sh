@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The BPF backend's pin tree is root's only, in a private mount namespace
+# with its own bpffs (mode 1777, as mounted by default) and a user made by
+# useradd:
+#   squat      the user makes /sys/fs/bpf/systrace first: start, list and
+#              reset refuse it (exit 6, "owned by uid N", how to fix it),
+#              nothing of root's goes into it, and a symlink "1" in it to a
+#              directory of root's files (info, meta, procs...) does not get
+#              them deleted by reset 1
+#   link       /sys/fs/bpf/systrace is the user's symlink: refused, not followed
+#   mode       root's, but mode 0755: refused ("chmod 0700")
+#   old        an older systracectl's layout (1/meta...): refused ("rm -r"),
+#              left as it is
+#   stranger   an entry no layout has, or a pin of the wrong map: refused
+#   repair     a tree whose making was killed (pins, no host) is made again
+#   clean      after rm -r, start makes the tree: root's, mode 0700
+# tags: bpf
+# timeout: 120
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bpf_lib.sh"
+need_bpf
+need_prog sites
+need_cmd useradd
+need_cmd setpriv
+in_private_bpffs "$@"
+
+user=systrace-squat
+if ! id -u "$user" >/dev/null 2>&1; then
+	useradd -r -M -s /usr/sbin/nologin "$user" || fail "useradd $user"
+	on_exit "userdel $user 2>/dev/null"
+fi
+U=$(id -u "$user")
+G=$(id -g "$user")
+as_user() { setpriv --reuid="$U" --regid="$G" --clear-groups "$@"; }
+start() { ctl start --backend bpf --counters none --quiet -- "$PROGS/sites" 7 3 2; }
+assert_eq "$(stat -c %a /sys/fs/bpf)" 1777 "the fresh bpffs' mode"
+
+# --- squat: the user's directory ---------------------------------------------
+as_user mkdir "$BPF_TREE" || fail "the user cannot make $BPF_TREE"
+victim=$T/victim
+mkdir "$victim"
+for f in info meta procs sites tasks files sys_enter; do echo "root's $f" >"$victim/$f"; done
+as_user ln -s "$victim" "$BPF_TREE/1" || fail "the user cannot make a link in $BPF_TREE"
+start
+expect_eq "$CTL_RC" 6 "start with the user's $BPF_TREE: exit status"
+expect_contains "$CTL_ERR" "owned by uid $U, not root" "start with the user's $BPF_TREE: message"
+expect_contains "$CTL_ERR" "rm -r $BPF_TREE" "start with the user's $BPF_TREE: how to fix it"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -printf '%f ')" "1 " "what the user's $BPF_TREE holds after root's start"
+ctl list
+expect_eq "$CTL_RC" 6 "list with the user's $BPF_TREE: exit status"
+ctl reset 1
+expect_eq "$CTL_RC" 6 "reset 1 with the user's $BPF_TREE: exit status"
+expect_eq "$(find "$victim" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ')" "files info meta procs sites sys_enter tasks " \
+	"root's files behind the user's link 1 after reset 1"
+rm -r "$BPF_TREE"
+
+# --- link: the user's symlink ------------------------------------------------
+as_user mkdir /sys/fs/bpf/elsewhere
+as_user ln -s /sys/fs/bpf/elsewhere "$BPF_TREE"
+start
+expect_eq "$CTL_RC" 6 "start with $BPF_TREE a link: exit status"
+expect_contains "$CTL_ERR" "a symbolic link" "start with $BPF_TREE a link: message"
+expect_eq "$(find /sys/fs/bpf/elsewhere -mindepth 1)" "" "what the link's target holds after root's start"
+rm -r "$BPF_TREE" /sys/fs/bpf/elsewhere
+
+# --- mode: root's directory, but others may write or read it -----------------
+mkdir -m 0755 "$BPF_TREE"
+start
+expect_eq "$CTL_RC" 6 "start with $BPF_TREE of mode 0755: exit status"
+expect_contains "$CTL_ERR" "mode 0755, not 0700" "start with $BPF_TREE of mode 0755: message"
+expect_contains "$CTL_ERR" "chmod 0700 $BPF_TREE" "start with $BPF_TREE of mode 0755: how to fix it"
+rmdir "$BPF_TREE"
+
+# --- old: the layout of an older systracectl ----------------------------------
+mkdir -m 0700 "$BPF_TREE" "$BPF_TREE/1"
+bpftool map create "$BPF_TREE/1/meta" type array key 4 value 8 entries 1 name meta ||
+	fail "bpftool map create $BPF_TREE/1/meta"
+for cmd in "start" "list" "status" "reset --all"; do
+	# shellcheck disable=SC2086 # the subcommand and its arguments
+	if [ "$cmd" = start ]; then start; else ctl $cmd; fi
+	expect_eq "$CTL_RC" 6 "$cmd with an older layout: exit status"
+	expect_contains "$CTL_ERR" "sessions of an older systracectl (1)" "$cmd with an older layout: message"
+	expect_contains "$CTL_ERR" "rm -r $BPF_TREE" "$cmd with an older layout: how to remove it"
+done
+expect_eq "$(find "$BPF_TREE/1" -mindepth 1 -printf '%f ')" "meta " "the older layout's pins after the refusals"
+rm -r "$BPF_TREE"
+
+# --- stranger: what this layout has no place for -----------------------------
+start
+assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
+bpftool map create "$BPF_TREE/evil" type array key 4 value 8 entries 1 name evil || fail "bpftool map create"
+start
+expect_eq "$CTL_RC" 6 "start with an unknown entry: exit status"
+expect_contains "$CTL_ERR" "holds \"evil\", which this systracectl did not make" "start with an unknown entry: message"
+rm "$BPF_TREE/evil"
+rm "$BPF_TREE/tasks"
+bpftool map create "$BPF_TREE/tasks" type hash key 4 value 8 entries 1 name st_tasks || fail "bpftool map create"
+start
+expect_eq "$CTL_RC" 6 "start with a hash map as tasks: exit status"
+expect_contains "$CTL_ERR" "tasks is not the map this systracectl pins there" "start with a hash map as tasks: message"
+rm -r "$BPF_TREE"
+
+# --- repair: a making killed before its host entry ---------------------------
+start
+assert_eq "$CTL_RC" 0 "start: exit status"
+rm "$BPF_TREE/host"
+start
+expect_eq "$CTL_RC" 0 "start with a tree whose host entry is missing: exit status ($CTL_ERR)"
+ctl list
+expect_eq "$(grep -c '^[0-9]' <<<"$CTL_OUT")" 1 "sessions after the tree was made again"
+
+# --- clean: the tree start makes ---------------------------------------------
+rm -r "$BPF_TREE"
+start
+assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
+expect_eq "$(stat -c '%u %a %F' "$BPF_TREE")" "0 700 directory" "the tree start makes: owner, mode, type"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')" \
+	"counters files host keep logs notify procs sessions sites tasks " \
+	"the tree's entries"
+ctl_ok dump --json --no-symbols -o "$T/d.json"
+expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \
+	"the session's syscalls are its rows'"
