@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "logcli.h"
 #include "report.h"
 #include "subcommands.h"
 #include "systrace.h"
@@ -180,10 +181,25 @@ static bool has_table(const struct rt_report *r, const char *name)
 	return false;
 }
 
+static void load_progress(void *ctx, uint64_t done, uint64_t size)
+{
+	struct st_progress *p = ctx;
+	char a[16];
+
+	if (!st_progress_due(p, NULL))
+		return;
+	st_progress_num(a, sizeof(a), (double)done);
+	if (size)
+		st_progress_show(p, "reading the log: %sB, %.0f%%", a,
+				 100.0 * (double)done / (double)size);
+	else
+		st_progress_show(p, "reading the log: %sB", a);
+}
+
 int report_main(int argc, char **argv)
 {
 	struct rt_report r = { 0 };
-	struct st_log log = { 0 };
+	struct st_log_sums log = { 0 };
 	struct report_opts o;
 	struct st_dump d;
 	struct st_err err;
@@ -205,7 +221,12 @@ int report_main(int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	if (o.input && st_log_is_log(o.input)) {
-		if (st_log_load(o.input, &log, &d, &err))
+		struct st_progress p;
+
+		st_progress_init(&p);
+		ret = st_log_load(o.input, &d, &log, load_progress, &p, &err);
+		st_progress_done(&p);
+		if (ret)
 			return st_fail(&err, NULL);
 		o.log = &log;
 		check = 0;
@@ -222,7 +243,7 @@ int report_main(int argc, char **argv)
 	}
 	if (o.table && !has_table(&r, o.table)) {
 		rt_report_free(&r);
-		st_log_free(&log);
+		st_log_sums_free(&log);
 		st_dump_free(&d);
 		return st_usage_error(report_usage, "report %s has no table '%s'",
 				      reports[rep].name, o.table);
@@ -230,12 +251,12 @@ int report_main(int argc, char **argv)
 	if (rt_report_write(&o.out, &r, o.table, &err))
 		goto fail;
 	rt_report_free(&r);
-	st_log_free(&log);
+	st_log_sums_free(&log);
 	st_dump_free(&d);
 	return check;
 fail:
 	rt_report_free(&r);
-	st_log_free(&log);
+	st_log_sums_free(&log);
 	st_dump_free(&d);
 	return st_fail(&err, NULL);
 }
