@@ -222,10 +222,16 @@ bool st_zstd_magic(const unsigned char *b, size_t n)
 struct st_log_out {
 	char *path, *partial;
 	FILE *raw, *f;
+	bool in_place;		/* path is written as it is, not renamed */
 };
 
-/* A file may be created in path's directory, and path is no directory. */
-static int check_path(const char *path, struct st_err *err)
+/*
+ * How path is written: 1 in place (it exists and is no regular file: a
+ * device, a FIFO, a link, as /dev/null or /dev/stdout are; renaming over
+ * it would replace it), 0 as FILE.partial renamed at the end, or -errno
+ * with err (a directory; a directory that does not exist).
+ */
+int st_log_path_in_place(const char *path, struct st_err *err)
 {
 	char *dir = strdup(path), *slash;
 	struct stat st;
@@ -236,9 +242,16 @@ static int check_path(const char *path, struct st_err *err)
 	slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir] = '\0';
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		st_err_set(err, ST_ERR_LOCAL, EISDIR, path, NULL);
-		ret = -EISDIR;
+	if (!lstat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			st_err_set(err, ST_ERR_LOCAL, EISDIR, path, NULL);
+			ret = -EISDIR;
+		} else {
+			ret = !S_ISREG(st.st_mode);
+		}
+	} else if (errno != ENOENT) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, errno, "log", "%s", path);
 	} else if (slash && stat(dir, &st)) {
 		ret = -errno;
 		st_err_set(err, ST_ERR_LOCAL, errno, "log directory", "%s", dir);
@@ -248,6 +261,31 @@ static int check_path(const char *path, struct st_err *err)
 	}
 	free(dir);
 	return ret;
+}
+
+/*
+ * FILE.partial, new: a stale one of ours (a killed run's) goes first;
+ * one that is not ours, or no regular file, stays and is an error.
+ */
+static int open_partial(const char *partial, struct st_err *err)
+{
+	struct stat st;
+	int fd;
+
+	if (!lstat(partial, &st)) {
+		if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+			st_err_set(err, ST_ERR_LOCAL, EEXIST, "open log",
+				   "%s exists and is not a file of yours: remove it", partial);
+			return -EEXIST;
+		}
+		unlink(partial);
+	}
+	fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		st_err_set(err, ST_ERR_LOCAL, errno, "open log", "%s", partial);
+		return -errno;
+	}
+	return fd;
 }
 
 int st_log_out_open(struct st_log_out **op, const char *path,
@@ -265,14 +303,23 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "log", "%s", path);
 		return -ENOMEM;
 	}
-	ret = check_path(path, err);
-	if (ret)
+	ret = st_log_path_in_place(path, err);
+	if (ret < 0)
 		goto fail;
-	fd = open(o->partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
-	if (fd < 0) {
-		ret = -errno;
-		st_err_set(err, ST_ERR_LOCAL, errno, "open log", "%s", o->partial);
-		goto fail;
+	o->in_place = ret;
+	if (o->in_place) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_LOCAL, errno, "open log", "%s", path);
+			goto fail;
+		}
+	} else {
+		fd = open_partial(o->partial, err);
+		if (fd < 0) {
+			ret = fd;
+			goto fail;
+		}
 	}
 	o->raw = fdopen(fd, "w");
 	if (!o->raw) {
@@ -305,7 +352,7 @@ FILE *st_log_out_file(struct st_log_out *o)
 
 const char *st_log_out_partial(const struct st_log_out *o)
 {
-	return o->partial;
+	return o->in_place ? o->path : o->partial;
 }
 
 static void out_free(struct st_log_out *o)
@@ -327,11 +374,13 @@ int st_log_out_commit(struct st_log_out *o, struct st_err *err)
 	if (fclose(o->raw) && !ret)
 		ret = -(errno ? errno : EIO);
 	o->raw = o->f = NULL;
-	if (!ret && rename(o->partial, o->path))
+	if (!ret && !o->in_place && rename(o->partial, o->path))
 		ret = -errno;
 	if (ret) {
-		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the log", "%s", o->partial);
-		unlink(o->partial);
+		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the log", "%s",
+			   st_log_out_partial(o));
+		if (!o->in_place)
+			unlink(o->partial);
 	}
 	out_free(o);
 	return ret;
@@ -345,7 +394,8 @@ void st_log_out_abort(struct st_log_out *o)
 		fclose(o->f);
 	if (o->raw) {
 		fclose(o->raw);
-		unlink(o->partial);
+		if (!o->in_place)
+			unlink(o->partial);
 	}
 	out_free(o);
 }

@@ -11,6 +11,12 @@
 FILE *st_zstd_writer(FILE *raw, int level);
 /* Decompresses raw (one frame or more); fclose() closes raw too. */
 FILE *st_zstd_reader(FILE *raw);
+struct st_err;
+/*
+ * 1 when path is written in place (it is no regular file: /dev/null, a
+ * FIFO, a link), 0 when as FILE.partial renamed, or -errno with err.
+ */
+int st_log_path_in_place(const char *path, struct st_err *err);
 /* Whether b starts with a zstd frame's magic number. */
 bool st_zstd_magic(const unsigned char *b, size_t n);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
+#include "log_file.h"
 #include "log_spool.h"
 #include "worker.h"
 
@@ -134,24 +135,45 @@ static void write_run(void *arg, char *chunk, size_t len)
 	s->runs[s->nruns++] = run;
 }
 
+/*
+ * Beside the log, where there is room for it; for a log that is no file
+ * of a directory (/dev/stdout, a FIFO), in TMPDIR (/var/tmp by default).
+ */
 static int open_file(struct st_spool *s, const char *log_path)
 {
-	char *dir = strdup(log_path), *slash;
+	char *dir, *slash, *base = NULL;
+	const char *tmp = getenv("TMPDIR");
+	struct st_err err;
+	int in_place = st_log_path_in_place(log_path, &err);
 
-	if (!dir)
+	if (in_place < 0)
+		return in_place;
+	if (in_place) {
+		if (asprintf(&base, "%s/systracectl-log", tmp && *tmp ? tmp : "/var/tmp") < 0)
+			return -ENOMEM;
+		log_path = base;
+	}
+	dir = strdup(log_path);
+	if (!dir) {
+		free(base);
 		return -ENOMEM;
+	}
 	slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir] = '\0';
 	s->fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	free(dir);
-	if (s->fd >= 0)
+	if (s->fd >= 0) {
+		free(base);
 		return 0;
-	if (asprintf(&s->path, "%s.spool", log_path) < 0) {
+	}
+	if (asprintf(&s->path, "%s.%d.spool", log_path, (int)getpid()) < 0) {
+		free(base);
 		s->path = NULL;
 		return -ENOMEM;
 	}
-	s->fd = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(base);
+	s->fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (s->fd < 0) {
 		free(s->path);
 		s->path = NULL;

@@ -78,9 +78,10 @@ static void emit(const struct ev *e)
 		fprintf(out, ",\"ts_ns\":%" PRIu64 ",\"event\":\"%s\"", e->ts, e->event);
 		if (sc)
 			fprintf(out, ",\"dur_ns\":%" PRIu64 ",\"abi\":\"x64\",\"nr\":%u,\"syscall\":\"%s\","
-				"\"ret\":%" PRId64 ",\"addr\":\"0x%" PRIx64 "\",\"map\":\"file\",\"path\":\"%s\","
+				"\"ret\":%" PRId64 ",%s\"addr\":\"0x%" PRIx64 "\",\"map\":\"file\",\"path\":\"%s\","
 				"\"offset\":\"0x%" PRIx64 "\",\"symbol\":\"%s\",\"phase\":\"%s\",\"early\":%s",
-				e->dur, e->nr, e->name, e->ret, e->addr, e->path, e->offset,
+				e->dur, e->nr, e->name, e->ret, e->ret == -2 ? "\"errno\":2," : "",
+				e->addr, e->path, e->offset,
 				e->symbol, e->phase, strcmp(e->phase, "loader") ? "false" : "true");
 		if (e->path && !sc)
 			fprintf(out, ",\"path\":\"%s\"", e->path);
@@ -98,9 +99,9 @@ static void emit(const struct ev *e)
 	field_u(sc, e->dur, false);
 	fprintf(out, "%s,", e->event);
 	if (sc)
-		fprintf(out, "x64,%u,%s,%" PRId64 ",,0x%" PRIx64 ",file,%s,0x%" PRIx64 ",%s,%s,%d,",
-			e->nr, e->name, e->ret, e->addr, e->path, e->offset, e->symbol,
-			e->phase, !strcmp(e->phase, "loader"));
+		fprintf(out, "x64,%u,%s,%" PRId64 ",%s,0x%" PRIx64 ",file,%s,0x%" PRIx64 ",%s,%s,%d,",
+			e->nr, e->name, e->ret, e->ret == -2 ? "2" : "", e->addr, e->path,
+			e->offset, e->symbol, e->phase, !strcmp(e->phase, "loader"));
 	else
 		fprintf(out, ",,,,,,,%s,,,,,", e->path ? e->path : "");
 	field_u(e->child_proc_id, e->child_proc_id, false);
