@@ -66,6 +66,7 @@ struct st_log_src {
 	int map[64];		/* CSV: column of each header field */
 	size_t nhdr;
 	enum st_log_col next_key;	/* JSONL: the key expected next */
+	uint32_t last_abi, last_map;	/* the names matched last */
 	char numbuf[C_NCOLS][24];
 	/* images */
 	struct image *img;
@@ -146,14 +147,16 @@ static int refill(struct st_log_src *s, struct st_err *err)
  * end of the text): 0 with *end set, 1 if the buffer holds no whole record
  * yet. *lines: the newlines inside quoted fields.
  */
-static int csv_record_end(struct st_log_src *s, size_t *end, size_t *lines)
+static int csv_record_end(struct st_log_src *s, size_t *end, size_t *lines,
+			  bool *quotes)
 {
 	char *p = s->buf + s->pos, *stop = s->buf + s->len;
 	char *nl = memchr(p, '\n', (size_t)(stop - p));
 	bool quoted = false;
 
 	*lines = 0;
-	if (!memchr(p, '"', (nl ? nl : stop) - p)) {
+	*quotes = memchr(p, '"', (nl ? nl : stop) - p) != NULL;
+	if (!*quotes) {
 		if (!nl && !s->eof)
 			return 1;
 		*end = nl ? (size_t)(nl + 1 - s->buf) : s->len;
@@ -175,9 +178,9 @@ static int csv_record_end(struct st_log_src *s, size_t *end, size_t *lines)
 
 /* Fields of the CSV record buf[pos .. end), in place. */
 static int csv_fields(struct st_log_src *s, struct st_err *err, size_t end,
-		      char **fields, size_t max, size_t *n)
+		      char **fields, size_t max, size_t *n, bool quotes)
 {
-	char *p = s->buf + s->pos, *stop = s->buf + end, *o;
+	char *p = s->buf + s->pos, *stop = s->buf + end, *o, *comma;
 
 	*n = 0;
 	if (stop > p && stop[-1] == '\n')
@@ -185,6 +188,20 @@ static int csv_fields(struct st_log_src *s, struct st_err *err, size_t end,
 	if (stop > p && stop[-1] == '\r')
 		*--stop = '\0';
 	*stop = '\0';
+	if (!quotes) {
+		/* No quote in the record: its fields end at its commas (short: no memchr). */
+		for (;;) {
+			if (*n == max)
+				return bad(s, err, s->line, "more than %zu fields", max);
+			fields[(*n)++] = p;
+			for (comma = p; *comma && *comma != ','; comma++)
+				;
+			if (!*comma)
+				return 0;
+			*comma = '\0';
+			p = comma + 1;
+		}
+	}
 	for (;;) {
 		if (*n == max)
 			return bad(s, err, s->line, "more than %zu fields", max);
@@ -227,16 +244,17 @@ static int csv_next(struct st_log_src *s, struct st_err *err, char **fields,
 		    size_t max, size_t *n, size_t *line)
 {
 	size_t end, lines;
+	bool quotes;
 	int ret;
 
 	for (;;) {
-		while ((ret = csv_record_end(s, &end, &lines)) == 1)
+		while ((ret = csv_record_end(s, &end, &lines, &quotes)) == 1)
 			if ((ret = refill(s, err)))
 				return ret;
 		if (s->pos == s->len)
 			return 0;
 		*line = s->line;
-		ret = csv_fields(s, err, end, fields, max, n);
+		ret = csv_fields(s, err, end, fields, max, n, quotes);
 		s->line += 1 + lines;
 		s->pos = end;
 		if (ret)
@@ -530,16 +548,20 @@ static bool parse_s64(const char *s, int64_t *v)
 	return true;
 }
 
-/* A name of names(i) for i < max, or a number below max. */
+/* A name of names(i) for i < max, or a number below max; *last: a guess. */
 static bool parse_enum(const char *s, const char *(*names)(uint32_t),
-		       uint32_t max, uint32_t *v)
+		       uint32_t max, uint32_t *v, uint32_t *last)
 {
 	uint64_t n;
 	uint32_t i;
 
+	if (*last < max && names(*last) && !strcmp(names(*last), s)) {
+		*v = *last;
+		return true;
+	}
 	for (i = 0; i < max; i++) {
 		if (names(i) && !strcmp(names(i), s)) {
-			*v = i;
+			*v = *last = i;
 			return true;
 		}
 	}
@@ -658,8 +680,11 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 	memset(p, 0, sizeof(*p));
 	p->id = e->proc_id;
 	p->pid = p->tgid = e->pid;
-	if (f[C_COMM])
-		snprintf(p->comm, sizeof(p->comm), "%s", f[C_COMM]);
+	if (f[C_COMM]) {
+		size_t n = strnlen(f[C_COMM], sizeof(p->comm) - 1);
+
+		memcpy(p->comm, f[C_COMM], n);
+	}
 	if (e->kind == ST_EV_EXEC) {
 		/* The image it replaces: the latest one of its pid so far. */
 		slot = pid_slot(s, e->pid);
@@ -714,7 +739,8 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		struct st_site_row *st = &s->site;
 
 		memset(st, 0, sizeof(*st));
-		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map))
+		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map,
+				&s->last_map))
 			return bad(s, err, line, "map: unknown \"%s\"", f[C_MAP]);
 		ret = num(s, err, line, f, C_OFFSET, &st->offset, UINT64_MAX);
 		if (ret)
@@ -749,8 +775,11 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 	if ((ret = need(s, err, line, f, C_EVENT)) || (ret = need(s, err, line, f, C_PROC_ID)) ||
 	    (ret = need(s, err, line, f, C_TS_NS)))
 		return ret;
-	for (k = 0; k < 4 && strcmp(f[C_EVENT], kinds[k]); k++)
-		;
+	/* syscall, fork, exec, exit: the first two letters tell. */
+	k = f[C_EVENT][0] == 's' ? ST_EV_SYSCALL : f[C_EVENT][0] == 'f' ? ST_EV_FORK :
+	    f[C_EVENT][1] == 'x' && f[C_EVENT][2] == 'e' ? ST_EV_EXEC : ST_EV_EXIT;
+	if (strcmp(f[C_EVENT], kinds[k]))
+		k = 4;
 	if (k == 4)
 		return bad(s, err, line, "event: \"%s\" is none of syscall, fork, exec, exit",
 			   f[C_EVENT]);
@@ -774,7 +803,8 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 		return ret;
 	if (f[C_RET] && !parse_s64(f[C_RET], &e->ret))
 		return bad(s, err, line, "ret: not a number: \"%s\"", f[C_RET]);
-	if (f[C_ABI] && !parse_enum(f[C_ABI], st_abi_name, __SYSTRACE_ABI_MAX, &e->abi))
+	if (f[C_ABI] && !parse_enum(f[C_ABI], st_abi_name, __SYSTRACE_ABI_MAX, &e->abi,
+				    &s->last_abi))
 		return bad(s, err, line, "abi: unknown \"%s\"", f[C_ABI]);
 	if (f[C_PHASE]) {
 		if (!strcmp(f[C_PHASE], "loader"))

@@ -16,8 +16,10 @@
 #define SPOOL_VERSION 1
 #define CHUNK_MAGIC 0x4b435453u		/* "STCK" */
 #define CHUNK_RECS 2048			/* 128 KiB of records a chunk */
-/* Records a run buffer holds: two of them, 32 MiB each. */
+/* Records a run buffer holds: 32 MiB each, RUN_BUFS of them (the drain
+ * fills one while the others wait to be sorted and written). */
 #define RUN_RECS (512 * 1024)
+#define RUN_BUFS 2
 
 struct spool_hdr {
 	char magic[8];
@@ -208,7 +210,7 @@ int st_spool_open(struct st_spool **sp, const char *log_path,
 	if (ret)
 		goto fail;
 	s->off = sizeof(h);
-	if (st_worker_start(&s->w, RUN_RECS * sizeof(struct st_spool_rec), 2,
+	if (st_worker_start(&s->w, RUN_RECS * sizeof(struct st_spool_rec), RUN_BUFS,
 			    write_run, s) == 0) {
 		s->buf = (struct st_spool_rec *)st_worker_buf(s->w);
 	} else {

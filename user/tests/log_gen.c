@@ -137,6 +137,7 @@ static void syscall_ev(struct ev *e, uint64_t proc_id, uint32_t pid,
 	e->ts = ts;
 	e->dur = 400;
 	e->exit_code = -1;
+	site %= loader ? 8 : 16;
 	e->phase = loader ? "loader" : "program";
 	e->path = loader ? LD : LIBC;
 	e->nr = loader ? ld_calls[site % 8].nr : libc_calls[site % 16].nr;
