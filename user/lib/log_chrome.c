@@ -283,14 +283,14 @@ static void flow_start(struct st_log_writer *w, struct chrome *c,
 	st_obuf_puts(&w->o, ",\"name\":\"fork\",\"cat\":\"fork\"}");
 }
 
-/* ... to the child's first event. */
+/* ... to the child's first event (or its exec's, when it made none). */
 static void flow_end(struct st_log_writer *w, struct chrome *c,
-		     const struct st_event *first)
+		     const struct st_event *first, uint64_t id)
 {
 	sep(w, c);
 	head(w, c, first, first->ts_ns, "f");
 	st_obuf_puts(&w->o, ",\"bp\":\"e\",\"id\":");
-	st_obuf_u64(&w->o, first->proc_id);
+	st_obuf_u64(&w->o, id);
 	st_obuf_puts(&w->o, ",\"name\":\"fork\",\"cat\":\"fork\"}");
 }
 
@@ -335,8 +335,19 @@ static int chrome_event(struct st_log_writer *w, const struct st_event *e)
 		syscall_event(w, c, e);
 	else
 		instant_event(w, c, e);
-	if (first && img->flow_in)
-		flow_end(w, c, e);
+	if (first && img->flow_in) {
+		flow_end(w, c, e, e->proc_id);
+	} else if (first && e->kind == ST_EV_EXEC && e->proc && e->proc->prev_id) {
+		/* A fork's child that made no call before its exec. */
+		struct track *prev = track_of(c, e->proc->prev_id, 0);
+
+		if (!prev)
+			return -ENOMEM;
+		if (prev->flow_in && !prev->named) {
+			prev->named = true;
+			flow_end(w, c, e, e->proc->prev_id);
+		}
+	}
 	if (e->kind == ST_EV_FORK) {
 		struct track *child = track_of(c, e->child_proc_id, 0);
 

@@ -628,8 +628,17 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 		return -ENOMEM;
 	img = track_find(P, e->proc_id, 0);	/* the table may have moved */
 	uuid = image_uuid(e->proc_id) + P->t[thr].threads;
-	if (first && P->t[img].flow_in)
+	if (first && P->t[img].flow_in) {
 		pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc_id);
+	} else if (first && e->kind == ST_EV_EXEC && e->proc && e->proc->prev_id) {
+		/* A fork's child that made no call before its exec. */
+		int64_t prev = track_find(P, e->proc->prev_id, 0);
+
+		if (prev >= 0 && P->t[prev].flow_in && !P->t[prev].seen) {
+			P->t[prev].seen = true;
+			pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc->prev_id);
+		}
+	}
 	if (e->kind == ST_EV_SYSCALL) {
 		name = st_syscall_name(e->abi, e->nr);
 		if (!name) {

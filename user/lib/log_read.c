@@ -95,7 +95,8 @@ static int bad(struct st_log_src *s, struct st_err *err, size_t line,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	st_err_set(err, ST_ERR_LOCAL, EINVAL, "read log", "%s:%zu: %s", s->path, line, msg);
+	/* No errno: the line and the reason say it all. */
+	st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s:%zu: %s", s->path, line, msg);
 	return -EINVAL;
 }
 
