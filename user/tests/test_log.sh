@@ -30,7 +30,7 @@ runrss() {
 gen() {
 	local f=$1
 	shift
-	"$GEN" "$@" -o "$f" 2>"$f.counts" || { not_ok "log_gen $*"; cat "$f.counts" | diag; done_testing; }
+	"$GEN" "$@" -o "$f" 2>"$f.counts" || { not_ok "log_gen $*"; diag <"$f.counts"; done_testing; }
 }
 count() { awk -v k="$2" '$1 == k { print $2 }' "$1.counts"; }
 
@@ -46,7 +46,7 @@ eq "CSV -> JSONL -> CSV.zst -> CSV: the same bytes" "$(cmp "$T/a.csv" "$T/d.csv"
 eq "the generator's JSONL converts to the generator's CSV" \
 	"$("$CTL" log --input "$T/a.jsonl" -o "$T/e.csv" 2>/dev/null; cmp "$T/a.csv" "$T/e.csv" 2>&1)" ""
 eq "c.csv.zst is a whole zstd stream" "$(zstd -tq "$T/c.csv.zst" 2>&1; echo $?)" 0
-eq "no FILE.partial is left" "$(ls "$T" | grep -c partial)" 0
+eq "no FILE.partial is left" "$(find "$T" -name '*.partial' | wc -l)" 0
 eq "log --input says how many events" "$(sed -n 1p "$T/err")" \
 	"systracectl: log: $(count "$T/a.csv" events) events from $T/a.csv to $T/b.jsonl (jsonl)"
 "$CTL" log --input "$T/a.csv" -o "$T/a.json" 2>/dev/null
@@ -86,20 +86,18 @@ eq "report phases --input: the generator's site rows" \
 gen "$T/small.csv" -n 500 -k 200 -j 4
 gen "$T/big.csv" -n 500 -k 2000 -j 4
 for what in "report phases" "report timeline" "log --input"; do
-	case $what in
-	report*) set -- $what --input ;;
-	*) set -- log --input ;;
-	esac
+	read -r -a cmd <<<"$what"
 	extra=()
 	[ "$what" != "log --input" ] || extra=(-o "$T/out.jsonl")
-	runrss "$T/rs" "$CTL" "$@" "$T/small.csv" "${extra[@]}"
+	[ "$what" = "log --input" ] || cmd+=(--input)
+	runrss "$T/rs" "$CTL" "${cmd[@]}" "$T/small.csv" "${extra[@]}"
 	rc_s=$rc rss_s=$rss
-	runrss "$T/rb" "$CTL" "$@" "$T/big.csv" "${extra[@]}"
+	runrss "$T/rb" "$CTL" "${cmd[@]}" "$T/big.csv" "${extra[@]}"
 	if [ "$rc_s$rc" = 00 ] && [ "$rss" -le $((rss_s + 8192)) ]; then
 		ok "$what: peak RSS $rss_s KiB at $(count "$T/small.csv" events) events, $rss KiB at $(count "$T/big.csv" events)"
 	else
 		not_ok "$what: peak RSS $rss_s KiB at $(count "$T/small.csv" events) events, $rss KiB at $(count "$T/big.csv" events) (exit $rc_s, $rc)"
-		cat "$T/rb.err" | diag
+		diag <"$T/rb.err"
 	fi
 done
 eq "report phases of the big log: the generator's loader calls" \
@@ -127,7 +125,7 @@ done
 if mknod "$T/null" c 1 3 2>/dev/null; then
 	"$CTL" log --input "$T/a.csv" -o "$T/null" 2>/dev/null
 	eq "log -o a character device: exit 0, still that device, no .partial" \
-		"$? $(stat -c %F "$T/null") $(ls "$T" | grep -c partial)" "0 character special file 0"
+		"$? $(stat -c %F "$T/null") $(find "$T" -name "*.partial" | wc -l)" "0 character special file 0"
 else
 	skip "log -o a character device is written in place" "mknod is not allowed here"
 fi
