@@ -236,14 +236,18 @@ static void save_progress(void *ctx, uint64_t done, uint64_t total)
 /* After a failure: the drained events stay in FILE.spool, and we say so. */
 static void keep_spool(struct st_log_rec *rec, const char *path)
 {
+	uint64_t lost = 0;
 	char *keep = NULL;
 
-	if (!rec->log.pushed || asprintf(&keep, "%s.spool", path) < 0)
+	st_log_spool_error(&rec->log, &lost);
+	if (rec->log.pushed <= lost || asprintf(&keep, "%s.spool", path) < 0)
 		return;
 	if (!st_log_spool_keep(&rec->log, keep))
 		st_warn("log: the %" PRIu64 " drained syscalls are kept in %s: "
 			"systracectl log --input %s -o FILE writes them (without sites, phases or process events)",
-			rec->log.pushed, keep, keep);
+			rec->log.pushed - lost, keep, keep);
+	if (lost)
+		st_warn("log: %" PRIu64 " drained syscalls are lost: writing the spool failed", lost);
 	free(keep);
 }
 
@@ -253,7 +257,9 @@ static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
 {
 	int ret = st_session_fetch(be, id, d, err);
 
-	if (ret && err->kind == ST_ERR_NOSESSION) {
+	/* The module says ENOENT; the BPF backend finds no pinned session. */
+	if (ret && (err->kind == ST_ERR_NOSESSION ||
+		    (err->kind == ST_ERR_KERNEL && err->err == ENOENT))) {
 		st_warn("log: session %" PRIu32 " is gone (reset?): its rows with it; the log's syscalls "
 			"go out without their sites, phases and process events", id);
 		memset(d, 0, sizeof(*d));
