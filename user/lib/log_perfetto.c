@@ -292,20 +292,27 @@ static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 		struct istr *v = realloc(in->v, cap * sizeof(*v));
 
 		if (!v)
-			return 0;
+			goto nomem;
 		in->v = v;
 		in->cap = cap;
 	}
 	in->v[in->n].s = strdup(s);
 	in->v[in->n].hash = h;
-	if (!in->v[in->n].s || st_hidx_add(&in->idx, h, (uint32_t)in->n, istr_hash, in))
-		return 0;
+	if (!in->v[in->n].s)
+		goto nomem;
+	if (st_hidx_add(&in->idx, h, (uint32_t)in->n, istr_hash, in)) {
+		free(in->v[in->n].s);
+		goto nomem;
+	}
 	in->n++;
 	pb_uint(e, INTERNED_IID, in->n);
 	pb_str(e, INTERNED_NAME, s);
 	pb_msg(&P->intern[k], k == IN_NAME ? ID_EVENT_NAMES :
 	       k == IN_ANNOT ? ID_DEBUG_ANNOTATION_NAMES : ID_DEBUG_ANNOTATION_STRING_VALUES, e);
 	return in->n;
+nomem:
+	P->pkt.nomem = true;	/* the event fails: no iid 0 in the trace */
+	return 0;
 }
 
 /* Sends the packet in P->pkt (with what it interned first) as Trace.packet. */

@@ -130,9 +130,11 @@ static int refill(struct st_log_src *s, struct st_err *err)
 	if (!n && ferror(s->f)) {
 		int e = errno ? errno : EIO;
 
-		st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s%s", s->path,
-			   e == EPROTO ? ": the compressed stream is cut short" :
-			   e == EBADMSG ? ": the compressed stream is damaged" : "");
+		if (e == EPROTO || e == EBADMSG)
+			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
+				   s->path, e == EPROTO ? "cut short" : "damaged");
+		else
+			st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
 		return -e;
 	}
 	if (memchr(s->buf + s->len, '\0', n))

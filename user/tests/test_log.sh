@@ -121,6 +121,13 @@ for f in empty array number; do
 	eq "log --input of $f: no output file" "$(ls "$T/$f.out"* 2>/dev/null)" ""
 done
 
+# A compressed log cut short, or damaged: refused, exit 6, no output.
+head -c 3000 "$T/c.csv.zst" >"$T/cut.csv.zst"
+"$CTL" log --input "$T/cut.csv.zst" -o "$T/cut.out" 2>"$T/cut.err"
+eq "log --input of a zstd stream cut short: exit 6, says so, no output" \
+	"$? $(cat "$T/cut.err") $(find "$T" -name 'cut.out*' | wc -l)" \
+	"6 systracectl: read log: $T/cut.csv.zst: the zstd stream is cut short 0"
+
 # A path that is no regular file is written in place, not replaced.
 if mknod "$T/null" c 1 3 2>/dev/null; then
 	"$CTL" log --input "$T/a.csv" -o "$T/null" 2>/dev/null
