@@ -17,7 +17,8 @@
  * are as many lanes as processes ever ran at once; the critical path
  * drawn over them; the time axis again. A bar narrower than 2 px does not
  * stand alone: the bars of a lane that touch (less than 1 px apart) are
- * one rect whose colour mixes loader and program by their time. Lanes are
+ * one rect, blue, with an orange part from its bottom as tall as the
+ * loader's share of their time. Lanes are
  * 14 px, thinner when needed to keep the picture within TL_MAX_H px.
  *
  * The critical path: what the end of the run waited for. From the image
@@ -48,7 +49,9 @@
 #define AXIS_TOP 120		/* the top axis's line */
 #define CURVE_TOP 126
 #define CURVE_H 110
-#define LANES_TOP 248
+#define CRIT_Y 241		/* the critical path's strip */
+#define CRIT_H 12
+#define LANES_TOP 262
 #define LANE_MAX_H 14.0
 #define AXIS_BELOW 36		/* the bottom axis and its labels */
 #define TL_MAX_H 4000
@@ -60,6 +63,12 @@
 #define COLOR_PROGRAM "#4e79a7"
 #define COLOR_LIFETIME "#8c9aa8"
 #define COLOR_CRIT "#d62728"
+#define COLOR_CRIT_OTHER "#b0b0b0"
+
+/* The critical path's strip: a colour per command of its top 5. */
+static const char *const crit_palette[] = {
+	"#9467bd", "#2ca02c", "#8c564b", "#e377c2", "#17becf",
+};
 
 static int by_start(const void *a, const void *b)
 {
@@ -710,17 +719,6 @@ static int svg_curve(FILE *f, const struct tl_result *r)
 	return 0;
 }
 
-static void rgb_mix(char *buf, size_t len, double loader_share)
-{
-	/* COLOR_LOADER and COLOR_PROGRAM, mixed by the loader's share. */
-	const int a[3] = { 0xe8, 0xa3, 0x3d }, b[3] = { 0x4e, 0x79, 0xa7 };
-	int c[3], i;
-
-	for (i = 0; i < 3; i++)
-		c[i] = (int)lround(a[i] * loader_share + b[i] * (1 - loader_share));
-	snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
-}
-
 /* Bars of one lane that touch, too narrow to stand alone: one rect. */
 struct dense {
 	double x0, x1;
@@ -728,19 +726,24 @@ struct dense {
 	size_t n;
 };
 
+/*
+ * A run of bars too narrow to stand alone: the program's blue, and from
+ * the lane's bottom an orange part as tall as the loader's share of
+ * their time.
+ */
 static void dense_flush(FILE *f, const struct tl_result *r, struct dense *dn,
 			double y, double h)
 {
-	char fill[8];
+	double w = dn->x1 - dn->x0 < 1 ? 1 : dn->x1 - dn->x0;
+	double share = dn->ns ? (double)dn->loader_ns / (double)dn->ns : 0;
 
 	if (!dn->n)
 		return;
-	if (r->phases)
-		rgb_mix(fill, sizeof(fill), dn->ns ? (double)dn->loader_ns / (double)dn->ns : 0);
-	else
-		snprintf(fill, sizeof(fill), "%s", COLOR_LIFETIME);
-	fprintf(f, "<rect class=\"dense\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>%zu processes</title></rect>\n",
-		dn->x0, y, dn->x1 - dn->x0 < 1 ? 1 : dn->x1 - dn->x0, h, fill, dn->n);
+	fprintf(f, "<rect class=\"dense\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>%zu processes, loader phase %.0f%% of their time</title></rect>\n",
+		dn->x0, y, w, h, r->phases ? COLOR_PROGRAM : COLOR_LIFETIME, dn->n, 100 * share);
+	if (r->phases && share * h >= 0.25)
+		fprintf(f, "<rect class=\"dense-loader\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
+			dn->x0, y + h * (1 - share), w, h * share, COLOR_LOADER);
 	dn->n = 0;
 }
 
@@ -822,34 +825,9 @@ static int svg_lanes(FILE *f, const struct tl_result *r, double h)
 	return 0;
 }
 
-/* The critical path over the lanes: its stretches, and the jumps between. */
-static void svg_crit(FILE *f, const struct tl_result *r, double h)
-{
-	double sw = h >= 6 ? 1.5 : 1;
-	size_t i;
-
-	fputs("<g class=\"critical\">\n", f);
-	for (i = 0; i < r->ncrit; i++) {
-		const struct tl_seg *s = &r->crit[i];
-		double y = LANES_TOP + r->rows[s->row].lane * h;
-		double x0 = px(r, s->from), x1 = px(r, s->to);
-
-		fprintf(f, "<rect class=\"crit\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n",
-			x0, y, x1 - x0 < 0.5 ? 0.5 : x1 - x0, h, COLOR_CRIT, sw);
-		if (i + 1 < r->ncrit && r->rows[r->crit[i + 1].row].lane != r->rows[s->row].lane) {
-			double y2 = LANES_TOP + r->rows[r->crit[i + 1].row].lane * h;
-
-			fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-				x1, y + h / 2, x1, y2 + h / 2, COLOR_CRIT);
-		}
-	}
-	fputs("</g>\n", f);
-}
-
 struct by_comm {
 	const char *comm;
 	uint64_t ns;
-	size_t n;
 };
 
 static int comm_ns_desc(const void *a, const void *b)
@@ -866,27 +844,30 @@ static int comm_name(const void *a, const void *b)
 	return strcmp(((const struct by_comm *)a)->comm, ((const struct by_comm *)b)->comm);
 }
 
-/* "cc1 41%, make 20%, ...": the critical path's time by command. */
-static int crit_summary(const struct tl_result *r, char *buf, size_t len,
-			size_t *nprocs)
+/* The commands with the most time on the critical path. */
+struct crit_top {
+	struct by_comm c[CRIT_TOP];
+	size_t n;
+	size_t nprocs;			/* the rows on the path */
+};
+
+static int crit_top(const struct tl_result *r, struct crit_top *t)
 {
 	struct by_comm *c = malloc((r->ncrit ? r->ncrit : 1) * sizeof(*c));
-	uint64_t total = r->t1 > r->t0 ? r->t1 - r->t0 : 1;
-	size_t i, k = 0, off = 0, n = 0;
-	char *seen;
+	char *seen = calloc(r->n ? r->n : 1, 1);
+	size_t i, k = 0;
 
-	if (!c)
-		return -ENOMEM;
-	seen = calloc(r->n ? r->n : 1, 1);
-	if (!seen) {
+	memset(t, 0, sizeof(*t));
+	if (!c || !seen) {
 		free(c);
+		free(seen);
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->ncrit; i++) {
 		const struct tl_seg *s = &r->crit[i];
 
-		c[i] = (struct by_comm){ r->rows[s->row].proc->comm, s->to - s->from, 1 };
-		n += !seen[s->row];
+		c[i] = (struct by_comm){ r->rows[s->row].proc->comm, s->to - s->from };
+		t->nprocs += !seen[s->row];
 		seen[s->row] = 1;
 	}
 	qsort(c, r->ncrit, sizeof(*c), comm_name);
@@ -898,14 +879,124 @@ static int crit_summary(const struct tl_result *r, char *buf, size_t len,
 		c[k++] = c[i];
 	}
 	qsort(c, k, sizeof(*c), comm_ns_desc);
-	buf[0] = '\0';
-	for (i = 0; i < k && i < CRIT_TOP && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s %.0f%%", i ? ", " : "",
-					c[i].comm, 100.0 * (double)c[i].ns / (double)total);
-	*nprocs = n;
+	for (i = 0; i < k && i < CRIT_TOP; i++)
+		t->c[t->n++] = c[i];
 	free(seen);
 	free(c);
 	return 0;
+}
+
+/*
+ * The critical path's strip, under the curve: who was on it when, one
+ * colour per command of the top 5, grey for the others. Each pixel takes
+ * the colour of the command that held most of its time; runs of a colour
+ * are one rect: at most one per pixel, however many processes.
+ */
+static int svg_crit_strip(FILE *f, const struct tl_result *r, const struct crit_top *t)
+{
+	double (*col)[CRIT_TOP + 1] = calloc(PLOT_WIDTH, sizeof(*col));
+	double span = (double)(r->t1 > r->t0 ? r->t1 - r->t0 : 1);
+	int run = -1, run_start = 0;
+	size_t i, c;
+
+	if (!col)
+		return -ENOMEM;
+	for (i = 0; i < r->ncrit; i++) {
+		const struct tl_seg *s = &r->crit[i];
+		const char *comm = r->rows[s->row].proc->comm;
+		double a = (double)(s->from - r->t0) * PLOT_WIDTH / span;
+		double b = (double)(s->to - r->t0) * PLOT_WIDTH / span;
+		size_t slot = CRIT_TOP, k;
+
+		for (k = 0; k < t->n; k++)
+			if (!strcmp(t->c[k].comm, comm))
+				slot = k;
+		for (c = (size_t)a; c < PLOT_WIDTH && (double)c < b; c++) {
+			double lo = a > (double)c ? a : (double)c;
+			double hi = b < (double)(c + 1) ? b : (double)(c + 1);
+
+			col[c][slot] += hi - lo;
+		}
+	}
+	fputs("<g class=\"critical-strip\">\n", f);
+	for (c = 0; c <= PLOT_WIDTH; c++) {
+		int best = -1;
+		size_t k;
+
+		for (k = 0; c < PLOT_WIDTH && k <= CRIT_TOP; k++)
+			if (col[c][k] > 0 && (best < 0 || col[c][k] > col[c][best]))
+				best = (int)k;
+		if (best == run)
+			continue;
+		if (run >= 0)
+			fprintf(f, "<rect class=\"crit-strip\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+				PLOT_LEFT + run_start, CRIT_Y, (int)c - run_start, CRIT_H,
+				run < CRIT_TOP ? crit_palette[run] : COLOR_CRIT_OTHER);
+		run = best;
+		run_start = (int)c;
+	}
+	fputs("</g>\n", f);
+	free(col);
+	return 0;
+}
+
+/*
+ * The critical path over the lanes: its stretches 3 px wide or more
+ * outlined, and the jumps between two such; narrower ones show in the
+ * strip only, or they would paint the lanes red at 100,000 processes.
+ */
+static void svg_crit(FILE *f, const struct tl_result *r, double h)
+{
+	double sw = h >= 6 ? 1.5 : 1;
+	size_t i;
+
+	fputs("<g class=\"critical\">\n", f);
+	for (i = 0; i < r->ncrit; i++) {
+		const struct tl_seg *s = &r->crit[i];
+		double y = LANES_TOP + r->rows[s->row].lane * h;
+		double x0 = px(r, s->from), x1 = px(r, s->to);
+		const struct tl_seg *n = i + 1 < r->ncrit ? &r->crit[i + 1] : NULL;
+
+		if (x1 - x0 < 3)
+			continue;
+		fprintf(f, "<rect class=\"crit\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n",
+			x0, y, x1 - x0, h, COLOR_CRIT, sw);
+		if (n && r->rows[n->row].lane != r->rows[s->row].lane &&
+		    px(r, n->to) - px(r, n->from) >= 3) {
+			double y2 = LANES_TOP + r->rows[n->row].lane * h;
+
+			fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+				x1, y + h / 2, x1, y2 + h / 2, COLOR_CRIT);
+		}
+	}
+	fputs("</g>\n", f);
+}
+
+/* "critical path: N processes; its time by command:", a square and "cc1 41%" each. */
+static void crit_header(FILE *f, const struct tl_result *r, const struct crit_top *t,
+			double y)
+{
+	uint64_t total = r->t1 > r->t0 ? r->t1 - r->t0 : 1;
+	char head[96], item[SYSTRACE_COMM_MAX + 16];
+	double x;
+	size_t i;
+
+	snprintf(head, sizeof(head), "critical path: %zu processes; its time by command:%s",
+		 t->nprocs, t->n ? "" : " none");
+	fprintf(f, "<text class=\"crit-head\" x=\"%d\" y=\"%.0f\">", PLOT_LEFT, y);
+	svg_text(f, head);
+	fputs("</text>\n", f);
+	x = PLOT_LEFT + CHAR_W * strlen(head) + 8;
+	for (i = 0; i < t->n; i++) {
+		snprintf(item, sizeof(item), "%s %.0f%%", t->c[i].comm,
+			 100.0 * (double)t->c[i].ns / (double)total);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+			x, y - 9, crit_palette[i]);
+		fprintf(f, "<text class=\"crit-item\" x=\"%.1f\" y=\"%.0f\">", x + 14, y);
+		svg_text(f, item);
+		fputs("</text>\n", f);
+		x += 14 + CHAR_W * strlen(item) + 12;
+	}
 }
 
 static int dur_desc(const void *a, const void *b)
@@ -964,8 +1055,9 @@ static void svg_legend(FILE *f, const struct tl_result *r, double y)
 	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"12\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
 		x, y - 10, COLOR_CRIT);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">critical path</text>\n", x + 20, y);
-	x += 20 + CHAR_W * 13 + 24;
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">critical path (the strip: who is on it)</text>\n",
+		x + 20, y);
+	x += 20 + CHAR_W * 39 + 24;
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">one lane per process running at once; dashed: still running</text>\n",
 		x, y);
 }
@@ -983,12 +1075,12 @@ int st_timeline_svg(FILE *f, const struct tl_result *r, const struct tl_header *
 	double axis_y = LANES_TOP + r->lanes * h + 6;
 	/* Whole pixels; a lane height that divides the room exactly stays exact. */
 	int height = (int)ceil(axis_y - 1e-6) + AXIS_BELOW - 6;
-	char line[1024], wall[32], crit[512], slow[512];
-	size_t ncrit_procs = 0;
+	char line[1024], wall[32], slow[512];
+	struct crit_top top;
 	uint64_t span = r->t1 - r->t0;
 	int ret;
 
-	ret = crit_summary(r, crit, sizeof(crit), &ncrit_procs);
+	ret = crit_top(r, &top);
 	if (!ret)
 		ret = slowest(r, slow, sizeof(slow));
 	if (ret)
@@ -1008,14 +1100,15 @@ int st_timeline_svg(FILE *f, const struct tl_result *r, const struct tl_header *
 	header_line(f, 40, line);
 	snprintf(line, sizeof(line), "slowest processes that started no other: %s", slow[0] ? slow : "none");
 	header_line(f, 56, line);
-	snprintf(line, sizeof(line), "critical path: %zu processes; its time by command: %s",
-		 ncrit_procs, crit[0] ? crit : "none");
-	header_line(f, 72, line);
+	crit_header(f, r, &top, 72);
 	svg_legend(f, r, 92);
 	svg_axis(f, r, AXIS_TOP, true, CURVE_TOP, axis_y);
 	ret = svg_curve(f, r);
 	if (!ret)
 		ret = svg_lanes(f, r, h);
+	if (ret)
+		return ret;
+	ret = svg_crit_strip(f, r, &top);
 	if (ret)
 		return ret;
 	svg_crit(f, r, h);

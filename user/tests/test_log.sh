@@ -147,10 +147,10 @@ eq "log -o a FIFO: the reader gets the log, the FIFO stays" \
 "$CTL" report timeline --input "$T/a.csv" --svg "$T/t.svg" >/dev/null 2>&1
 if command -v rsvg-convert >/dev/null; then
 	rsvg-convert "$T/t.svg" -o "$T/t.png"
-	# make, and the 3 jobs' children: 4 lanes of 14 px from y 248, then 6 + 30 px.
-	eq "the timeline's PNG: 1200 x (248 + 4 x 14 + 36) px, and the colours of loader, program, critical path" \
-		"$(python3 "$TOP/user/tests/png_info.py" "$T/t.png" e8a33d 4e79a7 d62728)" \
-		"1200 340 e8a33d:yes 4e79a7:yes d62728:yes"
+	# make, and the 3 jobs' children: 4 lanes of 14 px from y 262, then 6 + 30 px.
+	eq "the timeline's PNG: 1200 x (262 + 4 x 14 + 36) px, and the colours of loader, program, critical path" \
+		"$(python3 "$TOP/user/tests/png_info.py" "$T/t.png" e8a33d 4e79a7 d62728 9467bd)" \
+		"1200 354 e8a33d:yes 4e79a7:yes d62728:yes 9467bd:yes"
 else
 	skip "the timeline's PNG" "no rsvg-convert (librsvg2-bin)"
 fi

@@ -964,21 +964,21 @@ TEST(report_timeline_bars_packed_into_lanes_with_loader_segments)
 	EXPECT_EQ(tl.rows[2].lane, 1);
 	EXPECT_EQ(tl.busy_ns, 490000 + 50000 + 300000);
 
-	/* 2 lanes of 14 px from y = 248; the bottom axis 6 px below; 30 px of labels. */
-	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"312\"") != NULL);
+	/* 2 lanes of 14 px from y = 262; the bottom axis 6 px below; 30 px of labels. */
+	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"326\"") != NULL);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"bar\""), 3);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"loader\""), 2);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"dense\""), 0);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"axis\""), 2);
 	EXPECT_EQ(lv_svg_count(svg, "<script"), 0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "x"), 50.0);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "y"), 248.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "y"), 262.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "width"), 1120.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "x"), 50 + 50000 * k);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "y"), 262.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "y"), 276.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "width"), 50000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "x"), 50 + 100000 * k);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "y"), 262.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "y"), 276.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "width"), 300000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 0, "width"), 20000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "x"), 50 + 100000 * k);
@@ -1022,9 +1022,23 @@ TEST(report_timeline_critical_path_follows_what_the_end_waited_for)
 	EXPECT_EQ(lv_svg_count(svg, "class=\"crit\""), 4);
 	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "x"), 50 + 100000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "width"), 300000 * k);
-	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "y"), 262.0);
-	EXPECT_TRUE(strstr(svg, "critical path: 3 processes; its time by command: sh 39%, cc 61%") == NULL);
-	EXPECT_TRUE(strstr(svg, "critical path: 3 processes; its time by command: cc 61%, sh 39%") != NULL);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "y"), 276.0);
+	/* The header, then the strip: cc (the first colour) and sh, by time. */
+	EXPECT_TRUE(strstr(svg, ">critical path: 3 processes; its time by command:</text>") != NULL);
+	EXPECT_TRUE(strstr(svg, "class=\"crit-item\" x=\"") != NULL);
+	EXPECT_TRUE(strstr(svg, ">cc 61%</text>") != NULL);
+	EXPECT_TRUE(strstr(svg, ">sh 39%</text>") != NULL);
+	/*
+	 * Each pixel the command with most of its time: sh (images 1 and 2)
+	 * to 228.6 px, cc to 914.3, sh: 229, 685 and 206 px.
+	 */
+	EXPECT_EQ(lv_svg_count(svg, "class=\"crit-strip\""), 3);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 0, "x"), 50.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 0, "width"), 229.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 1, "x"), 279.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 1, "width"), 685.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 2, "width"), 206.0);
+	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"326\"") != NULL);
 	free(svg);
 	st_timeline_free(&tl);
 	lv_teardown(&env);
@@ -1074,13 +1088,40 @@ TEST(report_timeline_bars_under_2_px_that_touch_are_one_rect)
 	fclose(f);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"bar\""), 1);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"dense\""), 1);
-	EXPECT_TRUE(strstr(svg, "<title>999 processes</title>") != NULL);
+	EXPECT_TRUE(strstr(svg, "<title>999 processes, loader phase 0% of their time</title>") != NULL);
 	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "x"), 50 + 1.12);
 	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "width"), 998 * 1.12 + 0.224);
-	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "y"), 262.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "y"), 276.0);
 	free(svg);
 	st_timeline_free(&tl);
 	st_dump_free(&d);
+
+	/* The same with a log: a quarter of each child's time in the loader. */
+	{
+		struct st_log_sums sums = { 0 };
+		size_t i;
+
+		lv_many(failed, &d, 999, 1000000, 200000, false);
+		sums.images = calloc(d.nprocs, sizeof(*sums.images));
+		ASSERT_TRUE(sums.images);
+		for (i = 1; i < d.nprocs; i++) {
+			sums.images[i].has_loader = sums.images[i].has_program = true;
+			sums.images[i].program_ns = d.procs[i].start_ns + 50000;
+		}
+		ASSERT_EQ(st_timeline(&d, &sums, &tl), 0);
+		svg = NULL;
+		f = open_memstream(&svg, &len);
+		ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
+		fclose(f);
+		EXPECT_TRUE(strstr(svg, "<title>999 processes, loader phase 25% of their time</title>") != NULL);
+		EXPECT_EQ(lv_svg_count(svg, "class=\"dense-loader\""), 1);
+		LV_NEAR(lv_svg_attr(svg, "class=\"dense-loader\"", 0, "y"), 276 + 14 * 0.75);
+		LV_NEAR(lv_svg_attr(svg, "class=\"dense-loader\"", 0, "height"), 14 * 0.25);
+		free(svg);
+		st_timeline_free(&tl);
+		st_dump_free(&d);
+		free(sums.images);
+	}
 
 	/* 100 µs each: 1.008 px apart, each a rect of its own (1 px at least). */
 	lv_many(failed, &d, 999, 1000000, 100000, false);
@@ -1104,7 +1145,7 @@ TEST(report_timeline_stays_within_4000_px_however_many_run_at_once)
 	size_t len = 0;
 	FILE *f;
 
-	/* 5000 children all at once: 5001 lanes in 4000 - 248 - 36 px. */
+	/* 5000 children all at once: 5001 lanes in 4000 - 262 - 36 px. */
 	lv_many(failed, &d, 5000, 0, 500000000, true);
 	ASSERT_EQ(st_timeline(&d, NULL, &tl), 0);
 	EXPECT_EQ(tl.lanes, 5001);
@@ -1112,7 +1153,7 @@ TEST(report_timeline_stays_within_4000_px_however_many_run_at_once)
 	ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
 	fclose(f);
 	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"4000\"") != NULL);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 5000, "y"), 248 + 5000 * 3716.0 / 5001);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 5000, "y"), 262 + 5000 * 3702.0 / 5001);
 	free(svg);
 	st_timeline_free(&tl);
 	st_dump_free(&d);
