@@ -105,16 +105,22 @@ static void pb_need(struct pbuf *p, size_t k)
 	p->cap = cap;
 }
 
-static void pb_varint(struct pbuf *p, uint64_t v)
+static inline void pb_varint(struct pbuf *p, uint64_t v)
 {
-	pb_need(p, 10);
-	if (p->nomem)
-		return;
+	uint8_t *o;
+
+	if (p->n + 10 > p->cap) {
+		pb_need(p, 10);
+		if (p->nomem)
+			return;
+	}
+	o = p->b + p->n;
 	while (v >= 0x80) {
-		p->b[p->n++] = (uint8_t)(v | 0x80);
+		*o++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	p->b[p->n++] = (uint8_t)v;
+	*o++ = (uint8_t)v;
+	p->n = (size_t)(o - p->b);
 }
 
 static void pb_tag(struct pbuf *p, unsigned int field, unsigned int wt)
@@ -179,10 +185,18 @@ struct istr {
 	uint64_t hash;
 };
 
+#define ICACHE 256
+
 struct interner {
 	struct istr *v;
 	size_t n, cap;
 	struct st_hidx idx;
+	/* By address: names are static, rows' strings pooled (checked all the same). */
+	struct {
+		const char *s;
+		uint64_t iid;
+	} cache[ICACHE];
+	uint64_t last;		/* the iid asked last: a read log's strings move */
 };
 
 static bool istr_eq(const void *ctx, uint32_t pos, const void *key)
@@ -281,12 +295,24 @@ static uint64_t image_uuid(uint64_t proc_id)
 static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 {
 	struct interner *in = &P->in[k];
-	uint64_t h = str_hash(s);
-	int64_t pos = st_hidx_find(&in->idx, h, istr_eq, in, s);
+	size_t slot = ((uintptr_t)s >> 3) & (ICACHE - 1);
+	uint64_t h;
+	int64_t pos;
 	struct pbuf *e = &P->one;
 
-	if (pos >= 0)
+	/* The same address and the same string: most names and values. */
+	if (in->cache[slot].s == s && !strcmp(in->v[in->cache[slot].iid - 1].s, s))
+		return in->cache[slot].iid;
+	if (in->last && !strcmp(in->v[in->last - 1].s, s))
+		return in->last;
+	h = str_hash(s);
+	pos = st_hidx_find(&in->idx, h, istr_eq, in, s);
+	if (pos >= 0) {
+		in->cache[slot].s = s;
+		in->cache[slot].iid = (uint64_t)pos + 1;
+		in->last = (uint64_t)pos + 1;
 		return (uint64_t)pos + 1;
+	}
 	if (in->n == in->cap) {
 		size_t cap = in->cap ? 2 * in->cap : 256;
 		struct istr *v = realloc(in->v, cap * sizeof(*v));
@@ -305,6 +331,8 @@ static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 		goto nomem;
 	}
 	in->n++;
+	in->cache[slot].s = s;
+	in->cache[slot].iid = in->last = in->n;
 	pb_uint(e, INTERNED_IID, in->n);
 	pb_str(e, INTERNED_NAME, s);
 	pb_msg(&P->intern[k], k == IN_NAME ? ID_EVENT_NAMES :
