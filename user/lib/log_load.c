@@ -374,9 +374,12 @@ static int add_event(struct loader *l, const struct st_event *e)
 	return 0;
 }
 
-static int grp_cmp(const void *a, const void *b)
+/* Sorting positions in l->grp, not the groups: no second copy of them. */
+static int grp_pos_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct st_log_group *x = a, *y = b;
+	const struct lgroup *g = ctx;
+	const struct st_log_group *x = &g[*(const uint32_t *)a].g;
+	const struct st_log_group *y = &g[*(const uint32_t *)b].g;
 
 	if (x->proc_id != y->proc_id)
 		return x->proc_id < y->proc_id ? -1 : 1;
@@ -400,6 +403,12 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	struct st_dump *d = l->d;
 	struct st_session_row *ss = &d->session;
 	size_t i;
+
+	/* The indexes are done with: their memory first. */
+	st_hidx_free(&l->by_key);
+	st_hidx_free(&l->by_id);
+	free(l->by_pid);
+	l->by_pid = NULL;
 
 	qsort(l->img, l->nimg, sizeof(*l->img), img_cmp);
 	d->procs = calloc(l->nimg ? l->nimg : 1, sizeof(*d->procs));
@@ -445,12 +454,19 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	ss->execs = l->execs;
 	ss->exits = l->exits;
 	if (sums) {
-		qsort(l->grp, l->ngrp, sizeof(*l->grp), grp_cmp);
+		uint32_t *pos = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*pos));
+
 		sums->groups = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*sums->groups));
-		if (!sums->groups)
+		if (!pos || !sums->groups) {
+			free(pos);
 			return -ENOMEM;
+		}
 		for (i = 0; i < l->ngrp; i++)
-			sums->groups[i] = l->grp[i].g;
+			pos[i] = (uint32_t)i;
+		qsort_r(pos, l->ngrp, sizeof(*pos), grp_pos_cmp, l->grp);
+		for (i = 0; i < l->ngrp; i++)
+			sums->groups[i] = l->grp[pos[i]].g;
+		free(pos);
 		sums->ngroups = l->ngrp;
 		sums->events = l->events;
 		sums->syscalls = l->syscalls;
