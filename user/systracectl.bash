@@ -132,7 +132,7 @@ _systracectl() {
 		return 0
 		;;
 	start:--log-format | log:-f | log:--log-format)
-		mapfile -t COMPREPLY < <(compgen -W "csv jsonl chrome" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "csv jsonl chrome perfetto" -- "$cur")
 		return 0
 		;;
 	start:--log-buffer)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "logcli.h"
 #include "report.h"
 #include "subcommands.h"
 #include "systrace.h"
@@ -191,13 +192,34 @@ static bool has_table(const struct rt_report *r, const char *name)
 	return false;
 }
 
+static void load_progress(void *ctx, uint64_t done, uint64_t size)
+{
+	struct st_progress *p = ctx;
+	char a[16];
+
+	if (!st_progress_due(p, NULL))
+		return;
+	st_progress_num(a, sizeof(a), (double)done);
+	if (size)
+		st_progress_show(p, "reading the log: %sB, %.0f%%", a,
+				 100.0 * (double)done / (double)size);
+	else
+		st_progress_show(p, "reading the log: %sB", a);
+}
+
 /* The data of the report: a saved log, a saved dump, or a session. */
-static int read_data(struct report_opts *o, struct st_log *log, struct st_dump *d,
+static int read_data(struct report_opts *o, struct st_log_sums *log, struct st_dump *d,
 		     struct st_err *err, int *check)
 {
 	*check = 0;
 	if (o->input && st_log_is_log(o->input)) {
-		if (st_log_load(o->input, log, d, err))
+		struct st_progress p;
+		int ret;
+
+		st_progress_init(&p);
+		ret = st_log_load(o->input, d, log, load_progress, &p, err);
+		st_progress_done(&p);
+		if (ret)
 			return -1;
 		o->log = log;
 		return 0;
@@ -211,7 +233,7 @@ static int read_data(struct report_opts *o, struct st_log *log, struct st_dump *
 int report_main(int argc, char **argv)
 {
 	struct rt_report r = { 0 };
-	struct st_log log = { 0 };
+	struct st_log_sums log = { 0 };
 	struct report_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
@@ -277,7 +299,7 @@ int report_main(int argc, char **argv)
 	ret = check;
 out:
 	rt_report_free(&r);
-	st_log_free(&log);
+	st_log_sums_free(&log);
 	st_dump_free(&d);
 	st_select_free(&o.sel);
 	return ret;

@@ -40,8 +40,10 @@ const char start_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  --log FILE            record every syscall in order (the temporal log)\n"
 	"                        while CMD runs, and write it to FILE at the end\n"
-	"  --log-format F        csv (default), jsonl, or chrome (trace-event JSON\n"
-	"                        for Perfetto and chrome://tracing)\n"
+	"                        (FILE.partial until whole; .zst compresses it)\n"
+	"  --log-format F        csv, jsonl, chrome (trace-event JSON), or perfetto\n"
+	"                        (protobuf trace); default: from FILE's name\n"
+	"                        (.jsonl, .json, .pftrace), else csv\n"
 	"  --log-buffer SIZE     the log buffer per CPU (default 4M, from\n"
 	"                        4K to 256M); without --log, keep a log that\n"
 	"                        systracectl log drains\n"
@@ -121,30 +123,58 @@ static int wait_child(pid_t pid)
 	return status;
 }
 
+/* The status line: what the session has counted so far. */
+static void show_status(struct st_progress *p, struct st_backend *be, uint32_t id,
+			const struct st_log_rec *rec, uint64_t *last, double *last_t,
+			double t)
+{
+	struct st_session_row s;
+	struct st_err err;
+	char calls[16], rate[16], events[16];
+
+	if (st_backend_session_get(be, id, &s, &err))
+		return;
+	st_progress_num(calls, sizeof(calls), (double)s.syscalls);
+	st_progress_num(rate, sizeof(rate), t > *last_t ?
+			(double)(s.syscalls - *last) / (t - *last_t) : 0);
+	*last = s.syscalls;
+	*last_t = t;
+	if (rec) {
+		st_progress_num(events, sizeof(events), (double)rec->log.pushed);
+		st_progress_show(p, "session %" PRIu32 ": %" PRIu64 " processes, %s syscalls (%s/s), "
+				 "log %s events, %" PRIu64 " dropped", id, s.procs, calls, rate,
+				 events, st_session_dropped(&s));
+	} else {
+		st_progress_show(p, "session %" PRIu32 ": %" PRIu64 " processes, %s syscalls (%s/s), "
+				 "%" PRIu64 " dropped", id, s.procs, calls, rate,
+				 st_session_dropped(&s));
+	}
+}
+
 /*
- * wait_child() that drains the session's log every 20 ms meanwhile, so the
- * tracer's buffers have room. A drain that fails is said once; the log then
- * keeps what it had and the rest stays in the tracer's buffers.
+ * wait_child() that, meanwhile, drains the session's log every 20 ms (so
+ * that the tracer's buffers have room) and keeps a status line on a
+ * terminal (at most 4 updates a second).
  */
-static int wait_draining(pid_t pid, struct st_backend *be, uint32_t id,
-			 struct st_log *log)
+static int wait_polling(pid_t pid, struct st_backend *be, uint32_t id,
+			struct st_log_rec *rec, struct st_progress *p)
 {
 	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
-	struct st_err err;
-	bool failed = false;
+	uint64_t last = 0;
+	double last_t = 0, t;
 	pid_t r;
 	int status;
 
 	for (;;) {
 		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return status;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (!failed && st_log_drain(be, id, log, &err)) {
-			st_err_print(&err);
-			failed = true;
+		if (r == pid || (r < 0 && errno != EINTR)) {
+			st_progress_done(p);
+			return r == pid ? status : -1;
 		}
+		if (rec)
+			st_log_drain(rec, be, id);
+		if (st_progress_due(p, &t))
+			show_status(p, be, id, rec, &last, &last_t, t);
 		nanosleep(&tick, NULL);
 	}
 }
@@ -421,7 +451,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->req.counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
-	o->log.fmt = ST_LOG_CSV;
+	o->log.fmt = -1;
 	o->backend = ST_BACKEND_AUTO;
 	while ((c = getopt_long(argc, argv, "+:n:c:b:qh", opts, NULL)) != -1) {
 		ret = st_session_opt(c, optarg, start_usage, &o->req);
@@ -451,7 +481,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	}
 	if (optind >= argc)
 		return st_usage_error(start_usage, "no command to run");
-	if (!o->log.path && (o->log.fmt_set || o->log.early_object))
+	if (!o->log.path && (o->log.fmt >= 0 || o->log.early_object))
 		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
 	o->cmd = argv + optind;
 	return -1;
@@ -464,7 +494,8 @@ int start_main(int argc, char **argv)
 	struct st_session_row s;
 	struct st_err err;
 	struct st_backend *be;
-	struct st_log log = { 0 };
+	struct st_log_rec rec;
+	struct st_progress progress;
 	sigset_t block, oldmask;
 	int go[2], execst[2], ret, status, e;
 	pid_t pid;
@@ -475,8 +506,15 @@ int start_main(int argc, char **argv)
 	/* Fail before forking when the tracer is not there. */
 	if (st_backend_open_kind(&be, (enum st_backend_kind)o.backend, &err))
 		return st_fail(&err, NULL);
+	/* The log's file and spool, before anything runs. */
+	if (o.log.path && (ret = st_log_begin(&rec, &o.log))) {
+		st_backend_close(be);
+		return ret;
+	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);
+		if (o.log.path)
+			st_log_abandon(&rec);
 		return st_fail(&err, be);
 	}
 
@@ -485,6 +523,8 @@ int start_main(int argc, char **argv)
 	pid = fork();
 	if (pid < 0) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "fork", NULL);
+		if (o.log.path)
+			st_log_abandon(&rec);
 		return st_fail(&err, be);
 	}
 	if (pid == 0)
@@ -504,6 +544,8 @@ int start_main(int argc, char **argv)
 	if (st_backend_session_new(be, &req, &s, &err)) {
 		kill(pid, SIGKILL);
 		wait_child(pid);
+		if (o.log.path)
+			st_log_abandon(&rec);
 		return st_fail(&err, be);
 	}
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
@@ -514,17 +556,23 @@ int start_main(int argc, char **argv)
 	close(go[1]);
 	e = exec_result(execst[0]);
 	close(execst[0]);
-	status = o.log.path && !e ? wait_draining(pid, be, s.id, &log) :
-				    wait_child(pid);
+	st_progress_init(&progress);
+	status = !e && (o.log.path || progress.on) ?
+		 wait_polling(pid, be, s.id, o.log.path ? &rec : NULL, &progress) :
+		 wait_child(pid);
 	if (e) {
 		st_warn("cannot run %s: %s", o.cmd[0], strerror(e));
 		/* Nothing was traced: the session would only hold a slot. */
+		if (o.log.path)
+			st_log_abandon(&rec);
 		st_backend_session_del(be, s.id, &err);
 		st_backend_close(be);
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
 	}
 	if (status == -1) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "waitpid", NULL);
+		if (o.log.path)
+			st_log_abandon(&rec);
 		return st_fail(&err, be);
 	}
 	child_pid = 0;
@@ -535,8 +583,7 @@ int start_main(int argc, char **argv)
 	if (o.log.path) {
 		if (o.quiet)
 			settle(be, s.id);
-		ret = st_log_save(be, s.id, &log, &o.log);
-		st_log_free(&log);
+		ret = st_log_save(&rec, be, s.id, &o.log);
 		if (ret) {
 			st_backend_close(be);
 			return ret;

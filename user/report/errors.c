@@ -434,62 +434,6 @@ static struct rt_table *proc_table(const struct er_result *r)
 	return t;
 }
 
-/*
- * A log has every call's return: the errnos of site rows whose tracer did
- * not count them, when the log lost no event and its errors are the rows'.
- * Returns 0 (filled or not) or -ENOMEM.
- */
-static int errnos_from_log(struct st_dump *d, const struct st_log *log)
-{
-	struct st_errno_count *v;
-	size_t *n, i, k;
-	int ret = 0;
-
-	if (log->dropped_events || !d->nsites)
-		return 0;
-	for (i = 0; i < d->nsites; i++)
-		if (d->sites[i].errnos)
-			return 0;
-	n = calloc(d->nsites, sizeof(*n));
-	v = calloc(log->n ? log->n : 1, sizeof(*v));
-	if (!n || !v) {
-		free(n);
-		free(v);
-		return -ENOMEM;
-	}
-	/* Each site's errors, in the events' order: counted, then placed. */
-	for (i = 0; i < log->n; i++) {
-		const struct st_event *e = &log->ev[i];
-
-		if (e->kind == ST_EV_SYSCALL && e->site && e->ret < 0 && e->ret >= -4095)
-			n[e->site - d->sites]++;
-	}
-	for (i = 0, k = 0; i < d->nsites; i++) {
-		size_t c = n[i];
-
-		n[i] = k;
-		k += c;
-	}
-	for (i = 0; i < log->n; i++) {
-		const struct st_event *e = &log->ev[i];
-
-		if (e->kind == ST_EV_SYSCALL && e->site && e->ret < 0 && e->ret >= -4095)
-			v[n[e->site - d->sites]++] = (struct st_errno_count){ (uint32_t)-e->ret, 1 };
-	}
-	for (i = 0, k = 0; i < d->nsites && !ret; i++) {
-		struct st_errnos e;
-
-		st_errnos_sum(&v[k], n[i] - k, &e);
-		/* A site whose log lacks some of its errors stays unknown. */
-		if (st_errnos_total(&e) == d->sites[i].errors)
-			ret = st_dump_errnos(d, &e, &d->sites[i].errnos);
-		k = n[i];
-	}
-	free(n);
-	free(v);
-	return ret;
-}
-
 int report_errors(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o)
 {
@@ -499,11 +443,6 @@ int report_errors(struct rt_report *r, struct st_dump *d,
 
 	if (!d->symbolized) {
 		ret = st_symbolize_dump(d);
-		if (ret)
-			return ret;
-	}
-	if (o->log) {
-		ret = errnos_from_log(d, o->log);
 		if (ret)
 			return ret;
 	}

@@ -2,6 +2,8 @@
 /*
  * report phases from a log: each syscall carries its phase (log_phases.c),
  * so the split is exact per call and per site, with nothing undetermined.
+ * It reads the sums st_log_load() kept of the events (per image, per
+ * (image, addr, abi, nr)), never the events themselves.
  * An image with loader-phase calls is dynamic (interp: the object of its
  * first one); one begun by fork is "fork"; any other whose calls have a
  * phase is "static"; one whose calls have none is unknown. boundary: the
@@ -14,17 +16,6 @@
 #include "report.h"
 #include "systrace.h"
 
-static int by_row(const void *a, const void *b)
-{
-	const struct st_event *x = *(const struct st_event *const *)a;
-	const struct st_event *y = *(const struct st_event *const *)b;
-	int c = st_event_site_cmp(x, y);
-
-	if (c)
-		return c;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static struct ph_proc *proc_of(const struct st_dump *d, struct ph_result *r,
 			       uint64_t id)
 {
@@ -34,121 +25,80 @@ static struct ph_proc *proc_of(const struct st_dump *d, struct ph_result *r,
 }
 
 /* Pass 1: what each image is, from its calls' phases. */
-static void classify(const struct st_dump *d, const struct st_log *log,
+static void classify(const struct st_dump *d, const struct st_log_sums *log,
 		     struct ph_result *r)
 {
 	size_t i;
 
 	for (i = 0; i < d->nprocs; i++) {
+		const struct st_log_image *im = &log->images[i];
 		struct ph_proc *pp = &r->procs[i];
 
 		pp->proc = &d->procs[i];
-		pp->known = true;
-		pp->source = pp->proc->parent_id && !pp->proc->prev_id ? "fork" : "static";
-	}
-	for (i = 0; i < log->n; i++) {
-		const struct st_event *e = &log->ev[i];
-		struct ph_proc *pp;
-
-		if (e->kind != ST_EV_SYSCALL || !(pp = proc_of(d, r, e->proc_id)))
-			continue;
-		if (e->phase == ST_PHASE_NONE) {
-			pp->known = false;
+		pp->known = !im->unknown;
+		if (im->unknown) {
 			pp->source = "unknown";
 			pp->error = "the log gives its calls no phase";
-		} else if (e->phase == ST_PHASE_PROGRAM && pp->known &&
-			   (!pp->has_boundary || e->seq < pp->boundary)) {
-			pp->has_boundary = true;
-			pp->boundary = e->seq;
-		} else if (e->phase == ST_PHASE_LOADER && pp->known) {
-			/* The log is in time order: the first is the lowest seq. */
-			if (strcmp(pp->source, "log"))
-				pp->interp = NULL;
-			if (!pp->interp && e->site)
-				pp->interp = e->site->path;
+			continue;
+		}
+		if (im->has_loader) {
 			pp->source = "log";
+			pp->interp = im->interp;
+			pp->has_boundary = im->has_program;
+			pp->boundary = im->boundary;
+			continue;
 		}
-	}
-	for (i = 0; i < r->nprocs; i++) {
-		struct ph_proc *pp = &r->procs[i];
-
-		if (pp->known && strcmp(pp->source, "log")) {
-			pp->interp = NULL;
-			pp->has_boundary = true;
-			pp->boundary = 0;
-		}
+		pp->source = pp->proc->parent_id && !pp->proc->prev_id ? "fork" : "static";
+		pp->has_boundary = true;
+		pp->boundary = 0;
 	}
 }
 
-/* Pass 2: one (image, site, syscall) row's calls ev[0, n), in seq order. */
-static int count_row(struct ph_result *r, struct ph_proc *pp, size_t *cap,
-		     const struct st_event **ev, size_t n, bool *addr_first)
+/* Pass 2: the calls of each (image, site, syscall), in key order. */
+static int count(const struct st_dump *d, const struct st_log_sums *log,
+		 struct ph_result *r)
 {
-	struct ph_sys *sys = st_phases_sys(r, cap, ev[0]->abi, ev[0]->nr);
-	bool loader_row = ev[0]->phase == ST_PHASE_LOADER;
-	size_t i;
+	size_t i, cap = 0;
 
-	if (!sys)
-		return -ENOMEM;
-	if (loader_row)
-		sys->loader_sites++;
-	else
-		sys->program_sites++;
-	if (*addr_first) {
-		if (loader_row)
-			pp->loader_sites++;
-		else
-			pp->program_sites++;
-		*addr_first = false;
-	}
-	for (i = 0; i < n; i++) {
-		if (ev[i]->phase == ST_PHASE_LOADER) {
-			sys->loader_calls++;
-			pp->loader_calls++;
-		} else {
-			sys->program_calls++;
-			pp->program_calls++;
-			pp->later_calls += loader_row;
+	for (i = 0; i < log->ngroups; i++) {
+		const struct st_log_group *g = &log->groups[i];
+		struct ph_proc *pp = proc_of(d, r, g->proc_id);
+		bool addr_first = !i || log->groups[i - 1].proc_id != g->proc_id ||
+				  log->groups[i - 1].addr != g->addr;
+		bool loader_row = g->first_phase == ST_PHASE_LOADER;
+		uint64_t n = g->loader_calls + g->program_calls + g->none_calls;
+		struct ph_sys *sys;
+
+		if (!pp)
+			continue;
+		if (!pp->known) {
+			r->unknown_calls += n;
+			continue;
 		}
+		sys = st_phases_sys(r, &cap, g->abi, g->nr);
+		if (!sys)
+			return -ENOMEM;
+		if (loader_row)
+			sys->loader_sites++;
+		else
+			sys->program_sites++;
+		if (addr_first) {
+			if (loader_row)
+				pp->loader_sites++;
+			else
+				pp->program_sites++;
+		}
+		sys->loader_calls += g->loader_calls;
+		pp->loader_calls += g->loader_calls;
+		sys->program_calls += n - g->loader_calls;
+		pp->program_calls += n - g->loader_calls;
+		if (loader_row)
+			pp->later_calls += n - g->loader_calls;
 	}
 	return 0;
 }
 
-static int count(const struct st_dump *d, const struct st_log *log,
-		 struct ph_result *r)
-{
-	const struct st_event **ev = malloc((log->n ? log->n : 1) * sizeof(*ev));
-	size_t i, j, n = 0, cap = 0;
-	int ret = 0;
-
-	if (!ev)
-		return -ENOMEM;
-	for (i = 0; i < log->n; i++)
-		if (log->ev[i].kind == ST_EV_SYSCALL)
-			ev[n++] = &log->ev[i];
-	qsort(ev, n, sizeof(*ev), by_row);
-	for (i = 0; i < n && !ret; i = j) {
-		struct ph_proc *pp = proc_of(d, r, ev[i]->proc_id);
-		bool addr_first = !i || ev[i - 1]->proc_id != ev[i]->proc_id ||
-				  ev[i - 1]->addr != ev[i]->addr;
-
-		for (j = i; j < n && ev[j]->proc_id == ev[i]->proc_id &&
-		     ev[j]->addr == ev[i]->addr && ev[j]->abi == ev[i]->abi &&
-		     ev[j]->nr == ev[i]->nr; j++)
-			;
-		if (!pp)
-			continue;
-		if (!pp->known) {
-			r->unknown_calls += j - i;
-			continue;
-		}
-		ret = count_row(r, pp, &cap, ev + i, j - i, &addr_first);
-	}
-	free(ev);
-	return ret;
-}
-
-int st_phases_log(const struct st_dump *d, const struct st_log *log,
+int st_phases_log(const struct st_dump *d, const struct st_log_sums *log,
 		  struct ph_result *r)
 {
 	size_t i;

@@ -263,8 +263,8 @@ struct ph_result {
 int st_phases(const struct st_dump *d, struct ph_result *r);
 void st_phases_free(struct ph_result *r);
 /* The same, exact, from a log's phases (phases_log.c). */
-struct st_log;
-int st_phases_log(const struct st_dump *d, const struct st_log *log,
+struct st_log_sums;
+int st_phases_log(const struct st_dump *d, const struct st_log_sums *log,
 		  struct ph_result *r);
 /* The row of (abi, nr) in r->sys, added in order; NULL when out of memory. */
 struct ph_sys *st_phases_sys(struct ph_result *r, size_t *cap, uint32_t abi,
@@ -296,7 +296,11 @@ struct er_result {
 int st_errors(const struct st_dump *d, struct er_result *r);
 void st_errors_free(struct er_result *r);
 
-/* timeline: lifetimes by start, split by phase when a log is given. */
+/*
+ * timeline: lifetimes by start, split by phase when a log is given, packed
+ * into lanes (one per process running at once), with the critical path
+ * (see report/timeline.c).
+ */
 
 struct tl_row {
 	const struct st_proc_row *proc;
@@ -306,6 +310,14 @@ struct tl_row {
 	uint64_t loader_end;		/* first program-phase call, or end */
 	bool has_program;
 	uint64_t program_ns;
+	bool has_children;		/* it forked an image of the data */
+	uint32_t lane;
+};
+
+/* A stretch of the critical path: the time [from, to) of rows[row]. */
+struct tl_seg {
+	size_t row;
+	uint64_t from, to;
 };
 
 struct tl_result {
@@ -313,12 +325,24 @@ struct tl_result {
 	size_t n;
 	uint64_t t0, t1;		/* first start, last end */
 	bool phases;			/* from a log */
+	uint32_t lanes;			/* the most rows running at once */
+	uint64_t busy_ns;		/* the rows' lifetimes, summed */
+	struct tl_seg *crit;		/* the critical path, in time order */
+	size_t ncrit;
 };
 
-int st_timeline(const struct st_dump *d, const struct st_log *log,
+int st_timeline(const struct st_dump *d, const struct st_log_sums *log,
 		struct tl_result *r);
 void st_timeline_free(struct tl_result *r);
-int st_timeline_svg(FILE *f, const struct tl_result *r, const char *title);
+
+/* What the SVG's header says beside the figures it computes. */
+struct tl_header {
+	const char *title;		/* "session 3 \"build\"" */
+	const char *command;		/* the root image's executable or comm */
+};
+
+int st_timeline_svg(FILE *f, const struct tl_result *r,
+		    const struct tl_header *h);
 
 /* diff: two sessions, by key (see report/diff.c). */
 
@@ -377,7 +401,7 @@ struct report_opts {
 	uint64_t max_ms;
 	struct st_select sel;		/* filters, --sort, --top */
 	const char *svg;		/* timeline: the SVG's path */
-	const struct st_log *log;	/* --input LOG: its events */
+	const struct st_log_sums *log;	/* --input LOG: what its events say */
 };
 
 /* short symbolizes d when it is not yet. */

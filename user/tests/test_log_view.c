@@ -244,7 +244,7 @@ TEST(log_phases_loader_until_the_first_call_outside_the_interpreter)
 
 	lv_setup(failed, &env);
 	ASSERT_EQ(env.log.n, LV_N);
-	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, NULL), 0);
 	lv_phases(&env.log, phase, early);
 	/* Events in lv_events' order (image 1, 1, ..., fork, 2, 1, exec, 3 ...). */
 	EXPECT_STREQ(phase, "LLLLLPPP.PP.LLLPP.P.");
@@ -258,7 +258,7 @@ TEST(log_phases_early_object_extends_early_past_the_loader)
 	char phase[LV_N + 1], early[LV_N + 1];
 
 	lv_setup(failed, &env);
-	st_log_phases(&env.log, &env.d, EARLY);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, EARLY), 0);
 	lv_phases(&env.log, phase, early);
 	/* write (intercept.so) and mmap (ld.so) stay early; clone ends it. */
 	EXPECT_STREQ(phase, "LLLLLPPP.PP.LLLPP.P.");
@@ -274,7 +274,7 @@ TEST(log_phases_unknown_interpreter_gives_no_phase)
 	lv_setup(failed, &env);
 	free(env.d.procs[0].exe);
 	env.d.procs[0].exe = NULL;
-	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, NULL), 0);
 	lv_phases(&env.log, phase, early);
 	/*
 	 * Image 1's interpreter is inferred from image 3's (its ld.so sites),
@@ -284,24 +284,46 @@ TEST(log_phases_unknown_interpreter_gives_no_phase)
 	EXPECT_STREQ(phase, "LLLLLPPP.PP.LLLPP.P.");
 	free(env.d.procs[2].exe);
 	env.d.procs[2].exe = NULL;
-	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, NULL), 0);
 	lv_phases(&env.log, phase, early);
 	EXPECT_STREQ(phase, "--------.P-.-----.-.");
 	EXPECT_STREQ(early, "________.__._____._.");
 	lv_teardown(&env);
 }
 
+/* The fixture's events through a writer of fmt, into a buffer. */
+static char *lv_writer(bool *failed, const struct lv_env *env,
+		       enum st_log_format fmt, size_t *len)
+{
+	struct st_log_meta meta = { .session_id = 9 };
+	struct st_log_writer *w;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	size_t i;
+
+	if (!f)
+		return NULL;
+	if (st_log_writer_new(&w, f, fmt, &meta)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	for (i = 0; i < env->log.n; i++)
+		EXPECT_EQ(st_log_writer_event(w, &env->log.ev[i]), 0);
+	EXPECT_EQ(st_log_writer_end(w), 0);
+	st_log_writer_free(w);
+	fclose(f);
+	return buf;
+}
+
 static json_t *lv_chrome(bool *failed, const struct lv_env *env)
 {
 	json_error_t jerr;
-	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = lv_writer(failed, env, ST_LOG_CHROME, &len);
 	json_t *j;
 
-	ASSERT_TRUE(f);
-	EXPECT_EQ(st_log_write_chrome(f, &env->log, &env->d), 0);
-	fclose(f);
+	ASSERT_TRUE(buf);
 	j = json_loads(buf, 0, &jerr);
 	if (!j)
 		printf("# %s at %d:%d\n", jerr.text, jerr.line, jerr.column);
@@ -376,7 +398,7 @@ TEST(log_chrome_trace_has_exact_events_tracks_and_flows)
 	size_t i, nx = 0;
 
 	lv_setup(failed, &env);
-	st_log_phases(&env.log, &env.d, NULL);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, NULL), 0);
 	j = lv_chrome(failed, &env);
 	EXPECT_STREQ(json_string_value(json_object_get(j, "displayTimeUnit")), "ns");
 	evs = json_object_get(j, "traceEvents");
@@ -611,43 +633,62 @@ static char *lv_tmpfile(const char *text)
 	return path;
 }
 
-/* The loaded log has the original's events, rows and links. */
-static void lv_same(bool *failed, const struct st_log *a, const struct st_log *b,
-		    const struct st_dump *db)
+/* The events read back (st_log_src) are the original's, with their rows. */
+static void lv_same_events(bool *failed, const struct st_log *a, const char *path)
+{
+	struct st_log_src *src;
+	struct st_event y;
+	struct st_err err;
+	size_t i = 0;
+	int ret;
+
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	EXPECT_EQ(st_log_src_meta(src)->session_id, 0);
+	while ((ret = st_log_src_next(src, &y, &err)) == 1 && i < a->n) {
+		const struct st_event *x = &a->ev[i++];
+
+		EXPECT_EQ(y.kind, x->kind);
+		EXPECT_EQ(y.proc_id, x->proc_id);
+		EXPECT_EQ(y.pid, x->pid);
+		EXPECT_EQ(y.tid, x->tid);
+		EXPECT_EQ(y.seq, x->seq);
+		EXPECT_EQ(y.ts_ns, x->ts_ns);
+		EXPECT_EQ(y.dur_ns, x->dur_ns);
+		EXPECT_EQ(y.child_proc_id, x->child_proc_id);
+		EXPECT_EQ(y.phase, x->phase);
+		EXPECT_EQ(y.early, x->early);
+		EXPECT_TRUE(y.proc && y.proc->id == x->proc_id);
+		EXPECT_STREQ(y.proc->comm, x->proc->comm);
+		if (x->kind == ST_EV_EXEC) {
+			EXPECT_STREQ(y.proc->exe, x->proc->exe);
+			EXPECT_EQ(y.proc->prev_id, x->proc->prev_id);
+		}
+		if (x->kind != ST_EV_SYSCALL)
+			continue;
+		EXPECT_EQ(y.abi, x->abi);
+		EXPECT_EQ(y.nr, x->nr);
+		EXPECT_EQ((uint64_t)y.ret, (uint64_t)x->ret);
+		EXPECT_EQ(y.addr, x->addr);
+		EXPECT_EQ(!y.site, !x->site);
+		if (!x->site || !y.site)
+			continue;
+		EXPECT_STREQ(y.site->path, x->site->path);
+		EXPECT_EQ(y.site->offset, x->site->offset);
+		EXPECT_EQ(!y.site->sym, !x->site->sym);
+	}
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(i, a->n);
+	st_log_src_close(src);
+}
+
+/* The rows read back (st_log_load) are what the log says of them. */
+static void lv_same_rows(bool *failed, const struct st_dump *db)
 {
 	const struct st_proc_row *p;
 	char *text = NULL;
-	size_t i, len = 0;
+	size_t len = 0;
 	FILE *why;
 
-	ASSERT_EQ(b->n, a->n);
-	for (i = 0; i < a->n; i++) {
-		const struct st_event *x = &a->ev[i], *y = &b->ev[i];
-
-		EXPECT_EQ(y->kind, x->kind);
-		EXPECT_EQ(y->proc_id, x->proc_id);
-		EXPECT_EQ(y->pid, x->pid);
-		EXPECT_EQ(y->tid, x->tid);
-		EXPECT_EQ(y->seq, x->seq);
-		EXPECT_EQ(y->ts_ns, x->ts_ns);
-		EXPECT_EQ(y->dur_ns, x->dur_ns);
-		EXPECT_EQ(y->child_proc_id, x->child_proc_id);
-		EXPECT_EQ(y->phase, x->phase);
-		EXPECT_EQ(y->early, x->early);
-		EXPECT_TRUE(y->proc && y->proc->id == x->proc_id);
-		if (x->kind != ST_EV_SYSCALL)
-			continue;
-		EXPECT_EQ(y->abi, x->abi);
-		EXPECT_EQ(y->nr, x->nr);
-		EXPECT_EQ((uint64_t)y->ret, (uint64_t)x->ret);
-		EXPECT_EQ(y->addr, x->addr);
-		EXPECT_EQ(!y->site, !x->site);
-		if (!x->site || !y->site)
-			continue;
-		EXPECT_STREQ(y->site->path, x->site->path);
-		EXPECT_EQ(y->site->offset, x->site->offset);
-		EXPECT_EQ(!y->site->sym, !x->site->sym);
-	}
 	EXPECT_EQ(db->nprocs, 3);
 	EXPECT_EQ(db->nsites, 12);
 	EXPECT_EQ(db->session.id, 9);
@@ -689,20 +730,24 @@ static void lv_same(bool *failed, const struct st_log *a, const struct st_log *b
 
 static void lv_round_trip(bool *failed, bool jsonl)
 {
-	struct st_log back;
+	struct st_log_sums sums;
 	struct st_dump db;
 	struct st_err err;
 	struct lv_env env;
 	char *text, *path;
 
 	lv_setup(failed, &env);
-	st_log_phases(&env.log, &env.d, EARLY);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, EARLY), 0);
 	text = lv_write(&env.log, jsonl);
 	path = lv_tmpfile(text);
 	EXPECT_TRUE(st_log_is_log(path));
-	ASSERT_EQ(st_log_load(path, &back, &db, &err), 0);
-	lv_same(failed, &env.log, &back, &db);
-	st_log_free(&back);
+	lv_same_events(failed, &env.log, path);
+	ASSERT_EQ(st_log_load(path, &db, &sums, NULL, NULL, &err), 0);
+	lv_same_rows(failed, &db);
+	EXPECT_EQ(sums.events, LV_N);
+	EXPECT_EQ(sums.syscalls, 16);
+	EXPECT_EQ(sums.last_ns, 1490000);
+	st_log_sums_free(&sums);
 	st_dump_free(&db);
 	unlink(path);
 	free(path);
@@ -722,12 +767,12 @@ TEST(log_load_jsonl_round_trip)
 
 static void lv_load_error(bool *failed, const char *text, const char *want)
 {
-	struct st_log log;
 	struct st_dump d;
 	struct st_err err;
-	char *path = lv_tmpfile(text), expect[256];
+	char *path = lv_tmpfile(text), expect[300];
 
-	EXPECT_TRUE(st_log_load(path, &log, &d, &err) < 0);
+	EXPECT_TRUE(st_log_load(path, &d, NULL, NULL, NULL, &err) < 0);
+	EXPECT_EQ(st_exit_code(&err), ST_EXIT_LOCAL);
 	snprintf(expect, sizeof(expect), "%s:%s", path, want);
 	EXPECT_STREQ(err.msg, expect);
 	unlink(path);
@@ -738,7 +783,8 @@ static void lv_load_error(bool *failed, const char *text, const char *want)
 
 TEST(log_load_quoting_and_errors_with_file_and_line)
 {
-	struct st_log log;
+	struct st_log_src *src;
+	struct st_event ev;
 	struct st_dump d;
 	struct st_err err;
 	char *path;
@@ -746,15 +792,18 @@ TEST(log_load_quoting_and_errors_with_file_and_line)
 	/* A comm with a comma and a quote, a path with a newline. */
 	path = lv_tmpfile(LV_HDR "1,4,44,\"a,\"\"b\",0,10,exec,\"/x\ny\"\r\n"
 			  "1,4,44,\"a,\"\"b\",0,20,syscall,\n");
-	ASSERT_EQ(st_log_load(path, &log, &d, &err), 0);
-	EXPECT_EQ(log.n, 2);
+	ASSERT_EQ(st_log_load(path, &d, NULL, NULL, NULL, &err), 0);
 	EXPECT_EQ(d.nprocs, 1);
 	EXPECT_STREQ(d.procs[0].comm, "a,\"b");
 	EXPECT_STREQ(d.procs[0].exe, "/x\ny");
-	EXPECT_EQ(log.ev[1].ts_ns, 20);
-	EXPECT_NULL(log.ev[1].site);
-	st_log_free(&log);
 	st_dump_free(&d);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	EXPECT_EQ(st_log_src_next(src, &ev, &err), 1);
+	EXPECT_EQ(st_log_src_next(src, &ev, &err), 1);
+	EXPECT_EQ(ev.ts_ns, 20);
+	EXPECT_NULL(ev.site);
+	EXPECT_EQ(st_log_src_next(src, &ev, &err), 0);
+	st_log_src_close(src);
 	unlink(path);
 	free(path);
 
@@ -768,21 +817,41 @@ TEST(log_load_quoting_and_errors_with_file_and_line)
 		      "2: event: \"spawn\" is none of syscall, fork, exec, exit");
 	lv_load_error(failed, LV_HDR "1,,44,a,0,10,exit,\n", "2: proc_id is missing");
 	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5,\"event\":\"exit\"}\n{\"proc_id\":1,\n",
-		      "2: string or '}' expected near end of file");
+		      "2: a key (a string) or '}' expected");
 	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5,\"event\":\"exit\",\"phase\":\"late\"}\n",
 		      "1: phase: \"late\" is neither loader nor program");
+	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5.5,\"event\":\"exit\"}\n",
+		      "1: ts_ns: not a string or an integer");
+	lv_load_error(failed, "{\"proc_id\":1,\"ts_ns\":5,\"event\":\"exit\"} x\n",
+		      "1: text after the object");
+}
+
+/* What is not a log at all is refused, with its line and why (issue 25). */
+TEST(log_load_refuses_what_is_not_a_log)
+{
+	lv_load_error(failed, "", "1: not a log: the file is empty");
+	lv_load_error(failed, "\n  \n", "1: not a log: the file is empty");
+	lv_load_error(failed, "[1,2,3]\n",
+		      "1: not a log: a JSON array (a log is CSV with a header row, or JSONL: one object per line)");
+	lv_load_error(failed, "42\n",
+		      "1: not a log: its first line is no log header (a log's names the columns event, proc_id and ts_ns, at least)");
+	lv_load_error(failed, "42",
+		      "1: not a log: its first line is no log header (a log's names the columns event, proc_id and ts_ns, at least)");
+	lv_load_error(failed, "{\"a\":[1]}\n", "1: a: not a string or an integer");
 }
 
 TEST(report_phases_from_a_log_is_exact)
 {
 	const struct ph_proc *pp;
+	struct st_log_sums sums;
 	struct ph_result p;
 	struct lv_env env;
 	size_t i;
 
 	lv_setup(failed, &env);
-	st_log_phases(&env.log, &env.d, NULL);
-	ASSERT_EQ(st_phases_log(&env.d, &env.log, &p), 0);
+	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, NULL), 0);
+	ASSERT_EQ(st_log_sums_of(&env.log, &env.d, &sums), 0);
+	ASSERT_EQ(st_phases_log(&env.d, &sums, &p), 0);
 	pp = &p.procs[0];
 	EXPECT_STREQ(pp->source, "log");
 	EXPECT_STREQ(pp->interp, env.ld);
@@ -817,6 +886,7 @@ TEST(report_phases_from_a_log_is_exact)
 	EXPECT_EQ(p.sys[i].loader_sites, 2);
 	EXPECT_EQ(p.sys[i].program_sites, 0);
 	st_phases_free(&p);
+	st_log_sums_free(&sums);
 	lv_teardown(&env);
 }
 
@@ -848,19 +918,35 @@ static size_t lv_svg_count(const char *svg, const char *marker)
 
 #define LV_NEAR(a, b) EXPECT_TRUE((a) > (b) - 0.006 && (a) < (b) + 0.006)
 
-TEST(report_timeline_bars_by_start_with_loader_segments)
+/* The fixture's timeline, its SVG in *svg. */
+static void lv_timeline(bool *failed, struct lv_env *env, struct tl_result *tl,
+			char **svg)
 {
-	/* Plot: 1160 px from x = 20 for 490000 ns (1000000 to 1490000). */
-	const double k = 1160.0 / 490000;
-	struct tl_result tl;
-	struct lv_env env;
-	char *svg = NULL;
+	struct tl_header h = { .title = "session 9", .command = "/bin/sh" };
+	struct st_log_sums sums;
 	size_t len = 0;
 	FILE *f;
 
-	lv_setup(failed, &env);
-	st_log_phases(&env.log, &env.d, NULL);
-	ASSERT_EQ(st_timeline(&env.d, &env.log, &tl), 0);
+	lv_setup(failed, env);
+	ASSERT_EQ(st_log_set_phases(&env->log, &env->d, NULL), 0);
+	ASSERT_EQ(st_log_sums_of(&env->log, &env->d, &sums), 0);
+	ASSERT_EQ(st_timeline(&env->d, &sums, tl), 0);
+	f = open_memstream(svg, &len);
+	ASSERT_TRUE(f);
+	ASSERT_EQ(st_timeline_svg(f, tl, &h), 0);
+	fclose(f);
+	st_log_sums_free(&sums);
+}
+
+TEST(report_timeline_bars_packed_into_lanes_with_loader_segments)
+{
+	/* Plot: 1120 px from x = 50 for 490000 ns (1000000 to 1490000). */
+	const double k = 1120.0 / 490000;
+	struct tl_result tl;
+	struct lv_env env;
+	char *svg = NULL;
+
+	lv_timeline(failed, &env, &tl, &svg);
 	ASSERT_EQ(tl.n, 3);
 	EXPECT_EQ(tl.t0, 1000000);
 	EXPECT_EQ(tl.t1, 1490000);
@@ -871,24 +957,204 @@ TEST(report_timeline_bars_by_start_with_loader_segments)
 	EXPECT_EQ(tl.rows[0].loader_end, 1020000);
 	EXPECT_FALSE(tl.rows[1].has_loader);
 	EXPECT_EQ(tl.rows[2].loader_end, 1110000);
+	/* Image 3 starts as image 2 ends: the same lane. */
+	EXPECT_EQ(tl.lanes, 2);
+	EXPECT_EQ(tl.rows[0].lane, 0);
+	EXPECT_EQ(tl.rows[1].lane, 1);
+	EXPECT_EQ(tl.rows[2].lane, 1);
+	EXPECT_EQ(tl.busy_ns, 490000 + 50000 + 300000);
 
-	f = open_memstream(&svg, &len);
-	ASSERT_EQ(st_timeline_svg(f, &tl, "t"), 0);
-	fclose(f);
+	/* 2 lanes of 14 px from y = 262; the bottom axis 6 px below; 30 px of labels. */
+	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"326\"") != NULL);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"bar\""), 3);
 	EXPECT_EQ(lv_svg_count(svg, "class=\"loader\""), 2);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"dense\""), 0);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"axis\""), 2);
 	EXPECT_EQ(lv_svg_count(svg, "<script"), 0);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "x"), 20.0);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "width"), 1160.0);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "x"), 20 + 50000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "x"), 50.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "y"), 262.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 0, "width"), 1120.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "x"), 50 + 50000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "y"), 276.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 1, "width"), 50000 * k);
-	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "x"), 20 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "x"), 50 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "y"), 276.0);
 	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 2, "width"), 300000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 0, "width"), 20000 * k);
-	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "x"), 20 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "x"), 50 + 100000 * k);
 	LV_NEAR(lv_svg_attr(svg, "class=\"loader\"", 1, "width"), 10000 * k);
 	EXPECT_TRUE(strstr(svg, ">cc 101</text>") != NULL);
+	/* The header: the command, the wall time, the parallelism. */
+	EXPECT_TRUE(strstr(svg, ">/bin/sh</text>") != NULL);
+	EXPECT_TRUE(strstr(svg, "session 9: 3 processes, wall time 490 µs, on average 1.71 running at once (at most 2)") != NULL);
+	EXPECT_TRUE(strstr(svg, "slowest processes that started no other: cc 101 300 µs, sh 101 50 µs") != NULL);
 	free(svg);
 	st_timeline_free(&tl);
 	lv_teardown(&env);
+}
+
+TEST(report_timeline_critical_path_follows_what_the_end_waited_for)
+{
+	const double k = 1120.0 / 490000;
+	struct tl_result tl;
+	struct lv_env env;
+	char *svg = NULL;
+
+	lv_timeline(failed, &env, &tl, &svg);
+	/*
+	 * sh (image 1) waited for its child, the chain sh 101 -> cc 101
+	 * (images 2 and 3): sh until the fork, the child until it ended,
+	 * sh again until the end.
+	 */
+	ASSERT_EQ(tl.ncrit, 4);
+	EXPECT_EQ(tl.rows[tl.crit[0].row].proc->id, 1);
+	EXPECT_EQ(tl.crit[0].from, 1000000);
+	EXPECT_EQ(tl.crit[0].to, 1050000);
+	EXPECT_EQ(tl.rows[tl.crit[1].row].proc->id, 2);
+	EXPECT_EQ(tl.crit[1].from, 1050000);
+	EXPECT_EQ(tl.crit[1].to, 1100000);
+	EXPECT_EQ(tl.rows[tl.crit[2].row].proc->id, 3);
+	EXPECT_EQ(tl.crit[2].from, 1100000);
+	EXPECT_EQ(tl.crit[2].to, 1400000);
+	EXPECT_EQ(tl.rows[tl.crit[3].row].proc->id, 1);
+	EXPECT_EQ(tl.crit[3].from, 1400000);
+	EXPECT_EQ(tl.crit[3].to, 1490000);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"crit\""), 4);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "x"), 50 + 100000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "width"), 300000 * k);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit\"", 2, "y"), 276.0);
+	/* The header, then the strip: cc (the first colour) and sh, by time. */
+	EXPECT_TRUE(strstr(svg, ">critical path: 3 processes; its time by command:</text>") != NULL);
+	EXPECT_TRUE(strstr(svg, "class=\"crit-item\" x=\"") != NULL);
+	EXPECT_TRUE(strstr(svg, ">cc 61%</text>") != NULL);
+	EXPECT_TRUE(strstr(svg, ">sh 39%</text>") != NULL);
+	/*
+	 * Each pixel the command with most of its time: sh (images 1 and 2)
+	 * to 228.6 px, cc to 914.3, sh: 229, 685 and 206 px.
+	 */
+	EXPECT_EQ(lv_svg_count(svg, "class=\"crit-strip\""), 3);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 0, "x"), 50.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 0, "width"), 229.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 1, "x"), 279.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 1, "width"), 685.0);
+	LV_NEAR(lv_svg_attr(svg, "class=\"crit-strip\"", 2, "width"), 206.0);
+	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"326\"") != NULL);
+	free(svg);
+	st_timeline_free(&tl);
+	lv_teardown(&env);
+}
+
+/* Rows of a dump: a root, and n children one after another, each dur_ns long. */
+static void lv_many(bool *failed, struct st_dump *d, size_t n, uint64_t gap_ns,
+		    uint64_t dur_ns, bool overlap)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->procs = calloc(n + 1, sizeof(*d->procs));
+	ASSERT_TRUE(d->procs);
+	d->nprocs = n + 1;
+	d->procs[0] = (struct st_proc_row){ .id = 1, .pid = 1, .start_ns = 0,
+					    .has_end_ns = true, .end_ns = 1000000000,
+					    .end = SYSTRACE_END_EXITED };
+	snprintf(d->procs[0].comm, sizeof(d->procs[0].comm), "make");
+	for (i = 1; i <= n; i++) {
+		struct st_proc_row *p = &d->procs[i];
+
+		*p = (struct st_proc_row){ .id = i + 1, .pid = (uint32_t)(i + 1),
+					   .parent_id = 1, .has_end_ns = true,
+					   .end = SYSTRACE_END_EXITED };
+		p->start_ns = overlap ? 1000 : i * gap_ns;
+		p->end_ns = p->start_ns + dur_ns;
+		snprintf(p->comm, sizeof(p->comm), "cc");
+	}
+}
+
+TEST(report_timeline_bars_under_2_px_that_touch_are_one_rect)
+{
+	struct tl_header h = { .title = "t", .command = "make" };
+	struct tl_result tl;
+	struct st_dump d;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* 999 children 1 ms apart, 200 µs each: 0.224 px, 0.896 px apart. */
+	lv_many(failed, &d, 999, 1000000, 200000, false);
+	ASSERT_EQ(st_timeline(&d, NULL, &tl), 0);
+	EXPECT_EQ(tl.lanes, 2);
+	f = open_memstream(&svg, &len);
+	ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
+	fclose(f);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"bar\""), 1);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"dense\""), 1);
+	EXPECT_TRUE(strstr(svg, "<title>999 processes, loader phase 0% of their time</title>") != NULL);
+	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "x"), 50 + 1.12);
+	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "width"), 998 * 1.12 + 0.224);
+	LV_NEAR(lv_svg_attr(svg, "class=\"dense\"", 0, "y"), 276.0);
+	free(svg);
+	st_timeline_free(&tl);
+	st_dump_free(&d);
+
+	/* The same with a log: a quarter of each child's time in the loader. */
+	{
+		struct st_log_sums sums = { 0 };
+		size_t i;
+
+		lv_many(failed, &d, 999, 1000000, 200000, false);
+		sums.images = calloc(d.nprocs, sizeof(*sums.images));
+		ASSERT_TRUE(sums.images);
+		for (i = 1; i < d.nprocs; i++) {
+			sums.images[i].has_loader = sums.images[i].has_program = true;
+			sums.images[i].program_ns = d.procs[i].start_ns + 50000;
+		}
+		ASSERT_EQ(st_timeline(&d, &sums, &tl), 0);
+		svg = NULL;
+		f = open_memstream(&svg, &len);
+		ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
+		fclose(f);
+		EXPECT_TRUE(strstr(svg, "<title>999 processes, loader phase 25% of their time</title>") != NULL);
+		EXPECT_EQ(lv_svg_count(svg, "class=\"dense-loader\""), 1);
+		LV_NEAR(lv_svg_attr(svg, "class=\"dense-loader\"", 0, "y"), 276 + 14 * 0.75);
+		LV_NEAR(lv_svg_attr(svg, "class=\"dense-loader\"", 0, "height"), 14 * 0.25);
+		free(svg);
+		st_timeline_free(&tl);
+		st_dump_free(&d);
+		free(sums.images);
+	}
+
+	/* 100 µs each: 1.008 px apart, each a rect of its own (1 px at least). */
+	lv_many(failed, &d, 999, 1000000, 100000, false);
+	ASSERT_EQ(st_timeline(&d, NULL, &tl), 0);
+	svg = NULL;
+	f = open_memstream(&svg, &len);
+	ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
+	fclose(f);
+	EXPECT_EQ(lv_svg_count(svg, "class=\"dense\""), 999);
+	free(svg);
+	st_timeline_free(&tl);
+	st_dump_free(&d);
+}
+
+TEST(report_timeline_stays_within_4000_px_however_many_run_at_once)
+{
+	struct tl_header h = { .title = "t", .command = "make" };
+	struct tl_result tl;
+	struct st_dump d;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* 5000 children all at once: 5001 lanes in 4000 - 262 - 36 px. */
+	lv_many(failed, &d, 5000, 0, 500000000, true);
+	ASSERT_EQ(st_timeline(&d, NULL, &tl), 0);
+	EXPECT_EQ(tl.lanes, 5001);
+	f = open_memstream(&svg, &len);
+	ASSERT_EQ(st_timeline_svg(f, &tl, &h), 0);
+	fclose(f);
+	EXPECT_TRUE(strstr(svg, "width=\"1200\" height=\"4000\"") != NULL);
+	LV_NEAR(lv_svg_attr(svg, "class=\"bar\"", 5000, "y"), 262 + 5000 * 3702.0 / 5001);
+	free(svg);
+	st_timeline_free(&tl);
+	st_dump_free(&d);
 }

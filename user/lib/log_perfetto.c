@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A log as Perfetto's native trace: a protobuf Trace, a stream of
+ * TracePacket messages (field 1), written as the events come.
+ *
+ * A small encoder of our own, not protobuf-c: the trace uses about 30
+ * fields of 8 messages, all written in one direction, one packet at a
+ * time; protobuf-c would need Perfetto's .proto files in the tree and
+ * their generated code, and builds each message as a tree of structs
+ * before packing it. Here a packet is built in a buffer, innermost message
+ * first, and its bytes go straight to the file. The field numbers are
+ * Perfetto's (protos/perfetto/trace/: trace_packet.proto,
+ * track_event/track_event.proto, track_descriptor.proto,
+ * process_descriptor.proto, debug_annotation.proto,
+ * interned_data/interned_data.proto); docs/cli.md lists them.
+ *
+ * The trace: one packet sequence (id 1). Each image is a process track
+ * (its pid, named "comm pid") holding one slice, its lifetime (from its
+ * fork or exec to its exit, or to the exec that replaced it); each thread
+ * of it a child track ("comm tid") holding its syscalls as slices, and
+ * fork, exec and exit as instants; a flow goes from a fork to the child's
+ * first event. A syscall's annotations: ret, errno (on failure), addr,
+ * path, offset, symbol, phase, early (when set), seq. Names and strings
+ * are interned (each sent once). Events leave in time order: a slice's
+ * end waits in a heap (one entry per thread in a syscall) until no
+ * earlier event can come. Timestamps are the log's ns (CLOCK_MONOTONIC),
+ * as the trace's default clock.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log_hash.h"
+#include "log_writer.h"
+#include "names.h"
+#include "systrace.h"
+
+/* Wire types. */
+#define WT_VARINT 0
+#define WT_I64 1
+#define WT_LEN 2
+
+/* Field numbers (Perfetto's protos). */
+#define TRACE_PACKET 1
+#define TP_TIMESTAMP 8
+#define TP_SEQUENCE_ID 10		/* trusted_packet_sequence_id */
+#define TP_TRACK_EVENT 11
+#define TP_INTERNED_DATA 12
+#define TP_SEQUENCE_FLAGS 13
+#define TP_TRACK_DESCRIPTOR 60
+#define SEQ_INCREMENTAL_STATE_CLEARED 1
+#define SEQ_NEEDS_INCREMENTAL_STATE 2
+#define TE_DEBUG_ANNOTATIONS 4
+#define TE_TYPE 9
+#define TE_NAME_IID 10
+#define TE_TRACK_UUID 11
+#define TE_FLOW_IDS 47			/* fixed64 */
+#define TE_TERMINATING_FLOW_IDS 48	/* fixed64 */
+#define TYPE_SLICE_BEGIN 1
+#define TYPE_SLICE_END 2
+#define TYPE_INSTANT 3
+#define TD_UUID 1
+#define TD_NAME 2
+#define TD_PROCESS 3
+#define TD_PARENT_UUID 5
+#define PD_PID 1
+#define PD_PROCESS_NAME 6
+#define DA_NAME_IID 1
+#define DA_BOOL 2
+#define DA_UINT 3
+#define DA_INT 4
+#define DA_POINTER 7
+#define DA_STRING_IID 17
+#define ID_EVENT_NAMES 2
+#define ID_DEBUG_ANNOTATION_NAMES 3
+#define ID_DEBUG_ANNOTATION_STRING_VALUES 29
+#define INTERNED_IID 1
+#define INTERNED_NAME 2			/* EventName, DebugAnnotationName; InternedString's str */
+
+#define SEQUENCE 1
+
+/* A message being built. */
+struct pbuf {
+	uint8_t *b;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void pb_need(struct pbuf *p, size_t k)
+{
+	size_t cap;
+	uint8_t *b;
+
+	if (p->n + k <= p->cap || p->nomem)
+		return;
+	cap = p->cap ? p->cap : 256;
+	while (cap < p->n + k)
+		cap *= 2;
+	b = realloc(p->b, cap);
+	if (!b) {
+		p->nomem = true;
+		return;
+	}
+	p->b = b;
+	p->cap = cap;
+}
+
+static inline void pb_varint(struct pbuf *p, uint64_t v)
+{
+	uint8_t *o;
+
+	if (p->n + 10 > p->cap) {
+		pb_need(p, 10);
+		if (p->nomem)
+			return;
+	}
+	o = p->b + p->n;
+	while (v >= 0x80) {
+		*o++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (uint8_t)v;
+	p->n = (size_t)(o - p->b);
+}
+
+static void pb_tag(struct pbuf *p, unsigned int field, unsigned int wt)
+{
+	pb_varint(p, (uint64_t)field << 3 | wt);
+}
+
+static void pb_uint(struct pbuf *p, unsigned int field, uint64_t v)
+{
+	pb_tag(p, field, WT_VARINT);
+	pb_varint(p, v);
+}
+
+/* int32 and int64 fields: a negative value is its 64-bit two's complement. */
+static void pb_int(struct pbuf *p, unsigned int field, int64_t v)
+{
+	pb_uint(p, field, (uint64_t)v);
+}
+
+static void pb_fixed64(struct pbuf *p, unsigned int field, uint64_t v)
+{
+	int i;
+
+	pb_tag(p, field, WT_I64);
+	pb_need(p, 8);
+	if (p->nomem)
+		return;
+	for (i = 0; i < 8; i++)
+		p->b[p->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void pb_bytes(struct pbuf *p, unsigned int field, const void *s, size_t n)
+{
+	pb_tag(p, field, WT_LEN);
+	pb_varint(p, n);
+	pb_need(p, n);
+	if (p->nomem)
+		return;
+	memcpy(p->b + p->n, s, n);
+	p->n += n;
+}
+
+static void pb_str(struct pbuf *p, unsigned int field, const char *s)
+{
+	pb_bytes(p, field, s, strlen(s));
+}
+
+/* A nested message: inner's bytes as field of p; inner is emptied. */
+static void pb_msg(struct pbuf *p, unsigned int field, struct pbuf *inner)
+{
+	p->nomem |= inner->nomem;
+	pb_bytes(p, field, inner->b, inner->n);
+	inner->n = 0;
+}
+
+/* ---- interning: strings to iids, per kind, sent once ---- */
+
+enum intern_kind { IN_NAME, IN_ANNOT, IN_VALUE, IN_N };
+
+struct istr {
+	char *s;
+	uint64_t hash;
+};
+
+#define ICACHE 256
+
+struct interner {
+	struct istr *v;
+	size_t n, cap;
+	struct st_hidx idx;
+	/* By address: names are static, rows' strings pooled (checked all the same). */
+	struct {
+		const char *s;
+		uint64_t iid;
+	} cache[ICACHE];
+	uint64_t last;		/* the iid asked last: a read log's strings move */
+};
+
+static bool istr_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	return !strcmp(((const struct interner *)ctx)->v[pos].s, key);
+}
+
+static uint64_t istr_hash(const void *ctx, uint32_t pos)
+{
+	return ((const struct interner *)ctx)->v[pos].hash;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return st_hash_mix(h);
+}
+
+/* ---- the writer's state ---- */
+
+/* An image (tid 0) or one of its threads: its track, and what is open. */
+struct track {
+	uint64_t proc_id;
+	uint32_t tid;
+	uint32_t threads;		/* image: its threads so far */
+	bool described, seen, open, flow_in;
+};
+
+struct pending {
+	uint64_t ts;
+	uint64_t uuid;
+};
+
+struct perfetto {
+	struct pbuf pkt, ev, sub, intern[IN_N], one;
+	struct interner in[IN_N];
+	struct track *t;
+	size_t n, cap;
+	struct st_hidx idx;
+	struct pending *heap;		/* slice ends, earliest first */
+	size_t nheap, heap_cap;
+	uint64_t last_ts;
+	bool started;
+};
+
+static bool track_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	const struct track *t = &((const struct perfetto *)ctx)->t[pos];
+	const struct track *k = key;
+
+	return t->proc_id == k->proc_id && t->tid == k->tid;
+}
+
+static uint64_t track_hash(const void *ctx, uint32_t pos)
+{
+	const struct track *t = &((const struct perfetto *)ctx)->t[pos];
+
+	return st_hash3(t->proc_id, t->tid, 1);
+}
+
+static int64_t track_find(struct perfetto *P, uint64_t proc_id, uint32_t tid)
+{
+	struct track k = { .proc_id = proc_id, .tid = tid };
+
+	return st_hidx_find(&P->idx, st_hash3(proc_id, tid, 1), track_eq, P, &k);
+}
+
+static int64_t track_add(struct perfetto *P, uint64_t proc_id, uint32_t tid)
+{
+	if (P->n == P->cap) {
+		size_t cap = P->cap ? 2 * P->cap : 1024;
+		struct track *p = realloc(P->t, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		P->t = p;
+		P->cap = cap;
+	}
+	P->t[P->n] = (struct track){ .proc_id = proc_id, .tid = tid };
+	if (st_hidx_add(&P->idx, st_hash3(proc_id, tid, 1), (uint32_t)P->n,
+			track_hash, P))
+		return -ENOMEM;
+	return (int64_t)P->n++;
+}
+
+/* Track uuids: an image's is its proc_id << 24, its threads' follow it. */
+static uint64_t image_uuid(uint64_t proc_id)
+{
+	return proc_id << 24;
+}
+
+/* The iid of s, its first use queued in P->intern[k]; 0 when out of memory. */
+static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
+{
+	struct interner *in = &P->in[k];
+	size_t slot = ((uintptr_t)s >> 3) & (ICACHE - 1);
+	uint64_t h;
+	int64_t pos;
+	struct pbuf *e = &P->one;
+
+	/* The same address and the same string: most names and values. */
+	if (in->cache[slot].s == s && !strcmp(in->v[in->cache[slot].iid - 1].s, s))
+		return in->cache[slot].iid;
+	if (in->last && !strcmp(in->v[in->last - 1].s, s))
+		return in->last;
+	h = str_hash(s);
+	pos = st_hidx_find(&in->idx, h, istr_eq, in, s);
+	if (pos >= 0) {
+		in->cache[slot].s = s;
+		in->cache[slot].iid = (uint64_t)pos + 1;
+		in->last = (uint64_t)pos + 1;
+		return (uint64_t)pos + 1;
+	}
+	if (in->n == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 256;
+		struct istr *v = realloc(in->v, cap * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		in->v = v;
+		in->cap = cap;
+	}
+	in->v[in->n].s = strdup(s);
+	in->v[in->n].hash = h;
+	if (!in->v[in->n].s)
+		goto nomem;
+	if (st_hidx_add(&in->idx, h, (uint32_t)in->n, istr_hash, in)) {
+		free(in->v[in->n].s);
+		goto nomem;
+	}
+	in->n++;
+	in->cache[slot].s = s;
+	in->cache[slot].iid = in->last = in->n;
+	pb_uint(e, INTERNED_IID, in->n);
+	pb_str(e, INTERNED_NAME, s);
+	pb_msg(&P->intern[k], k == IN_NAME ? ID_EVENT_NAMES :
+	       k == IN_ANNOT ? ID_DEBUG_ANNOTATION_NAMES : ID_DEBUG_ANNOTATION_STRING_VALUES, e);
+	return in->n;
+nomem:
+	P->pkt.nomem = true;	/* the event fails: no iid 0 in the trace */
+	return 0;
+}
+
+/* Sends the packet in P->pkt (with what it interned first) as Trace.packet. */
+static void packet_out(struct st_log_writer *w, struct perfetto *P)
+{
+	struct pbuf *p = &P->pkt, *sub = &P->sub;
+	uint8_t hdr[16];
+	size_t i, h = 0, len;
+	bool interned = false;
+
+	for (i = 0; i < IN_N; i++)
+		if (P->intern[i].n) {
+			sub->nomem |= P->intern[i].nomem;
+			pb_need(sub, P->intern[i].n);
+			if (!sub->nomem) {
+				memcpy(sub->b + sub->n, P->intern[i].b, P->intern[i].n);
+				sub->n += P->intern[i].n;
+			}
+			P->intern[i].n = 0;
+			interned = true;
+		}
+	if (interned)
+		pb_msg(p, TP_INTERNED_DATA, sub);
+	len = p->n;
+	hdr[h++] = TRACE_PACKET << 3 | WT_LEN;
+	do {
+		hdr[h++] = (uint8_t)((len & 0x7f) | (len >= 0x80 ? 0x80 : 0));
+		len >>= 7;
+	} while (len);
+	st_obuf_put(&w->o, hdr, h);
+	st_obuf_put(&w->o, p->b, p->n);
+	p->n = 0;
+}
+
+/* The packet's head: time and sequence, and the interned state it needs. */
+static void packet_head(struct perfetto *P, uint64_t ts)
+{
+	pb_uint(&P->pkt, TP_TIMESTAMP, ts);
+	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
+	pb_uint(&P->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+/* A track: a process's (pid given: named comm) or another. */
+static void descriptor(struct st_log_writer *w, struct perfetto *P,
+		       uint64_t uuid, uint64_t parent, const char *name,
+		       const uint32_t *pid, const char *comm)
+{
+	struct pbuf *d = &P->ev, *proc = &P->sub;
+
+	pb_uint(d, TD_UUID, uuid);
+	if (parent)
+		pb_uint(d, TD_PARENT_UUID, parent);
+	pb_str(d, TD_NAME, name);
+	if (pid) {
+		pb_int(proc, PD_PID, (int32_t)*pid);
+		pb_str(proc, PD_PROCESS_NAME, comm);
+		pb_msg(d, TD_PROCESS, proc);
+	}
+	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
+	pb_msg(&P->pkt, TP_TRACK_DESCRIPTOR, d);
+	packet_out(w, P);
+}
+
+/* A track event in P->ev (its annotations included) as a packet. */
+static void track_event(struct st_log_writer *w, struct perfetto *P,
+			uint64_t ts, uint64_t uuid, int type, uint64_t name_iid)
+{
+	struct pbuf *e = &P->ev;
+
+	pb_uint(e, TE_TYPE, (uint64_t)type);
+	pb_uint(e, TE_TRACK_UUID, uuid);
+	if (name_iid)
+		pb_uint(e, TE_NAME_IID, name_iid);
+	packet_head(P, ts);
+	pb_msg(&P->pkt, TP_TRACK_EVENT, e);
+	packet_out(w, P);
+	if (ts > P->last_ts)
+		P->last_ts = ts;
+}
+
+/* Annotations go into P->ev before track_event() adds the rest. */
+static void annot_head(struct perfetto *P, const char *name)
+{
+	pb_uint(&P->sub, DA_NAME_IID, intern(P, IN_ANNOT, name));
+}
+
+static void annot_uint(struct perfetto *P, const char *name, unsigned int kind,
+		       uint64_t v)
+{
+	annot_head(P, name);
+	pb_uint(&P->sub, kind, v);
+	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+}
+
+static void annot_str(struct perfetto *P, const char *name, const char *v)
+{
+	annot_head(P, name);
+	pb_uint(&P->sub, DA_STRING_IID, intern(P, IN_VALUE, v));
+	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+}
+
+/* ---- slice ends, in time order ---- */
+
+static bool heap_less(const struct pending *a, const struct pending *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->uuid < b->uuid);
+}
+
+static int heap_push(struct perfetto *P, uint64_t ts, uint64_t uuid)
+{
+	size_t i;
+
+	if (P->nheap == P->heap_cap) {
+		size_t cap = P->heap_cap ? 2 * P->heap_cap : 256;
+		struct pending *h = realloc(P->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		P->heap = h;
+		P->heap_cap = cap;
+	}
+	i = P->nheap++;
+	P->heap[i] = (struct pending){ ts, uuid };
+	while (i && heap_less(&P->heap[i], &P->heap[(i - 1) / 2])) {
+		struct pending t = P->heap[i];
+
+		P->heap[i] = P->heap[(i - 1) / 2];
+		P->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static struct pending heap_pop(struct perfetto *P)
+{
+	struct pending top = P->heap[0];
+	size_t i = 0;
+
+	P->heap[0] = P->heap[--P->nheap];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct pending t;
+
+		if (l < P->nheap && heap_less(&P->heap[l], &P->heap[m]))
+			m = l;
+		if (l + 1 < P->nheap && heap_less(&P->heap[l + 1], &P->heap[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		t = P->heap[i];
+		P->heap[i] = P->heap[m];
+		P->heap[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* Every slice end at or before ts. */
+static void ends_until(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
+{
+	while (P->nheap && P->heap[0].ts <= ts) {
+		struct pending e = heap_pop(P);
+
+		track_event(w, P, e.ts, e.uuid, TYPE_SLICE_END, 0);
+	}
+}
+
+/* ---- events ---- */
+
+static const char *comm_of(const struct st_event *e)
+{
+	return e->proc ? e->proc->comm : "?";
+}
+
+static uint32_t ev_tid(const struct st_event *e)
+{
+	return e->tid ? e->tid : e->pid;
+}
+
+/*
+ * The track of image proc_id, described and its lifetime begun at ts (its
+ * exec, or its parent's fork: a child is named by the comm it inherits);
+ * the lifetime of the image it replaced by exec ends there.
+ */
+static int64_t describe_image(struct st_log_writer *w, struct perfetto *P,
+			      uint64_t proc_id, uint32_t pid, const char *comm,
+			      uint64_t prev_id, uint64_t ts)
+{
+	char name[SYSTRACE_COMM_MAX + 32];
+	int64_t i = track_find(P, proc_id, 0), prev;
+
+	if (i < 0)
+		i = track_add(P, proc_id, 0);
+	if (i < 0 || P->t[i].described)
+		return i;
+	P->t[i].described = true;
+	if (prev_id && (prev = track_find(P, prev_id, 0)) >= 0 && P->t[prev].open) {
+		P->t[prev].open = false;
+		track_event(w, P, ts, image_uuid(prev_id), TYPE_SLICE_END, 0);
+	}
+	snprintf(name, sizeof(name), "%s %" PRIu32, comm, pid);
+	descriptor(w, P, image_uuid(proc_id), 0, name, &pid, comm);
+	P->t[i].open = true;
+	track_event(w, P, ts, image_uuid(proc_id), TYPE_SLICE_BEGIN,
+		    intern(P, IN_NAME, comm));
+	return i;
+}
+
+static int64_t thread_track(struct st_log_writer *w, struct perfetto *P,
+			    const struct st_event *e, int64_t img)
+{
+	char name[SYSTRACE_COMM_MAX + 32];
+	uint32_t tid = ev_tid(e);
+	int64_t i = track_find(P, e->proc_id, tid);
+	uint32_t nth;
+
+	if (i >= 0)
+		return i;
+	nth = ++P->t[img].threads;
+	i = track_add(P, e->proc_id, tid);
+	if (i < 0)
+		return i;
+	P->t[i].threads = nth;
+	snprintf(name, sizeof(name), "%s %" PRIu32, comm_of(e), tid);
+	descriptor(w, P, image_uuid(e->proc_id) + nth, image_uuid(e->proc_id), name, NULL, NULL);
+	return i;
+}
+
+static const char *phase_name(enum st_phase ph)
+{
+	return ph == ST_PHASE_LOADER ? "loader" :
+	       ph == ST_PHASE_PROGRAM ? "program" : NULL;
+}
+
+static void syscall_annots(struct perfetto *P, const struct st_event *e)
+{
+	const struct st_site_row *s = e->site;
+
+	annot_uint(P, "ret", DA_INT, (uint64_t)e->ret);
+	if (st_ret_is_error(e->ret))
+		annot_uint(P, "errno", DA_UINT, (uint64_t)-e->ret);
+	annot_uint(P, "addr", DA_POINTER, e->addr);
+	if (s && s->map == SYSTRACE_MAP_FILE && s->path) {
+		annot_str(P, "path", s->path);
+		annot_uint(P, "offset", DA_POINTER, s->offset);
+	}
+	if (s && s->sym && s->sym->symbol)
+		annot_str(P, "symbol", s->sym->symbol);
+	if (phase_name(e->phase))
+		annot_str(P, "phase", phase_name(e->phase));
+	if (e->early)
+		annot_uint(P, "early", DA_BOOL, 1);
+	annot_uint(P, "seq", DA_UINT, e->seq);
+}
+
+static void process_annots(struct perfetto *P, const struct st_event *e)
+{
+	const struct st_proc_row *p = e->proc;
+
+	if (e->kind == ST_EV_FORK) {
+		annot_uint(P, "child_proc_id", DA_UINT, e->child_proc_id);
+		annot_uint(P, "child_pid", DA_UINT, e->child_pid);
+	} else if (e->kind == ST_EV_EXEC) {
+		annot_uint(P, "proc_id", DA_UINT, e->proc_id);
+		if (p && p->prev_id)
+			annot_uint(P, "prev_id", DA_UINT, p->prev_id);
+		if (p && p->exe)
+			annot_str(P, "path", p->exe);
+	} else {
+		annot_str(P, "end", p && st_end_name(p->end) ? st_end_name(p->end) : "unknown");
+		if (p && p->has_exit_code)
+			annot_uint(P, "exit_code", DA_UINT, p->exit_code);
+		if (p && p->has_exit_signal)
+			annot_uint(P, "exit_signal", DA_UINT, p->exit_signal);
+	}
+}
+
+static int start(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
+{
+	/* The sequence's first packet clears its interned state. */
+	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
+	pb_uint(&P->pkt, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	packet_out(w, P);
+	descriptor(w, P, 1, 0, "systrace log", NULL, NULL);
+	annot_uint(P, "session_id", DA_UINT, w->meta.session_id);
+	annot_uint(P, "dropped_events", DA_UINT, w->meta.dropped_events);
+	track_event(w, P, ts, 1, TYPE_INSTANT, intern(P, IN_NAME, "log"));
+	P->started = true;
+	return 0;
+}
+
+static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
+{
+	static const char *const names[] = {
+		[ST_EV_FORK] = "fork", [ST_EV_EXEC] = "exec", [ST_EV_EXIT] = "exit",
+	};
+	struct perfetto *P = w->priv;
+	int64_t img, thr;
+	uint64_t uuid;
+	bool first;
+	const char *name;
+	char other[32];
+
+	if (!P) {
+		P = w->priv = calloc(1, sizeof(*P));
+		if (!P)
+			return -ENOMEM;
+	}
+	if (!P->started)
+		start(w, P, e->ts_ns);
+	ends_until(w, P, e->ts_ns);
+	img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
+			     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
+	if (img < 0)
+		return -ENOMEM;
+	first = !P->t[img].seen;
+	P->t[img].seen = true;
+	thr = thread_track(w, P, e, img);
+	if (thr < 0)
+		return -ENOMEM;
+	img = track_find(P, e->proc_id, 0);	/* the table may have moved */
+	uuid = image_uuid(e->proc_id) + P->t[thr].threads;
+	if (first && P->t[img].flow_in) {
+		pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc_id);
+	} else if (first && e->kind == ST_EV_EXEC && e->proc && e->proc->prev_id) {
+		/* A fork's child that made no call before its exec. */
+		int64_t prev = track_find(P, e->proc->prev_id, 0);
+
+		if (prev >= 0 && P->t[prev].flow_in && !P->t[prev].seen) {
+			P->t[prev].seen = true;
+			pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc->prev_id);
+		}
+	}
+	if (e->kind == ST_EV_SYSCALL) {
+		name = st_syscall_name(e->abi, e->nr);
+		if (!name) {
+			snprintf(other, sizeof(other), "syscall_%" PRIu32, e->nr);
+			name = other;
+		}
+		syscall_annots(P, e);
+		track_event(w, P, e->ts_ns, uuid, TYPE_SLICE_BEGIN, intern(P, IN_NAME, name));
+		if (heap_push(P, e->ts_ns + e->dur_ns, uuid))
+			return -ENOMEM;
+	} else {
+		if (e->kind == ST_EV_FORK) {
+			int64_t child = track_find(P, e->child_proc_id, 0);
+
+			/* Only a child whose first event is still to come. */
+			if (child < 0 || !P->t[child].seen)
+				pb_fixed64(&P->ev, TE_FLOW_IDS, e->child_proc_id);
+		}
+		process_annots(P, e);
+		track_event(w, P, e->ts_ns, uuid, TYPE_INSTANT, intern(P, IN_NAME, names[e->kind]));
+		if (e->kind == ST_EV_FORK) {
+			int64_t child = describe_image(w, P, e->child_proc_id, e->child_pid,
+						       comm_of(e), 0, e->ts_ns);
+
+			if (child < 0)
+				return -ENOMEM;
+			P->t[child].flow_in = !P->t[child].seen;
+			img = track_find(P, e->proc_id, 0);
+		}
+		if (e->kind == ST_EV_EXIT && P->t[img].open) {
+			P->t[img].open = false;
+			track_event(w, P, e->ts_ns, image_uuid(e->proc_id), TYPE_SLICE_END, 0);
+		}
+	}
+	if (P->pkt.nomem || P->ev.nomem || P->sub.nomem || P->one.nomem)
+		return -ENOMEM;
+	return 0;
+}
+
+/* What is still open ends with the log's last event. */
+static int perfetto_end(struct st_log_writer *w)
+{
+	struct perfetto *P = w->priv;
+	size_t i;
+
+	if (!P)
+		return 0;
+	ends_until(w, P, UINT64_MAX);
+	for (i = 0; i < P->n; i++)
+		if (!P->t[i].tid && P->t[i].open) {
+			P->t[i].open = false;
+			track_event(w, P, P->last_ts, image_uuid(P->t[i].proc_id),
+				    TYPE_SLICE_END, 0);
+		}
+	return P->pkt.nomem ? -ENOMEM : 0;
+}
+
+static void pbuf_free(struct pbuf *p)
+{
+	free(p->b);
+}
+
+static void perfetto_free(struct st_log_writer *w)
+{
+	struct perfetto *P = w->priv;
+	size_t i, k;
+
+	if (!P)
+		return;
+	pbuf_free(&P->pkt);
+	pbuf_free(&P->ev);
+	pbuf_free(&P->sub);
+	pbuf_free(&P->one);
+	for (k = 0; k < IN_N; k++) {
+		pbuf_free(&P->intern[k]);
+		for (i = 0; i < P->in[k].n; i++)
+			free(P->in[k].v[i].s);
+		free(P->in[k].v);
+		st_hidx_free(&P->in[k].idx);
+	}
+	st_hidx_free(&P->idx);
+	free(P->t);
+	free(P->heap);
+	free(P);
+}
+
+const struct st_log_writer_ops st_log_perfetto_ops = {
+	.event = perfetto_event, .end = perfetto_end, .free = perfetto_free,
+};

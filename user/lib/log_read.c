@@ -1,0 +1,1092 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a saved log one event at a time (st_log_src, log.h): CSV with a
+ * header row (RFC 4180) or JSONL, zstd-compressed or not, or a spool kept
+ * after a failed recording. Columns may come in any order; unknown ones
+ * are ignored. Numbers are decimal, or hex with 0x; abi and map are names
+ * or numbers; an empty CSV field or a JSON null is a missing value.
+ *
+ * Each event comes with the rows it names as the log says them: its image
+ * (pid, comm; an exec's path as the executable; an exit's status; prev_id,
+ * the last earlier image of the same pid, for an exec; parent_id, the
+ * image that forked it), and for a syscall with a map its site (map, path,
+ * offset, symbol). What is kept across events is one entry per image.
+ *
+ * The text is parsed in place in a buffer of whole records, refilled as
+ * it is used up: a record may be as long as 64 MiB.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "log_file.h"
+#include "log_hash.h"
+#include "log_merge.h"
+#include "log_read.h"
+#include "names.h"
+
+#define RBUF_INIT (1 << 20)
+#define RBUF_MAX (64 << 20)
+
+static const char *const col_names[C_NCOLS] = {
+	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
+	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
+	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
+	"exit_code", "exit_signal",
+};
+
+const char *st_log_col_name(enum st_log_col c)
+{
+	return col_names[c];
+}
+
+/* An image as far as the log has told: for prev_id and parent_id. */
+struct image {
+	uint64_t id, parent_id;
+	uint32_t pid;
+};
+
+enum src_kind { SRC_CSV, SRC_JSONL, SRC_SPOOL };
+
+struct st_log_src {
+	const char *path;
+	enum src_kind kind;
+	FILE *f, *raw;		/* raw: the file's own stream (progress) */
+	uint64_t size;
+	struct st_log_meta meta;
+	bool meta_known;
+	/* text */
+	char *buf;
+	size_t cap, pos, len;
+	bool eof;
+	size_t line;		/* of the next record */
+	int map[64];		/* CSV: column of each header field */
+	size_t nhdr;
+	enum st_log_col next_key;	/* JSONL: the key expected next */
+	uint32_t last_abi, last_map;	/* the names matched last */
+	char numbuf[C_NCOLS][24];
+	/* images */
+	struct image *img;
+	size_t nimg, imgcap;
+	struct st_hidx by_id, by_pid;	/* by_pid: the latest image of a pid */
+	/* the current event's rows */
+	struct st_proc_row proc;
+	struct st_site_row site;
+	struct st_sym sym;
+	/* a spool */
+	int fd;
+	struct st_spool_run *runs;
+	size_t nruns;
+	struct st_merge *merge;
+	bool merge_started;
+	uint64_t cut;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int bad(struct st_log_src *s, struct st_err *err, size_t line,
+	       const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* No errno: the line and the reason say it all. */
+	st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s:%zu: %s", s->path, line, msg);
+	return -EINVAL;
+}
+
+/* ---- the buffer ---- */
+
+/* More text after buf[len]; returns 0 (eof set at the end) or -errno. */
+static int refill(struct st_log_src *s, struct st_err *err)
+{
+	size_t n;
+
+	if (s->pos) {
+		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+		s->len -= s->pos;
+		s->pos = 0;
+	}
+	if (s->len + 1 >= s->cap) {
+		size_t cap = s->cap * 2;
+		char *b;
+
+		if (cap > RBUF_MAX + 1)
+			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
+		b = realloc(s->buf, cap);
+		if (!b) {
+			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+			return -ENOMEM;
+		}
+		s->buf = b;
+		s->cap = cap;
+	}
+	n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
+	if (!n && ferror(s->f)) {
+		int e = errno ? errno : EIO;
+
+		if (e == EPROTO || e == EBADMSG)
+			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
+				   s->path, e == EPROTO ? "cut short" : "damaged");
+		else
+			st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
+		return -e;
+	}
+	if (memchr(s->buf + s->len, '\0', n))
+		return bad(s, err, s->line, "a NUL byte: not a log");
+	s->len += n;
+	s->buf[s->len] = '\0';
+	s->eof = n == 0;
+	return 0;
+}
+
+/*
+ * The end of the record at buf[pos] (the byte after its line end, or the
+ * end of the text): 0 with *end set, 1 if the buffer holds no whole record
+ * yet. *lines: the newlines inside quoted fields.
+ */
+static int csv_record_end(struct st_log_src *s, size_t *end, size_t *lines,
+			  bool *quotes)
+{
+	char *p = s->buf + s->pos, *stop = s->buf + s->len;
+	char *nl = memchr(p, '\n', (size_t)(stop - p));
+	bool quoted = false;
+
+	*lines = 0;
+	*quotes = memchr(p, '"', (nl ? nl : stop) - p) != NULL;
+	if (!*quotes) {
+		if (!nl && !s->eof)
+			return 1;
+		*end = nl ? (size_t)(nl + 1 - s->buf) : s->len;
+		return 0;
+	}
+	for (; p < stop; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\n' && !quoted)
+			break;
+		else if (*p == '\n')
+			(*lines)++;
+	}
+	if (p == stop && !s->eof)
+		return 1;
+	*end = p < stop ? (size_t)(p + 1 - s->buf) : s->len;
+	return 0;
+}
+
+/* Fields of the CSV record buf[pos .. end), in place. */
+static int csv_fields(struct st_log_src *s, struct st_err *err, size_t end,
+		      char **fields, size_t max, size_t *n, bool quotes)
+{
+	char *p = s->buf + s->pos, *stop = s->buf + end, *o, *comma;
+
+	*n = 0;
+	if (stop > p && stop[-1] == '\n')
+		*--stop = '\0';
+	if (stop > p && stop[-1] == '\r')
+		*--stop = '\0';
+	*stop = '\0';
+	if (!quotes) {
+		/* No quote in the record: its fields end at its commas (short: no memchr). */
+		for (;;) {
+			if (*n == max)
+				return bad(s, err, s->line, "more than %zu fields", max);
+			fields[(*n)++] = p;
+			for (comma = p; *comma && *comma != ','; comma++)
+				;
+			if (!*comma)
+				return 0;
+			*comma = '\0';
+			p = comma + 1;
+		}
+	}
+	for (;;) {
+		if (*n == max)
+			return bad(s, err, s->line, "more than %zu fields", max);
+		fields[(*n)++] = o = p;
+		if (*p == '"') {
+			for (p++;; p++) {
+				if (p == stop)
+					return bad(s, err, s->line, "a quoted field does not end");
+				if (*p == '"' && p[1] == '"') {
+					*o++ = '"';
+					p++;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*o++ = *p;
+				}
+			}
+			if (p < stop && *p != ',')
+				return bad(s, err, s->line, "text after a quoted field");
+		} else {
+			while (p < stop && *p != ',') {
+				if (*p == '"')
+					return bad(s, err, s->line, "a quote inside an unquoted field");
+				*o++ = *p++;
+			}
+		}
+		if (p < stop) {
+			*o = '\0';
+			p++;
+			continue;
+		}
+		*o = '\0';
+		return 0;
+	}
+}
+
+/* The next CSV record's fields: 1, 0 at the end, -errno. */
+static int csv_next(struct st_log_src *s, struct st_err *err, char **fields,
+		    size_t max, size_t *n, size_t *line)
+{
+	size_t end, lines;
+	bool quotes;
+	int ret;
+
+	for (;;) {
+		while ((ret = csv_record_end(s, &end, &lines, &quotes)) == 1)
+			if ((ret = refill(s, err)))
+				return ret;
+		if (s->pos == s->len)
+			return 0;
+		*line = s->line;
+		ret = csv_fields(s, err, end, fields, max, n, quotes);
+		s->line += 1 + lines;
+		s->pos = end;
+		if (ret)
+			return ret;
+		if (*n == 1 && !fields[0][0])
+			continue;	/* an empty line */
+		return 1;
+	}
+}
+
+/* ---- JSONL: one flat object per line ---- */
+
+static char *skip_ws(char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int hex4(const char *p)
+{
+	int v = 0, i, h;
+
+	for (i = 0; i < 4; i++) {
+		h = hexval(p[i]);
+		if (h < 0)
+			return -1;
+		v = v << 4 | h;
+	}
+	return v;
+}
+
+static char *put_utf8(char *o, unsigned int c)
+{
+	if (c < 0x80) {
+		*o++ = (char)c;
+	} else if (c < 0x800) {
+		*o++ = (char)(0xc0 | c >> 6);
+		*o++ = (char)(0x80 | (c & 0x3f));
+	} else if (c < 0x10000) {
+		*o++ = (char)(0xe0 | c >> 12);
+		*o++ = (char)(0x80 | (c >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (c & 0x3f));
+	} else {
+		*o++ = (char)(0xf0 | c >> 18);
+		*o++ = (char)(0x80 | (c >> 12 & 0x3f));
+		*o++ = (char)(0x80 | (c >> 6 & 0x3f));
+		*o++ = (char)(0x80 | (c & 0x3f));
+	}
+	return o;
+}
+
+/* A JSON string at p (after its '"'), unescaped in place; NULL: bad. */
+static char *json_string(char *p, char **end, const char **why)
+{
+	char *o = p, *start = p;
+	int c, lo;
+
+	for (;;) {
+		if (*p == '"') {
+			*o = '\0';
+			*end = p + 1;
+			return start;
+		}
+		if (!*p) {
+			*why = "a string does not end";
+			return NULL;
+		}
+		if ((unsigned char)*p < 0x20) {
+			*why = "a control character in a string";
+			return NULL;
+		}
+		if (*p != '\\') {
+			*o++ = *p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case '"': case '\\': case '/':
+			*o++ = *p;
+			break;
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			c = hex4(p + 1);
+			if (c < 0) {
+				*why = "a bad \\u escape";
+				return NULL;
+			}
+			p += 4;
+			if (c >= 0xd800 && c < 0xdc00) {
+				lo = p[1] == '\\' && p[2] == 'u' ? hex4(p + 3) : -1;
+				if (lo < 0xdc00 || lo >= 0xe000) {
+					*why = "a lone surrogate in a \\u escape";
+					return NULL;
+				}
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				p += 6;
+			} else if (c >= 0xdc00 && c < 0xe000) {
+				*why = "a lone surrogate in a \\u escape";
+				return NULL;
+			} else if (!c) {
+				*why = "a NUL (\\u0000) in a string";
+				return NULL;
+			}
+			o = put_utf8(o, (unsigned int)c);
+			break;
+		default:
+			*why = "a bad escape in a string";
+			return NULL;
+		}
+		p++;
+	}
+}
+
+static int json_key_col(struct st_log_src *s, const char *key)
+{
+	int c;
+
+	if (s->next_key < C_NCOLS && !strcmp(key, col_names[s->next_key]))
+		return (int)s->next_key;
+	for (c = 0; c < C_NCOLS; c++)
+		if (key[0] == col_names[c][0] && !strcmp(key, col_names[c]))
+			return c;
+	return -1;
+}
+
+/* One line's object into f[] (NULL: missing); the line is NUL-ended. */
+static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
+		       char **f, size_t line)
+{
+	const char *why = NULL;
+	char *key, *v, *end;
+	int c;
+
+	memset(f, 0, C_NCOLS * sizeof(*f));
+	p = skip_ws(p);
+	if (*p != '{')
+		return bad(s, err, line, "not a JSON object");
+	p = skip_ws(p + 1);
+	if (*p == '}')
+		goto close;
+	for (;;) {
+		if (*p != '"')
+			return bad(s, err, line, "a key (a string) or '}' expected");
+		key = json_string(p + 1, &end, &why);
+		if (!key)
+			return bad(s, err, line, "%s", why);
+		p = skip_ws(end);
+		if (*p != ':')
+			return bad(s, err, line, "':' expected after \"%s\"", key);
+		p = skip_ws(p + 1);
+		c = json_key_col(s, key);
+		if (c >= 0)
+			s->next_key = (enum st_log_col)(c + 1);
+		if (*p == '"') {
+			v = json_string(p + 1, &end, &why);
+			if (!v)
+				return bad(s, err, line, "%s", why);
+			p = end;
+		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+			size_t n;
+
+			v = p;
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+			if (*p == '.' || *p == 'e' || *p == 'E')
+				return bad(s, err, line, "%s: not a string or an integer", key);
+			n = (size_t)(p - v);
+			if (c >= 0 && n < sizeof(s->numbuf[0])) {
+				memcpy(s->numbuf[c], v, n);
+				s->numbuf[c][n] = '\0';
+				v = s->numbuf[c];
+			} else if (c >= 0) {
+				return bad(s, err, line, "%s: a number too long", key);
+			}
+		} else if (!strncmp(p, "true", 4)) {
+			v = "1";
+			p += 4;
+		} else if (!strncmp(p, "false", 5)) {
+			v = "0";
+			p += 5;
+		} else if (!strncmp(p, "null", 4)) {
+			v = NULL;
+			p += 4;
+		} else if (*p == '{' || *p == '[') {
+			return bad(s, err, line, "%s: not a string or an integer", key);
+		} else {
+			return bad(s, err, line, "a value expected after \"%s\"", key);
+		}
+		if (c >= 0)
+			f[c] = v && (v[0] || c == C_COMM) ? v : NULL;
+		p = skip_ws(p);
+		if (*p == ',') {
+			p = skip_ws(p + 1);
+			continue;
+		}
+		if (*p != '}')
+			return bad(s, err, line, "',' or '}' expected");
+		break;
+	}
+close:
+	p = skip_ws(p + 1);
+	if (*p && *p != '\n')
+		return bad(s, err, line, "text after the object");
+	return 0;
+}
+
+/* The next JSONL line's fields: 1, 0 at the end, -errno. */
+static int jsonl_next(struct st_log_src *s, struct st_err *err, char **f,
+		      size_t *line)
+{
+	char *nl;
+	int ret;
+
+	for (;;) {
+		while (!(nl = memchr(s->buf + s->pos, '\n', s->len - s->pos)) && !s->eof)
+			if ((ret = refill(s, err)))
+				return ret;
+		if (s->pos == s->len)
+			return 0;
+		if (nl)
+			*nl = '\0';
+		*line = s->line++;
+		ret = 0;
+		if (*skip_ws(s->buf + s->pos))
+			ret = json_fields(s, err, s->buf + s->pos, f, *line) ? -EINVAL : 1;
+		s->pos = nl ? (size_t)(nl + 1 - s->buf) : s->len;
+		if (ret)
+			return ret;
+	}
+}
+
+/* ---- fields to an event ---- */
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	int h;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		if (!*s)
+			return false;
+		for (; *s; s++) {
+			h = hexval(*s);
+			if (h < 0 || x >> 60)
+				return false;
+			x = x << 4 | (uint64_t)h;
+		}
+		*v = x;
+		return true;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return true;
+}
+
+static bool parse_s64(const char *s, int64_t *v)
+{
+	uint64_t u;
+
+	if (*s == '-') {
+		if (s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))
+			return false;
+		if (!parse_u64(s + 1, &u) || u > (uint64_t)INT64_MAX + 1)
+			return false;
+		*v = (int64_t)(0 - u);
+		return true;
+	}
+	if (!parse_u64(s, &u) || u > INT64_MAX)
+		return false;
+	*v = (int64_t)u;
+	return true;
+}
+
+/* A name of names(i) for i < max, or a number below max; *last: a guess. */
+static bool parse_enum(const char *s, const char *(*names)(uint32_t),
+		       uint32_t max, uint32_t *v, uint32_t *last)
+{
+	uint64_t n;
+	uint32_t i;
+
+	if (*last < max && names(*last) && !strcmp(names(*last), s)) {
+		*v = *last;
+		return true;
+	}
+	for (i = 0; i < max; i++) {
+		if (names(i) && !strcmp(names(i), s)) {
+			*v = *last = i;
+			return true;
+		}
+	}
+	if (!parse_u64(s, &n) || n >= max)
+		return false;
+	*v = (uint32_t)n;
+	return true;
+}
+
+static int num(struct st_log_src *s, struct st_err *err, size_t line,
+	       char **f, enum st_log_col c, uint64_t *v, uint64_t max)
+{
+	if (!f[c])
+		return 0;
+	if (!parse_u64(f[c], v) || *v > max)
+		return bad(s, err, line, "%s: not a number: \"%s\"", col_names[c], f[c]);
+	return 0;
+}
+
+static int num32(struct st_log_src *s, struct st_err *err, size_t line,
+		 char **f, enum st_log_col c, uint32_t *v)
+{
+	uint64_t x = 0;
+	int ret = num(s, err, line, f, c, &x, UINT32_MAX);
+
+	*v = (uint32_t)x;
+	return ret;
+}
+
+static bool image_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	return ((const struct st_log_src *)ctx)->img[pos].id == *(const uint64_t *)key;
+}
+
+static uint64_t image_hash(const void *ctx, uint32_t pos)
+{
+	return st_hash_mix(((const struct st_log_src *)ctx)->img[pos].id);
+}
+
+static uint64_t pid_hash(const void *ctx, uint32_t pos)
+{
+	return st_hash_mix(((const struct st_log_src *)ctx)->img[pos].pid + 1);
+}
+
+static struct image *image_find(struct st_log_src *s, uint64_t id)
+{
+	int64_t i = st_hidx_find(&s->by_id, st_hash_mix(id), image_eq, s, &id);
+
+	return i >= 0 ? &s->img[i] : NULL;
+}
+
+/* The latest image of pid: the slot of by_pid is rewritten in place. */
+static uint32_t *pid_slot(struct st_log_src *s, uint32_t pid)
+{
+	size_t i;
+
+	if (!s->by_pid.slot)
+		return NULL;
+	for (i = st_hash_mix(pid + 1) & s->by_pid.mask; s->by_pid.slot[i];
+	     i = (i + 1) & s->by_pid.mask)
+		if (s->img[s->by_pid.slot[i] - 1].pid == pid)
+			return &s->by_pid.slot[i];
+	return NULL;
+}
+
+/* The image of id, made if new, with pid its pid from now on. */
+static struct image *image_of(struct st_log_src *s, uint64_t id, uint32_t pid)
+{
+	struct image *im = image_find(s, id);
+	uint32_t *slot;
+
+	if (im)
+		return im;
+	if (s->nimg == s->imgcap) {
+		size_t cap = s->imgcap ? 2 * s->imgcap : 1024;
+		struct image *p = realloc(s->img, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		s->img = p;
+		s->imgcap = cap;
+	}
+	s->img[s->nimg] = (struct image){ .id = id, .pid = pid };
+	if (st_hidx_add(&s->by_id, st_hash_mix(id), (uint32_t)s->nimg, image_hash, s))
+		return NULL;
+	slot = pid_slot(s, pid);
+	if (slot)
+		*slot = (uint32_t)s->nimg + 1;
+	else if (st_hidx_add(&s->by_pid, st_hash_mix(pid + 1), (uint32_t)s->nimg,
+			     pid_hash, s))
+		return NULL;
+	return &s->img[s->nimg++];
+}
+
+static const char *const kinds[] = {
+	[ST_EV_SYSCALL] = "syscall", [ST_EV_FORK] = "fork",
+	[ST_EV_EXEC] = "exec", [ST_EV_EXIT] = "exit",
+};
+
+static int need(struct st_log_src *s, struct st_err *err, size_t line,
+		char **f, enum st_log_col c)
+{
+	return f[c] ? 0 : bad(s, err, line, "%s is missing", col_names[c]);
+}
+
+/* The rows of the event: what the log says of its image and its site. */
+static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
+		      char **f, struct st_event *e)
+{
+	struct st_proc_row *p = &s->proc;
+	struct image *im;
+	uint64_t prev_id = 0, parent = 0;
+	uint32_t *slot;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->id = e->proc_id;
+	p->pid = p->tgid = e->pid;
+	if (f[C_COMM]) {
+		size_t n = strnlen(f[C_COMM], sizeof(p->comm) - 1);
+
+		memcpy(p->comm, f[C_COMM], n);
+	}
+	if (e->kind == ST_EV_EXEC) {
+		/* The image it replaces: the latest one of its pid so far. */
+		slot = pid_slot(s, e->pid);
+		if (slot && s->img[*slot - 1].id != e->proc_id) {
+			prev_id = s->img[*slot - 1].id;
+			parent = s->img[*slot - 1].parent_id;
+		}
+		p->exe = f[C_PATH];
+		p->start_ns = e->ts_ns;
+	}
+	im = image_find(s, e->proc_id);
+	if (!im) {
+		im = image_of(s, e->proc_id, e->pid);
+		if (!im)
+			return -ENOMEM;
+		im->parent_id = parent;	/* an exec keeps its parent */
+	}
+	p->prev_id = prev_id;
+	p->parent_id = im->parent_id;
+	if (e->kind == ST_EV_FORK) {
+		struct image *child = image_find(s, e->child_proc_id);
+
+		if (!child) {
+			child = image_of(s, e->child_proc_id, e->child_pid);
+			im = image_find(s, e->proc_id);
+			if (!child || !im)
+				return -ENOMEM;
+		}
+		child->parent_id = e->proc_id;
+	}
+	if (e->kind == ST_EV_EXIT) {
+		p->has_end_ns = true;
+		p->end_ns = e->ts_ns;
+		if (f[C_EXIT_CODE]) {
+			ret = num32(s, err, line, f, C_EXIT_CODE, &p->exit_code);
+			if (ret)
+				return ret;
+			p->has_exit_code = true;
+		}
+		if (f[C_EXIT_SIGNAL]) {
+			ret = num32(s, err, line, f, C_EXIT_SIGNAL, &p->exit_signal);
+			if (ret)
+				return ret;
+			p->has_exit_signal = true;
+		}
+		p->end = p->has_exit_signal ? SYSTRACE_END_SIGNALED :
+			 p->has_exit_code ? SYSTRACE_END_EXITED : SYSTRACE_END_DETACHED;
+	}
+	e->proc = p;
+	e->site = NULL;
+	if (f[C_MAP]) {
+		struct st_site_row *st = &s->site;
+
+		memset(st, 0, sizeof(*st));
+		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map,
+				&s->last_map))
+			return bad(s, err, line, "map: unknown \"%s\"", f[C_MAP]);
+		ret = num(s, err, line, f, C_OFFSET, &st->offset, UINT64_MAX);
+		if (ret)
+			return ret;
+		if (e->kind != ST_EV_SYSCALL)
+			return 0;
+		st->proc_id = e->proc_id;
+		st->addr = e->addr;
+		st->abi = e->abi;
+		st->nr = e->nr;
+		st->path = f[C_PATH];
+		st->first_ordinal = e->seq;
+		st->first_ns = e->ts_ns;
+		if (f[C_SYMBOL]) {
+			s->sym = (struct st_sym){ .symbol = f[C_SYMBOL] };
+			st->sym = &s->sym;
+		}
+		e->site = st;
+	}
+	return 0;
+}
+
+/* One record's fields (NULL: missing) to *e and its rows. */
+static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
+		    char **f, struct st_event *e)
+{
+	uint64_t v = 0;
+	size_t k;
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	if ((ret = need(s, err, line, f, C_EVENT)) || (ret = need(s, err, line, f, C_PROC_ID)) ||
+	    (ret = need(s, err, line, f, C_TS_NS)))
+		return ret;
+	/* syscall, fork, exec, exit: the first two letters tell. */
+	k = f[C_EVENT][0] == 's' ? ST_EV_SYSCALL : f[C_EVENT][0] == 'f' ? ST_EV_FORK :
+	    f[C_EVENT][1] == 'x' && f[C_EVENT][2] == 'e' ? ST_EV_EXEC : ST_EV_EXIT;
+	if (strcmp(f[C_EVENT], kinds[k]))
+		k = 4;
+	if (k == 4)
+		return bad(s, err, line, "event: \"%s\" is none of syscall, fork, exec, exit",
+			   f[C_EVENT]);
+	e->kind = (enum st_ev_kind)k;
+	if ((ret = num(s, err, line, f, C_SESSION_ID, &v, UINT32_MAX)))
+		return ret;
+	if (f[C_SESSION_ID] && !s->meta_known) {
+		s->meta.session_id = (uint32_t)v;
+		s->meta_known = true;
+	}
+	if ((ret = num(s, err, line, f, C_PROC_ID, &e->proc_id, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, C_SEQ, &e->seq, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, C_TS_NS, &e->ts_ns, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, C_DUR_NS, &e->dur_ns, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, C_ADDR, &e->addr, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, C_CHILD_PROC_ID, &e->child_proc_id, UINT64_MAX)) ||
+	    (ret = num32(s, err, line, f, C_PID, &e->pid)) ||
+	    (ret = num32(s, err, line, f, C_TID, &e->tid)) ||
+	    (ret = num32(s, err, line, f, C_NR, &e->nr)) ||
+	    (ret = num32(s, err, line, f, C_CHILD_PID, &e->child_pid)))
+		return ret;
+	if (f[C_RET] && !parse_s64(f[C_RET], &e->ret))
+		return bad(s, err, line, "ret: not a number: \"%s\"", f[C_RET]);
+	if (f[C_ABI] && !parse_enum(f[C_ABI], st_abi_name, __SYSTRACE_ABI_MAX, &e->abi,
+				    &s->last_abi))
+		return bad(s, err, line, "abi: unknown \"%s\"", f[C_ABI]);
+	if (f[C_PHASE]) {
+		if (!strcmp(f[C_PHASE], "loader"))
+			e->phase = ST_PHASE_LOADER;
+		else if (!strcmp(f[C_PHASE], "program"))
+			e->phase = ST_PHASE_PROGRAM;
+		else
+			return bad(s, err, line, "phase: \"%s\" is neither loader nor program",
+				   f[C_PHASE]);
+	}
+	if (f[C_EARLY]) {
+		if (strcmp(f[C_EARLY], "0") && strcmp(f[C_EARLY], "1"))
+			return bad(s, err, line, "early: \"%s\" is not 0 or 1", f[C_EARLY]);
+		e->early = f[C_EARLY][0] == '1';
+	}
+	return event_rows(s, err, line, f, e);
+}
+
+/* ---- the source ---- */
+
+static int open_csv(struct st_log_src *s, struct st_err *err)
+{
+	char *hdr[64];
+	size_t n, i, line = 1;
+	bool have[C_NCOLS] = { false };
+	int ret;
+
+	ret = csv_next(s, err, hdr, 64, &n, &line);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return bad(s, err, 1, "not a log: the file is empty");
+	for (i = 0; i < n; i++) {
+		int c;
+
+		for (c = 0; c < C_NCOLS && strcmp(hdr[i], col_names[c]); c++)
+			;
+		s->map[i] = c;
+		if (c < C_NCOLS)
+			have[c] = true;
+	}
+	s->nhdr = n;
+	if (!have[C_EVENT] || !have[C_PROC_ID] || !have[C_TS_NS])
+		return bad(s, err, line, "not a log: its first line is no log header (a log's names the columns event, proc_id and ts_ns, at least)");
+	return 0;
+}
+
+static int open_spool(struct st_log_src *s, struct st_err *err)
+{
+	const char *why = NULL;
+	int ret;
+
+	s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		st_err_set(err, ST_ERR_LOCAL, errno, "open log", "%s", s->path);
+		return -errno;
+	}
+	ret = st_spool_scan(s->fd, &s->meta.session_id, &s->runs, &s->nruns, &s->cut, &why);
+	if (ret == -EINVAL)
+		return bad(s, err, 1, "%s", why);
+	if (!ret)
+		ret = st_merge_new(&s->merge);
+	if (!ret)
+		ret = st_merge_add_runs(s->merge, s->fd, s->runs, s->nruns);
+	if (!ret)
+		ret = st_merge_start(s->merge);
+	if (ret) {
+		st_err_set(err, ST_ERR_LOCAL, -ret, "read log", "%s", s->path);
+		return ret;
+	}
+	s->meta_known = true;
+	return 0;
+}
+
+/* What the first bytes say the file is; the stream reads from its start. */
+static int sniff(struct st_log_src *s, struct st_err *err)
+{
+	unsigned char b[16];
+	size_t n = fread(b, 1, sizeof(b), s->raw);
+	char *p;
+	int ret;
+
+	if (ferror(s->raw) || fseeko(s->raw, 0, SEEK_SET)) {
+		st_err_set(err, ST_ERR_LOCAL, errno ? errno : EIO, "read log", "%s", s->path);
+		return -EIO;
+	}
+	if (st_spool_is_spool(b, n)) {
+		s->kind = SRC_SPOOL;
+		return open_spool(s, err);
+	}
+	s->f = s->raw;
+	if (st_zstd_magic(b, n)) {
+		s->f = st_zstd_reader(s->raw);
+		if (!s->f) {
+			s->f = s->raw;
+			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+			return -ENOMEM;
+		}
+	}
+	s->buf = malloc(RBUF_INIT);
+	if (!s->buf) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+		return -ENOMEM;
+	}
+	s->cap = RBUF_INIT;
+	s->buf[0] = '\0';
+	/* The first record's first character decides: '{' is JSONL. */
+	while (!s->eof && !*(p = s->buf + s->pos + strspn(s->buf + s->pos, " \t\r\n")))
+		if ((ret = refill(s, err)))
+			return ret;
+	p = s->buf + strspn(s->buf, " \t\r\n");
+	if (!*p)
+		return bad(s, err, 1, "not a log: the file is empty");
+	if (*p == '{') {
+		s->kind = SRC_JSONL;
+		return 0;
+	}
+	if (*p == '[')
+		return bad(s, err, 1, "not a log: a JSON array (a log is CSV with a header row, or JSONL: one object per line)");
+	s->kind = SRC_CSV;
+	return open_csv(s, err);
+}
+
+int st_log_src_open(struct st_log_src **sp, const char *path,
+		    struct st_err *err)
+{
+	struct st_log_src *s = calloc(1, sizeof(*s));
+	struct stat st;
+	int ret;
+
+	*sp = NULL;
+	if (!s) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", path);
+		return -ENOMEM;
+	}
+	s->path = path;
+	s->fd = -1;
+	s->line = 1;
+	s->raw = fopen(path, "re");
+	if (!s->raw) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, errno, "open log", "%s", path);
+		free(s);
+		return ret;
+	}
+	if (!fstat(fileno(s->raw), &st) && S_ISREG(st.st_mode))
+		s->size = (uint64_t)st.st_size;
+	ret = sniff(s, err);
+	if (ret) {
+		st_log_src_close(s);
+		return ret;
+	}
+	*sp = s;
+	return 0;
+}
+
+int st_log_src_next(struct st_log_src *s, struct st_event *ev,
+		    struct st_err *err)
+{
+	char *fld[64], *f[C_NCOLS];
+	size_t n, i, line = 0;
+	int ret;
+
+	if (s->kind == SRC_SPOOL) {
+		const struct st_event *e = st_merge_peek(s->merge);
+
+		if (!e)
+			return 0;
+		*ev = *e;
+		ret = st_merge_pop(s->merge);
+		if (ret) {
+			st_err_set(err, ST_ERR_LOCAL, -ret, "read log", "%s: a damaged chunk", s->path);
+			return ret;
+		}
+		return 1;
+	}
+	if (s->kind == SRC_JSONL) {
+		ret = jsonl_next(s, err, f, &line);
+	} else {
+		ret = csv_next(s, err, fld, 64, &n, &line);
+		if (ret == 1) {
+			if (n != s->nhdr)
+				return bad(s, err, line, "%zu fields, the header has %zu", n, s->nhdr);
+			memset(f, 0, sizeof(f));
+			for (i = 0; i < n; i++)
+				if (s->map[i] < C_NCOLS && fld[i][0])
+					f[s->map[i]] = fld[i];
+		}
+	}
+	if (ret != 1)
+		return ret;
+	ret = to_event(s, err, line, f, ev);
+	if (ret == -ENOMEM)
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+	return ret ? ret : 1;
+}
+
+void st_log_src_progress(const struct st_log_src *s, uint64_t *done,
+			 uint64_t *size)
+{
+	off_t at = s->kind == SRC_SPOOL ? 0 : ftello(s->raw);
+
+	*done = at > 0 ? (uint64_t)at : 0;
+	*size = s->size;
+}
+
+const struct st_log_meta *st_log_src_meta(const struct st_log_src *s)
+{
+	return &s->meta;
+}
+
+uint64_t st_log_src_cut(const struct st_log_src *s)
+{
+	return s->cut;
+}
+
+void st_log_src_close(struct st_log_src *s)
+{
+	if (!s)
+		return;
+	/* A zstd stream closes the file under it. */
+	if (s->f)
+		fclose(s->f);
+	else if (s->raw)
+		fclose(s->raw);
+	if (s->fd >= 0)
+		close(s->fd);
+	st_merge_free(s->merge);
+	free(s->runs);
+	free(s->buf);
+	free(s->img);
+	st_hidx_free(&s->by_id);
+	st_hidx_free(&s->by_pid);
+	free(s);
+}
+
+/* Whether a CSV header line names event, proc_id and ts_ns. */
+static bool log_header(char *line)
+{
+	bool ev = false, id = false, ts = false;
+	char *tok, *save = NULL;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ev |= !strcmp(tok, "event");
+		id |= !strcmp(tok, "proc_id");
+		ts |= !strcmp(tok, "ts_ns");
+	}
+	return ev && id && ts;
+}
+
+/*
+ * A log, not a dump: a dump is one JSON document whose first line opens
+ * it; a JSONL log's first line is an event. CSV starts with its header.
+ */
+bool st_log_is_log(const char *path)
+{
+	unsigned char b[16];
+	char line[512] = "";
+	FILE *raw = fopen(path, "re"), *f;
+	size_t n;
+
+	if (!raw)
+		return false;
+	n = fread(b, 1, sizeof(b), raw);
+	if (st_spool_is_spool(b, n)) {
+		fclose(raw);
+		return true;
+	}
+	rewind(raw);
+	f = st_zstd_magic(b, n) ? st_zstd_reader(raw) : raw;
+	if (!f) {
+		fclose(raw);
+		return false;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	if (line[0] == '{')
+		return strstr(line, "\"event\"") != NULL;
+	return log_header(line);
+}

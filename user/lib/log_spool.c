@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The spool of a recording: sorted runs of compressed records (log_spool.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "log_file.h"
+#include "log_spool.h"
+#include "worker.h"
+
+#define SPOOL_MAGIC "STSPOOL1"
+#define SPOOL_VERSION 1
+#define CHUNK_MAGIC 0x4b435453u		/* "STCK" */
+#define CHUNK_RECS 2048			/* 128 KiB of records a chunk */
+/* Records a run buffer holds: 32 MiB each, RUN_BUFS of them (the drain
+ * fills one while the others wait to be sorted and written). */
+#define RUN_RECS (512 * 1024)
+#define RUN_BUFS 2
+
+struct spool_hdr {
+	char magic[8];
+	uint32_t version, rec_size, session_id, reserved;
+};
+
+struct chunk_hdr {
+	uint32_t magic, run, nrec, csize;
+};
+
+struct st_spool {
+	int fd;
+	char *path;		/* a named spool, removed at the end; NULL: O_TMPFILE */
+	struct st_worker *w;
+	struct st_spool_rec *buf;	/* the buffer being filled */
+	size_t n;
+	uint64_t count;		/* records taken */
+	/* The worker's (read by the caller once drained): */
+	ZSTD_CCtx *cctx;
+	char *cbuf;
+	size_t ccap;
+	uint64_t off;
+	struct st_spool_run *runs;
+	size_t nruns, runs_cap;
+	int err;		/* the first write error, atomic */
+	uint64_t lost;		/* records not written since, atomic */
+};
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct st_spool_rec *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	if (x->proc_id != y->proc_id)
+		return x->proc_id < y->proc_id ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int write_all(int fd, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t k = pwrite(fd, c, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+static int write_chunk(struct st_spool *s, uint32_t run,
+		       const struct st_spool_rec *r, size_t n)
+{
+	struct chunk_hdr h = { CHUNK_MAGIC, run, (uint32_t)n, 0 };
+	size_t c = ZSTD_compressCCtx(s->cctx, s->cbuf, s->ccap, r, n * sizeof(*r), 1);
+	int ret;
+
+	if (ZSTD_isError(c))
+		return -EIO;
+	h.csize = (uint32_t)c;
+	ret = write_all(s->fd, &h, sizeof(h), s->off);
+	if (!ret)
+		ret = write_all(s->fd, s->cbuf, c, s->off + sizeof(h));
+	if (!ret)
+		s->off += sizeof(h) + c;
+	return ret;
+}
+
+/* On the worker's thread: one run, sorted and written, or lost whole. */
+static void write_run(void *arg, char *chunk, size_t len)
+{
+	struct st_spool *s = arg;
+	struct st_spool_rec *r = (struct st_spool_rec *)chunk;
+	size_t n = len / sizeof(*r), i;
+	struct st_spool_run run = { .start = s->off, .nrec = n };
+	int ret = 0;
+
+	if (!n)
+		return;
+	if (__atomic_load_n(&s->err, __ATOMIC_RELAXED)) {
+		__atomic_add_fetch(&s->lost, n, __ATOMIC_RELAXED);
+		return;
+	}
+	qsort(r, n, sizeof(*r), rec_cmp);
+	if (s->nruns == s->runs_cap) {
+		size_t cap = s->runs_cap ? 2 * s->runs_cap : 64;
+		struct st_spool_run *p = realloc(s->runs, cap * sizeof(*p));
+
+		if (!p)
+			ret = -ENOMEM;
+		else
+			s->runs = p, s->runs_cap = cap;
+	}
+	for (i = 0; !ret && i < n; i += CHUNK_RECS)
+		ret = write_chunk(s, (uint32_t)s->nruns, r + i,
+				  n - i < CHUNK_RECS ? n - i : CHUNK_RECS);
+	if (ret) {
+		/* A cut run would read back as a short one: take it out whole. */
+		if (ftruncate(s->fd, (off_t)run.start) == 0)
+			s->off = run.start;
+		__atomic_add_fetch(&s->lost, n, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->err, -ret, __ATOMIC_RELAXED);
+		return;
+	}
+	run.end = s->off;
+	s->runs[s->nruns++] = run;
+}
+
+/*
+ * Beside the log, where there is room for it; for a log that is no file
+ * of a directory (/dev/stdout, a FIFO), in TMPDIR (/var/tmp by default).
+ */
+static int open_file(struct st_spool *s, const char *log_path)
+{
+	char *dir, *slash, *base = NULL;
+	const char *tmp = getenv("TMPDIR");
+	struct st_err err;
+	int in_place = st_log_path_in_place(log_path, &err);
+
+	if (in_place < 0)
+		return in_place;
+	if (in_place) {
+		if (asprintf(&base, "%s/systracectl-log", tmp && *tmp ? tmp : "/var/tmp") < 0)
+			return -ENOMEM;
+		log_path = base;
+	}
+	dir = strdup(log_path);
+	if (!dir) {
+		free(base);
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	s->fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	if (s->fd >= 0) {
+		free(base);
+		return 0;
+	}
+	if (asprintf(&s->path, "%s.%d.spool", log_path, (int)getpid()) < 0) {
+		free(base);
+		s->path = NULL;
+		return -ENOMEM;
+	}
+	free(base);
+	s->fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (s->fd < 0) {
+		free(s->path);
+		s->path = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+int st_spool_open(struct st_spool **sp, const char *log_path,
+		  uint32_t session_id, struct st_err *err)
+{
+	struct spool_hdr h = { .version = SPOOL_VERSION,
+			       .rec_size = sizeof(struct st_spool_rec),
+			       .session_id = session_id };
+	struct st_spool *s = calloc(1, sizeof(*s));
+	int ret = -ENOMEM;
+
+	*sp = NULL;
+	if (!s)
+		goto fail;
+	s->fd = -1;
+	s->ccap = ZSTD_compressBound(CHUNK_RECS * sizeof(struct st_spool_rec));
+	s->cbuf = malloc(s->ccap);
+	s->cctx = ZSTD_createCCtx();
+	if (!s->cbuf || !s->cctx)
+		goto fail;
+	ret = open_file(s, log_path);
+	if (ret)
+		goto fail;
+	memcpy(h.magic, SPOOL_MAGIC, sizeof(h.magic));
+	ret = write_all(s->fd, &h, sizeof(h), 0);
+	if (ret)
+		goto fail;
+	s->off = sizeof(h);
+	if (st_worker_start(&s->w, RUN_RECS * sizeof(struct st_spool_rec), RUN_BUFS,
+			    write_run, s) == 0) {
+		s->buf = (struct st_spool_rec *)st_worker_buf(s->w);
+	} else {
+		s->buf = malloc(RUN_RECS * sizeof(struct st_spool_rec));
+		if (!s->buf) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	*sp = s;
+	return 0;
+fail:
+	st_err_set(err, ST_ERR_LOCAL, -ret, "log spool", "beside %s", log_path);
+	st_spool_close(s);
+	return ret;
+}
+
+static void hand_over(struct st_spool *s)
+{
+	if (s->w) {
+		s->buf = (struct st_spool_rec *)st_worker_submit(s->w, s->n * sizeof(*s->buf));
+	} else {
+		write_run(s, (char *)s->buf, s->n * sizeof(*s->buf));
+	}
+	s->n = 0;
+}
+
+int st_spool_set_session(struct st_spool *s, uint32_t session_id)
+{
+	uint32_t id = session_id;
+
+	return write_all(s->fd, &id, sizeof(id), offsetof(struct spool_hdr, session_id));
+}
+
+int st_spool_add(struct st_spool *s, const struct st_event *ev)
+{
+	struct st_spool_rec *r = &s->buf[s->n++];
+
+	r->ts_ns = ev->ts_ns;
+	r->dur_ns = ev->dur_ns;
+	r->proc_id = ev->proc_id;
+	r->seq = ev->seq;
+	r->addr = ev->addr;
+	r->ret = ev->ret;
+	r->pid = ev->pid;
+	r->tid = ev->tid;
+	r->nr = ev->nr;
+	r->abi = (uint16_t)ev->abi;
+	r->kind = (uint8_t)ev->kind;
+	r->extra = 0;
+	s->count++;
+	if (s->n == RUN_RECS)
+		hand_over(s);
+	return 0;
+}
+
+int st_spool_flush(struct st_spool *s)
+{
+	if (s->n)
+		hand_over(s);
+	if (s->w)
+		st_worker_drain(s->w);
+	return -__atomic_load_n(&s->err, __ATOMIC_RELAXED);
+}
+
+int st_spool_error(const struct st_spool *s, uint64_t *lost)
+{
+	*lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);
+	return -__atomic_load_n(&s->err, __ATOMIC_RELAXED);
+}
+
+uint64_t st_spool_count(const struct st_spool *s)
+{
+	return s->count;
+}
+
+const struct st_spool_run *st_spool_runs(const struct st_spool *s, size_t *n)
+{
+	*n = s->nruns;
+	return s->runs;
+}
+
+int st_spool_fd(const struct st_spool *s)
+{
+	return s->fd;
+}
+
+int st_spool_keep(struct st_spool *s, const char *path)
+{
+	char proc[64];
+
+	if (s->path) {
+		if (rename(s->path, path))
+			return -errno;
+		free(s->path);
+		s->path = NULL;
+		return 0;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", s->fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) ? -errno : 0;
+}
+
+void st_spool_close(struct st_spool *s)
+{
+	if (!s)
+		return;
+	if (s->w)
+		st_worker_stop(s->w);
+	else
+		free(s->buf);
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->path)
+		unlink(s->path);
+	free(s->path);
+	free(s->runs);
+	free(s->cbuf);
+	ZSTD_freeCCtx(s->cctx);
+	free(s);
+}
+
+/* ---- reading ---- */
+
+static int read_all(int fd, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t k = pread(fd, c, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -ENODATA;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+bool st_spool_is_spool(const unsigned char *b, size_t n)
+{
+	return n >= 8 && !memcmp(b, SPOOL_MAGIC, 8);
+}
+
+int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
+		  size_t *nruns, uint64_t *cut, const char **why)
+{
+	struct spool_hdr h;
+	struct chunk_hdr c;
+	struct st_spool_run *r = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t off = sizeof(h), size;
+	off_t end = lseek(fd, 0, SEEK_END);
+	int ret;
+
+	*runs = NULL;
+	*nruns = 0;
+	*cut = 0;
+	if (end < 0)
+		return -errno;
+	size = (uint64_t)end;
+	ret = read_all(fd, &h, sizeof(h), 0);
+	if (ret || memcmp(h.magic, SPOOL_MAGIC, 8) || h.version != SPOOL_VERSION ||
+	    h.rec_size != sizeof(struct st_spool_rec)) {
+		*why = "not a spool of this version and byte order";
+		return -EINVAL;
+	}
+	*session_id = h.session_id;
+	while (off + sizeof(c) <= size) {
+		if (read_all(fd, &c, sizeof(c), off))
+			break;
+		if (c.magic != CHUNK_MAGIC || c.nrec > CHUNK_RECS) {
+			free(r);
+			*why = "a chunk header is damaged";
+			return -EINVAL;
+		}
+		if (off + sizeof(c) + c.csize > size) {
+			*cut = c.nrec;
+			break;
+		}
+		if (!n || c.run != n - 1) {
+			if (n == cap) {
+				struct st_spool_run *p;
+
+				cap = cap ? 2 * cap : 64;
+				p = realloc(r, cap * sizeof(*p));
+				if (!p) {
+					free(r);
+					return -ENOMEM;
+				}
+				r = p;
+			}
+			r[n++] = (struct st_spool_run){ .start = off };
+		}
+		off += sizeof(c) + c.csize;
+		r[n - 1].end = off;
+		r[n - 1].nrec += c.nrec;
+	}
+	*runs = r;
+	*nruns = n;
+	return 0;
+}
+
+struct st_spool_cursor {
+	int fd;
+	uint64_t off, end;
+	ZSTD_DCtx *d;
+	char *cbuf;
+	size_t ccap;
+	struct st_spool_rec rec[CHUNK_RECS];
+	size_t n, i;
+};
+
+int st_spool_cursor_new(struct st_spool_cursor **cp, int fd,
+			const struct st_spool_run *run)
+{
+	struct st_spool_cursor *c = malloc(sizeof(*c));
+
+	*cp = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->fd = fd;
+	c->off = run->start;
+	c->end = run->end;
+	c->n = c->i = 0;
+	c->ccap = ZSTD_compressBound(sizeof(c->rec));
+	c->cbuf = malloc(c->ccap);
+	c->d = ZSTD_createDCtx();
+	if (!c->cbuf || !c->d) {
+		st_spool_cursor_free(c);
+		return -ENOMEM;
+	}
+	*cp = c;
+	return 0;
+}
+
+static int read_chunk(struct st_spool_cursor *c)
+{
+	struct chunk_hdr h;
+	size_t got;
+	int ret;
+
+	ret = read_all(c->fd, &h, sizeof(h), c->off);
+	if (ret)
+		return ret;
+	if (h.magic != CHUNK_MAGIC || h.nrec > CHUNK_RECS || h.csize > c->ccap ||
+	    c->off + sizeof(h) + h.csize > c->end)
+		return -EBADMSG;
+	ret = read_all(c->fd, c->cbuf, h.csize, c->off + sizeof(h));
+	if (ret)
+		return ret;
+	got = ZSTD_decompressDCtx(c->d, c->rec, sizeof(c->rec), c->cbuf, h.csize);
+	if (ZSTD_isError(got) || got != h.nrec * sizeof(c->rec[0]))
+		return -EBADMSG;
+	c->off += sizeof(h) + h.csize;
+	c->n = h.nrec;
+	c->i = 0;
+	return 0;
+}
+
+int st_spool_cursor_next(struct st_spool_cursor *c, struct st_event *ev)
+{
+	const struct st_spool_rec *r;
+	int ret;
+
+	while (c->i == c->n) {
+		if (c->off >= c->end)
+			return 0;
+		ret = read_chunk(c);
+		if (ret)
+			return ret;
+	}
+	r = &c->rec[c->i++];
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = (enum st_ev_kind)r->kind;
+	ev->ts_ns = r->ts_ns;
+	ev->dur_ns = r->dur_ns;
+	ev->proc_id = r->proc_id;
+	ev->seq = r->seq;
+	ev->addr = r->addr;
+	ev->ret = r->ret;
+	ev->pid = r->pid;
+	ev->tid = r->tid;
+	ev->nr = r->nr;
+	ev->abi = r->abi;
+	return 1;
+}
+
+void st_spool_cursor_free(struct st_spool_cursor *c)
+{
+	if (!c)
+		return;
+	ZSTD_freeDCtx(c->d);
+	free(c->cbuf);
+	free(c);
+}

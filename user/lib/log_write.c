@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing a log, one event at a time: CSV and JSONL here (the columns of
+ * log.h), Chrome trace-event JSON in log_chrome.c, Perfetto's protobuf
+ * trace in log_perfetto.c. Output is formatted into a buffer that a second
+ * thread writes (st_obuf with a worker) while the next events are formatted.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "log_writer.h"
+#include "names.h"
+#include "output.h"
+#include "worker.h"
+
+#define WBUF_SIZE (1 << 16)
+#define WBUF_QUEUE 4
+
+static const char *const kind_names[] = {
+	[ST_EV_SYSCALL] = "syscall",
+	[ST_EV_FORK] = "fork",
+	[ST_EV_EXEC] = "exec",
+	[ST_EV_EXIT] = "exit",
+};
+
+static const char *const log_cols[] = {
+	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
+	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
+	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
+	"exit_code", "exit_signal",
+};
+
+enum {
+	C_SESSION_ID, C_PROC_ID, C_PID, C_TID, C_COMM, C_SEQ, C_TS_NS, C_DUR_NS,
+	C_EVENT, C_ABI, C_NR, C_SYSCALL, C_RET, C_ERRNO, C_ADDR, C_MAP, C_PATH,
+	C_OFFSET, C_SYMBOL, C_PHASE, C_EARLY, C_CHILD_PROC_ID, C_CHILD_PID,
+	C_EXIT_CODE, C_EXIT_SIGNAL, C_N
+};
+
+/* A cell: ST_NULL (missing) unless set. */
+static void c_u64(struct st_cell *c, uint64_t u)
+{
+	c->kind = ST_U64;
+	c->u = u;
+}
+
+static void c_str(struct st_cell *c, const char *s)
+{
+	c->kind = s ? ST_STR : ST_NULL;
+	c->s = s;
+}
+
+static void c_hex(struct st_cell *c, uint64_t u)
+{
+	c->kind = ST_HEX;
+	c->u = u;
+}
+
+static const char *phase_name(enum st_phase ph)
+{
+	return ph == ST_PHASE_LOADER ? "loader" :
+	       ph == ST_PHASE_PROGRAM ? "program" : NULL;
+}
+
+/* The row of one event: cells left zeroed are missing. */
+static void event_cells(const struct st_log_writer *w, const struct st_event *ev,
+			struct st_cell *v)
+{
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+
+	memset(v, 0, C_N * sizeof(*v));
+	c_u64(&v[C_SESSION_ID], w->meta.session_id);
+	c_u64(&v[C_PROC_ID], ev->proc_id);
+	c_u64(&v[C_PID], ev->pid);
+	c_u64(&v[C_TID], ev->tid);
+	c_str(&v[C_COMM], p ? p->comm : NULL);
+	c_u64(&v[C_TS_NS], ev->ts_ns);
+	c_str(&v[C_EVENT], kind_names[ev->kind]);
+	switch (ev->kind) {
+	case ST_EV_SYSCALL:
+		c_u64(&v[C_SEQ], ev->seq);
+		c_u64(&v[C_DUR_NS], ev->dur_ns);
+		c_str(&v[C_ABI], st_abi_name(ev->abi));
+		c_u64(&v[C_NR], ev->nr);
+		c_str(&v[C_SYSCALL], st_syscall_name(ev->abi, ev->nr));
+		v[C_RET].kind = ST_S64;
+		v[C_RET].u = (uint64_t)ev->ret;
+		if (st_ret_is_error(ev->ret))
+			c_u64(&v[C_ERRNO], (uint64_t)-ev->ret);
+		c_hex(&v[C_ADDR], ev->addr);
+		if (s) {
+			c_str(&v[C_MAP], st_map_name(s->map));
+			c_str(&v[C_PATH], s->path);
+			if (s->map != SYSTRACE_MAP_UNKNOWN)
+				c_hex(&v[C_OFFSET], s->offset);
+			c_str(&v[C_SYMBOL], s->sym ? s->sym->symbol : NULL);
+		}
+		if (ev->phase != ST_PHASE_NONE) {
+			c_str(&v[C_PHASE], phase_name(ev->phase));
+			v[C_EARLY].kind = ST_BOOL;
+			v[C_EARLY].u = ev->early;
+		}
+		break;
+	case ST_EV_FORK:
+		c_u64(&v[C_CHILD_PROC_ID], ev->child_proc_id);
+		c_u64(&v[C_CHILD_PID], ev->child_pid);
+		break;
+	case ST_EV_EXIT:
+		if (p && p->has_exit_code)
+			c_u64(&v[C_EXIT_CODE], p->exit_code);
+		if (p && p->has_exit_signal)
+			c_u64(&v[C_EXIT_SIGNAL], p->exit_signal);
+		break;
+	case ST_EV_EXEC:
+		c_str(&v[C_PATH], st_event_exe(ev));
+		break;
+	}
+}
+
+/* ---- CSV ---- */
+
+static int csv_begin(struct st_log_writer *w)
+{
+	size_t c;
+
+	for (c = 0; c < C_N; c++) {
+		if (c)
+			st_obuf_putc(&w->o, ',');
+		st_obuf_puts(&w->o, log_cols[c]);
+	}
+	st_obuf_putc(&w->o, '\n');
+	return 0;
+}
+
+static int csv_event(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_cell v[C_N];
+	size_t c;
+
+	event_cells(w, ev, v);
+	for (c = 0; c < C_N; c++) {
+		if (c)
+			st_obuf_putc(&w->o, ',');
+		switch (v[c].kind) {
+		case ST_U64:
+			st_obuf_u64(&w->o, v[c].u);
+			break;
+		case ST_S64:
+			st_obuf_s64(&w->o, v[c].u);
+			break;
+		case ST_HEX:
+			st_obuf_hex(&w->o, v[c].u);
+			break;
+		case ST_BOOL:
+			st_obuf_putc(&w->o, v[c].u ? '1' : '0');
+			break;
+		case ST_STR:
+			st_csv_field(&w->o, v[c].s);
+			break;
+		default:
+			break;
+		}
+	}
+	st_obuf_putc(&w->o, '\n');
+	return 0;
+}
+
+static const struct st_log_writer_ops csv_ops = {
+	.begin = csv_begin, .event = csv_event,
+};
+
+/* ---- JSONL: every key, null when missing ---- */
+
+static int jsonl_event(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_cell v[C_N];
+	size_t c;
+
+	event_cells(w, ev, v);
+	for (c = 0; c < C_N; c++) {
+		st_obuf_puts(&w->o, c ? ",\"" : "{\"");
+		st_obuf_puts(&w->o, log_cols[c]);
+		st_obuf_put(&w->o, "\":", 2);
+		switch (v[c].kind) {
+		case ST_U64:
+			st_obuf_u64(&w->o, v[c].u);
+			break;
+		case ST_S64:
+			st_obuf_s64(&w->o, v[c].u);
+			break;
+		case ST_HEX:
+			st_obuf_putc(&w->o, '"');
+			st_obuf_hex(&w->o, v[c].u);
+			st_obuf_putc(&w->o, '"');
+			break;
+		case ST_BOOL:
+			st_obuf_puts(&w->o, v[c].u ? "true" : "false");
+			break;
+		case ST_STR:
+			st_json_put_string(&w->o, v[c].s);
+			break;
+		default:
+			st_obuf_put(&w->o, "null", 4);
+			break;
+		}
+	}
+	st_obuf_put(&w->o, "}\n", 2);
+	return 0;
+}
+
+static const struct st_log_writer_ops jsonl_ops = {
+	.event = jsonl_event,
+};
+
+/* ---- the writer ---- */
+
+/* On the worker's thread: its errno is its own, so it is kept here. */
+static void write_out(void *arg, char *b, size_t len)
+{
+	struct st_log_writer *w = arg;
+
+	if (fwrite(b, 1, len, w->f) != len && !__atomic_load_n(&w->werr, __ATOMIC_RELAXED))
+		__atomic_store_n(&w->werr, errno ? errno : EIO, __ATOMIC_RELAXED);
+}
+
+int st_log_writer_new(struct st_log_writer **wp, FILE *f,
+		      enum st_log_format fmt, const struct st_log_meta *m)
+{
+	static const struct st_log_writer_ops *const ops[] = {
+		[ST_LOG_CSV] = &csv_ops,
+		[ST_LOG_JSONL] = &jsonl_ops,
+		[ST_LOG_CHROME] = &st_log_chrome_ops,
+		[ST_LOG_PERFETTO] = &st_log_perfetto_ops,
+	};
+	struct st_log_writer *w = calloc(1, sizeof(*w));
+	struct st_worker *wk;
+
+	*wp = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->ops = ops[fmt];
+	w->f = f;
+	w->meta = *m;
+	if (!st_worker_start(&wk, WBUF_SIZE, WBUF_QUEUE, write_out, w)) {
+		st_obuf_init(&w->o, f, st_worker_buf(wk), WBUF_SIZE);
+		w->o.w = wk;
+	} else {
+		st_obuf_init(&w->o, f, malloc(WBUF_SIZE), WBUF_SIZE);
+		if (!w->o.b) {
+			free(w);
+			return -ENOMEM;
+		}
+	}
+	*wp = w;
+	return 0;
+}
+
+static int stream_error(struct st_log_writer *w)
+{
+	int e = __atomic_load_n(&w->werr, __ATOMIC_RELAXED);
+
+	if (e)
+		return -e;
+	return ferror(w->f) ? -EIO : 0;
+}
+
+static int begin(struct st_log_writer *w)
+{
+	w->begun = true;
+	return w->ops->begin ? w->ops->begin(w) : 0;
+}
+
+int st_log_writer_event(struct st_log_writer *w, const struct st_event *ev)
+{
+	int ret;
+
+	if (!w->begun && (ret = begin(w)))
+		return ret;
+	ret = w->ops->event(w, ev);
+	if (ret)
+		return ret;
+	/* A full disk stops the writing soon, not at the end. */
+	if (!(++w->events & 0xffff))
+		return stream_error(w);
+	return 0;
+}
+
+int st_log_writer_end(struct st_log_writer *w)
+{
+	int ret = 0;
+
+	if (!w->begun)
+		ret = begin(w);
+	if (!ret && w->ops->end)
+		ret = w->ops->end(w);
+	st_obuf_flush(&w->o);
+	if (fflush(w->f) && !ret)
+		ret = -(errno ? errno : EIO);
+	if (!ret)
+		ret = stream_error(w);
+	return ret;
+}
+
+uint64_t st_log_writer_events(const struct st_log_writer *w)
+{
+	return w->events;
+}
+
+void st_log_writer_free(struct st_log_writer *w)
+{
+	if (!w)
+		return;
+	st_obuf_flush(&w->o);
+	if (w->o.w)
+		st_worker_stop(w->o.w);
+	else
+		free(w->o.b);
+	if (w->ops->free)
+		w->ops->free(w);
+	free(w);
+}
