@@ -174,11 +174,11 @@ static int parse(int argc, char **argv, struct diff_opts *o)
  * One side: a saved log, a saved dump, or a session; those two have their
  * totals checked, which speaks for itself on stderr.
  */
-static int read_side(const struct diff_opts *o, int i, struct st_log *log,
-		     struct st_dump *d, struct st_err *err, int *check)
+static int read_side(const struct diff_opts *o, int i, struct st_dump *d,
+		     struct st_err *err, int *check)
 {
 	if (o->input[i] && st_log_is_log(o->input[i]))
-		return st_log_load(o->input[i], log, d, err);
+		return st_log_load(o->input[i], d, NULL, NULL, NULL, err);
 	if (st_dump_read(o->arg[i], o->input[i], d, err))
 		return -1;
 	if (st_session_report_check(d))
@@ -186,21 +186,17 @@ static int read_side(const struct diff_opts *o, int i, struct st_log *log,
 	return 0;
 }
 
-static void free_all(struct st_dump d[2], struct st_log log[2], struct rt_report *r,
-		     struct diff_opts *o)
+static void free_all(struct st_dump d[2], struct rt_report *r, struct diff_opts *o)
 {
 	rt_report_free(r);
 	st_dump_free(&d[0]);
 	st_dump_free(&d[1]);
-	st_log_free(&log[0]);
-	st_log_free(&log[1]);
 	st_select_free(&o->sel);
 }
 
 int diff_main(int argc, char **argv)
 {
 	struct rt_report r = { 0 };
-	struct st_log log[2] = { { 0 }, { 0 } };
 	struct diff_opts o = { 0 };
 	struct st_dump d[2];
 	struct st_err err;
@@ -216,8 +212,8 @@ int diff_main(int argc, char **argv)
 	}
 	memset(d, 0, sizeof(d));
 	for (i = 0; i < 2; i++) {
-		if (read_side(&o, i, &log[i], &d[i], &err, &check)) {
-			free_all(d, log, &r, &o);
+		if (read_side(&o, i, &d[i], &err, &check)) {
+			free_all(d, &r, &o);
 			return st_fail(&err, NULL);
 		}
 	}
@@ -232,6 +228,6 @@ int diff_main(int argc, char **argv)
 		st_err_set(&err, ST_ERR_LOCAL, -ret, "building the diff", NULL);
 	else
 		ret = rt_report_write(&o.out, &r, NULL, &err);
-	free_all(d, log, &r, &o);
+	free_all(d, &r, &o);
 	return ret ? st_fail(&err, NULL) : check;
 }
