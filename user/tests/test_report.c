@@ -292,7 +292,7 @@ TEST(report_amortize_buckets_cover_every_count)
 TEST(report_syscalls_and_phases_of_an_empty_session)
 {
 	struct report_opts o = { .threshold = 16 };
-	struct st_log log = { 0 };
+	struct st_log_sums log = { 0 };
 	struct rt_report r = { .name = "syscalls" };
 	struct st_dump d;
 
