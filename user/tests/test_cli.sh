@@ -30,9 +30,10 @@ eq "help --help: exit codes 0 and 1 only" \
 
 # Each --help lists the codes its command can return.
 codes() { "$CTL" "$1" --help | awk '/^Exit codes:/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1 }' | paste -sd' '; }
-for sub in status list attach log; do
+for sub in status list log; do
 	eq "$sub --help: exit codes" "$(codes "$sub")" "0 1 2 3 4 6"
 done
+eq "attach --help: exit codes (7: the BPF programs refused)" "$(codes attach)" "0 1 2 3 4 6 7"
 for sub in dump report diff; do
 	eq "$sub --help: exit codes (5: the totals check)" "$(codes "$sub")" "0 1 2 3 4 5 6"
 done
@@ -40,7 +41,7 @@ for sub in reset detach; do
 	eq "$sub --help: exit codes" "$(codes "$sub")" "0 1 2 3 4 6"
 done
 eq "start --help: exit codes, and CMD's status" \
-	"$(codes start)|$("$CTL" start --help | grep -c "exits with CMD's status")" "0 1 2 3 4 5 6|1"
+	"$(codes start)|$("$CTL" start --help | grep -c "exits with CMD's status")" "0 1 2 3 4 5 6 7|1"
 
 # Option errors: one line "systracectl: ...", the synopsis, exit 1; getopt
 # prints nothing of its own.

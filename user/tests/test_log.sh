@@ -79,7 +79,7 @@ eq "report phases --input: the generator's processes and loader calls" \
 	"$(sed -n 2p <<<"$out" | cut -d, -f1,6,8)" \
 	"$(count "$T/a.csv" images),$(count "$T/a.csv" loader),$(($(count "$T/a.csv" syscalls) - $(count "$T/a.csv" loader)))"
 eq "report phases --input: the generator's site rows" \
-	"$("$CTL" report syscalls --input "$T/a.csv" 2>&1 | sed -n 1p)" \
+	"$("$CTL" report syscalls --input "$T/a.csv" --wide 2>&1 | sed -n 1p)" \
 	"report syscalls: session 7 (finished, from $T/a.csv): $(count "$T/a.csv" images) processes, $(count "$T/a.csv" sites) site rows, $(count "$T/a.csv" syscalls) syscalls"
 
 # Memory: 10x the events, the same rows, the same peak RSS (within 8 MiB).
