@@ -40,9 +40,12 @@ log "burn 4 200: task_clock_ns $row, user+sys $rt; the threads' own CPU clocks $
 # query and exit follow): slack of 10 ms per task, as the module's test.
 expect_ge "$row" $((tcpu - 40000000)) "burn's task_clock_ns against the threads' own CPU clocks"
 # The same time as the scheduler's exact runtime of the row's tasks, which
-# user+sys add up to (a guest loses none of it, unlike its ticks).
-expect_le "$(( row > rt ? row - rt : rt - row ))" $((rt * 3 / 100 + 10000000)) \
-	"burn's task_clock_ns ($row) against its user+sys ($rt): within 3% + 10 ms"
+# user+sys add up to (a guest loses none of it, unlike its ticks), within
+# the module's test's bound, 10% + 20 ms: the per-CPU counter is read at
+# each switch, and on a loaded host (a CI run beside its guests) it read
+# 864 ms for 802 ms of runtime (8%), where an idle host gives 0.2%.
+expect_le "$(( row > rt ? row - rt : rt - row ))" $((rt / 10 + 20000000)) \
+	"burn's task_clock_ns ($row) against its user+sys ($rt): within 10% + 20 ms"
 expect_eq "$(csvq -f "$D/dump.json" --json get session.task_clock_ns)" "$row" "the session's task_clock_ns (its row's)"
 expect_eq "$(csvq -f "$D/dump.json" --json get session.counters_error)" "" "counters_error with task-clock"
 
