@@ -278,7 +278,7 @@ int st_attach(struct st_session *s, struct task_struct *task,
 extern struct mutex st_mutex;
 extern struct list_head st_sessions;
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   u32 log_bytes, struct st_session **out,
+		   u32 log_bytes, struct st_session **out, int *bad,
 		   struct netlink_ext_ack *extack);
 
 /* The temporal log (log.c). */
