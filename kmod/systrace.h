@@ -132,8 +132,8 @@ struct st_proc {
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
 	atomic64_t log_seq;		/* log: the image's next event ordinal */
-	bool pinned_exit;		/* its last thread exited while pinned, */
-	u32 pinned_code;		/* with this wait status */
+	bool pinned_exit;		/* a thread exited while pinned, */
+	u32 pinned_code;		/* the last with this wait status */
 
 	struct st_proc_counts c;
 	struct st_acct acct;
