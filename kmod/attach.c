@@ -504,7 +504,9 @@ static void st_tried_free(struct st_pset *tried)
  * unreadable or had its row already
  *
  * Return: false when it should have been attached and was not (another
- * session traces it, the caller may not read it, a limit): a loss.
+ * session traces it, the caller may not read it, no memory to remember
+ * it): a loss, counted when no later round attaches it. A process refused
+ * its row counts at once, in @a->failed.
  */
 static bool st_attach_one(struct st_attach *a, struct task_struct *task)
 {
@@ -528,9 +530,14 @@ static bool st_attach_one(struct st_attach *a, struct task_struct *task)
 		return true;
 	if (st_task_traced(task) || !st_task_may_read(task))
 		return false;
-	if (!st_tried_add(&a->tried, task) ||
-	    !st_attach_proc(a, task, parent_id, ppid))
+	if (!st_tried_add(&a->tried, task))
 		return false;
+	/*
+	 * A process refused its row (max_procs, no memory) is in @a->tried:
+	 * no later round tries it again, nor counts it. Count it now.
+	 */
+	if (!st_attach_proc(a, task, parent_id, ppid))
+		a->failed++;
 	return true;
 }
 

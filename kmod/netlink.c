@@ -145,7 +145,7 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE, log_bytes = 0;
 	const char *name = NULL;
 	struct st_session *s;
-	int ret;
+	int ret, bad;
 
 	ret = st_nl_check_perm(skb, info);
 	if (ret)
@@ -170,11 +170,11 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		log_bytes = nla_get_u32(attrs[SYSTRACE_A_LOG_BUFFER]);
 
 	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
-			     counters, log_bytes, &s, info->extack);
+			     counters, log_bytes, &s, &bad, info->extack);
 	if (ret) {
-		NL_SET_BAD_ATTR(info->extack, attrs[ret == -EEXIST ?
-						     SYSTRACE_A_NAME :
-						     SYSTRACE_A_PID]);
+		/* Only an attribute the rejection is about. */
+		if (bad && attrs[bad])
+			NL_SET_BAD_ATTR(info->extack, attrs[bad]);
 		return ret;
 	}
 	ret = st_nl_reply_session(info, s, SYSTRACE_CMD_SESSION_NEW);

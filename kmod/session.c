@@ -164,7 +164,7 @@ static int st_session_name_check(const char *name,
  * the session limit, its name, the root not traced yet.
  */
 static int st_session_admit(struct task_struct *task, const char *name,
-			    struct netlink_ext_ack *extack)
+			    int *bad, struct netlink_ext_ack *extack)
 {
 	struct st_session *it;
 	u32 n = 0;
@@ -177,10 +177,13 @@ static int st_session_admit(struct task_struct *task, const char *name,
 		return -ENOSPC;
 	}
 	ret = st_session_name_check(name, extack);
-	if (ret)
+	if (ret) {
+		*bad = SYSTRACE_A_NAME;
 		return ret;
+	}
 	if (st_task_traced(task)) {
 		NL_SET_ERR_MSG_MOD(extack, "the process is already traced by a session");
+		*bad = SYSTRACE_A_PID;
 		return -EBUSY;
 	}
 	return 0;
@@ -194,6 +197,9 @@ static int st_session_admit(struct task_struct *task, const char *name,
  * @counters: enum systrace_counters
  * @log_bytes: the temporal log's buffer per CPU; 0: no log
  * @out: the new session, with a reference for the caller
+ * @bad: receives the request's attribute a rejection is about
+ *	(SYSTRACE_A_PID, _NAME, _FLAGS, _LOG_BUFFER), 0 when none is (a
+ *	limit, no memory, a signal)
  * @extack: where a rejection is explained
  *
  * st_mutex is held from the checks to the listing, over the attach, which
@@ -202,7 +208,7 @@ static int st_session_admit(struct task_struct *task, const char *name,
  * Return: 0 or -errno.
  */
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   u32 log_bytes, struct st_session **out,
+		   u32 log_bytes, struct st_session **out, int *bad,
 		   struct netlink_ext_ack *extack)
 {
 	struct task_struct *task;
@@ -210,11 +216,13 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	struct pid *spid;
 	int ret;
 
+	*bad = SYSTRACE_A_FLAGS;
 	if ((flags & SYSTRACE_SESSION_F_TREE) &&
 	    (flags & (SYSTRACE_SESSION_F_ON_EXEC | SYSTRACE_SESSION_F_THREADS_ONLY))) {
 		NL_SET_ERR_MSG_MOD(extack, "the tree flag goes with neither on-exec nor threads-only");
 		return -EINVAL;
 	}
+	*bad = SYSTRACE_A_PID;
 	spid = find_get_pid(pid);
 	task = spid ? get_pid_task(spid, PIDTYPE_PID) : NULL;
 	put_pid(spid);
@@ -233,6 +241,7 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		goto out_task;
 	}
 
+	*bad = 0;
 	s = st_session_alloc(name, flags, counters);
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate a session");
@@ -242,8 +251,10 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	s->counters_error = st_counters_probe(counters);
 	if (log_bytes) {
 		ret = st_log_new(s, log_bytes, extack);
-		if (ret)
+		if (ret) {
+			*bad = SYSTRACE_A_LOG_BUFFER;
 			goto out_free;
+		}
 	}
 
 	if (mutex_lock_killable(&st_mutex)) {
@@ -251,7 +262,7 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		ret = -EINTR;
 		goto out_free;
 	}
-	ret = st_session_admit(task, name, extack);
+	ret = st_session_admit(task, name, bad, extack);
 	if (ret)
 		goto out_unlock;
 	ret = st_hooks_get();
@@ -263,6 +274,9 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	s->root_pid = task_tgid_nr_ns(task, s->pidns);
 	ret = st_attach(s, task, extack);
 	if (ret) {
+		/* Every thread of the root is exiting. */
+		if (ret == -ESRCH)
+			*bad = SYSTRACE_A_PID;
 		st_hooks_put_async();
 		goto out_unlock;
 	}

@@ -133,8 +133,8 @@ struct st_proc {
 	struct list_head live;		/* st_thread.plist */
 	u32 pins;			/* attaching: the last merge does not end it */
 	atomic64_t log_seq;		/* log: the image's next event ordinal */
-	bool pinned_exit;		/* its last thread exited while pinned, */
-	u32 pinned_code;		/* with this wait status */
+	bool pinned_exit;		/* a thread exited while pinned, */
+	u32 pinned_code;		/* the last with this wait status */
 
 	struct st_proc_counts c;
 	struct st_acct acct;
@@ -282,7 +282,7 @@ int st_attach(struct st_session *s, struct task_struct *task,
 extern struct mutex st_mutex;
 extern struct list_head st_sessions;
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   u32 log_bytes, struct st_session **out,
+		   u32 log_bytes, struct st_session **out, int *bad,
 		   struct netlink_ext_ack *extack);
 
 /* The temporal log (log.c). */

@@ -200,8 +200,13 @@ static bool st_thread_merge(struct st_thread *t)
 	st_acct_add_delta(&p->acct, t->task, &t->base);
 	list_del_rcu(&t->plist);
 	write_seqcount_end(&p->seq);
-	/* Its last thread left while it is pinned: st_proc_unpin_end() ends it. */
-	if (t->exited && list_empty(&p->live) && p->pins) {
+	/*
+	 * A thread exited while the row is pinned: when no thread is left at
+	 * the unpin, st_proc_unpin_end() ends it with the last exit's code.
+	 * Not only when this is the last thread on the list: one the attach
+	 * took back, caught exiting, stays there until st_attach_settle().
+	 */
+	if (t->exited && p->pins) {
 		p->pinned_exit = true;
 		p->pinned_code = t->exit_code;
 	}

@@ -4,7 +4,7 @@
  * netlink family over a raw NETLINK_GENERIC socket with extended acks on,
  * and print how the kernel answered each one.
  *
- *   nlbad [CASE...]    run the named cases (default: all of them)
+ *   nlbad [CASE...]    run the named cases (default: all but new_init)
  *   nlbad --list       print the case names with what each sends
  *
  * One line per case on stdout:
@@ -300,6 +300,25 @@ static void c_new_pid_zero(struct genl_msg *m)
 	put_u32(m, SYSTRACE_A_PID, 0);
 }
 
+static void c_new_tree_on_exec(struct genl_msg *m)
+{
+	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
+	put_u32(m, SYSTRACE_A_PID, 1);
+	put_u32(m, SYSTRACE_A_FLAGS, SYSTRACE_SESSION_F_TREE | SYSTRACE_SESSION_F_ON_EXEC);
+}
+
+static void c_new_kthread(struct genl_msg *m)
+{
+	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
+	put_u32(m, SYSTRACE_A_PID, 2);
+}
+
+static void c_new_init(struct genl_msg *m)
+{
+	msg_start(m, family_id, 0, SYSTRACE_CMD_SESSION_NEW, SYSTRACE_GENL_VERSION);
+	put_u32(m, SYSTRACE_A_PID, 1);
+}
+
 static const struct tcase {
 	const char *name;
 	void (*build)(struct genl_msg *m);
@@ -335,9 +354,15 @@ static const struct tcase {
 	  "SESSION_NEW with a NAME longer than SYSTRACE_NAME_MAX - 1" },
 	{ "new_bad_flags", c_new_bad_flags, "SESSION_NEW with unknown FLAGS bits" },
 	{ "new_pid_zero", c_new_pid_zero, "SESSION_NEW with PID 0" },
+	{ "new_tree_on_exec", c_new_tree_on_exec,
+	  "SESSION_NEW with FLAGS tree and on-exec, which do not go together" },
+	{ "new_kthread", c_new_kthread, "SESSION_NEW with PID 2 (kthreadd)" },
+	/* Last: the cases that run only when named (they may make a session). */
+	{ "new_init", c_new_init, "SESSION_NEW with PID 1 (attaches to init: only when named)" },
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define NDEFAULT (NCASES - 1)	/* the cases run when none is named */
 
 static const char *errno_name(int e)
 {
@@ -418,7 +443,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (argc == 1) {
-		for (i = 0; i < NCASES; i++)
+		for (i = 0; i < NDEFAULT; i++)
 			if (run_case(&cases[i]))
 				return 1;
 	} else {
