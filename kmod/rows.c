@@ -168,8 +168,10 @@ void st_proc_exit(struct st_proc *p, u32 code)
  * st_proc_unpin_end() - undo st_proc_pin(), and end @p if no thread is left
  * @p: the row
  *
- * A row whose threads all exited while it was pinned ends as they did;
- * one whose threads were all taken back (or never attached) as detached.
+ * A row left with no thread ends with the code of the last thread that
+ * exited while it was pinned (one taken back by the attach may still have
+ * been on its list then); one none of whose threads exited (all taken
+ * back, or never attached) ends detached.
  */
 void st_proc_unpin_end(struct st_proc *p)
 {
