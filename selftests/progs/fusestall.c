@@ -47,7 +47,7 @@ SITE(stall_site)
 static int notify[2];		/* server -> target: the READ has come */
 static int go[2];		/* target's main thread -> B: call mmap() */
 static char *page;		/* the target's mapping of DIR/f */
-static volatile pid_t b_tid;
+static volatile pid_t a_tid, b_tid;
 
 static void die(const char *what)
 {
@@ -169,6 +169,7 @@ static void *read_own_page(void *arg)
 	int fd;
 
 	(void)arg;
+	a_tid = (pid_t)syscall(SYS_gettid);
 	fd = open("/proc/self/mem", O_RDONLY);
 	if (fd < 0)
 		die("open /proc/self/mem");
@@ -251,6 +252,16 @@ static int target(const char *dir, long k)
 		return 2;
 	if (pthread_join(a, NULL) || pthread_join(b, NULL))
 		return 2;
+	/*
+	 * A join returns at the thread's clear_child_tid, before its exit_mm()
+	 * takes the mmap lock (and may queue for it behind B's writer): wait
+	 * until both are gone from the kernel's tables, so that the calls
+	 * below, exit_group's first of all, find the lock free to resolve
+	 * their sites at once (it has no later syscall exit to do it late).
+	 */
+	for (i = 0; i < 10000 && (!syscall(SYS_tgkill, getpid(), a_tid, 0) ||
+				  !syscall(SYS_tgkill, getpid(), b_tid, 0)); i++)
+		usleep(1000);
 	for (i = 0; i < k; i++)
 		stall_site(SYS_getppid, 0, 0, 0);
 	return 5;
