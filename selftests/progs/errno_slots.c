@@ -47,7 +47,7 @@ static const struct call {
 };
 
 static pthread_barrier_t go;
-static volatile int bad;
+static int bad;		/* set by any thread */
 
 /* Call i of the list: openat's return. */
 static long fail_one(int i)
@@ -75,7 +75,7 @@ static void call(int i)
 	if (r != -calls[i].err) {
 		fprintf(stderr, "errno_slots: openat for %s: %ld, not %ld\n",
 			calls[i].name, r, -calls[i].err);
-		bad = 1;
+		__atomic_store_n(&bad, 1, __ATOMIC_RELAXED);
 	}
 }
 
