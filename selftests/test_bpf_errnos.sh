@@ -10,7 +10,10 @@
 #   race   20 processes, each with its own site row: 6 threads let go at
 #          once, each with another errno first, 60 calls of each errno: 4
 #          errnos kept whichever came first, each exactly 60 (a slot is
-#          taken once, by one errno), errno_other 120, errors 360
+#          taken once, by one errno), errno_other 120, errors 360. (Two
+#          threads taking one free slot at the same instant is a window of
+#          a few instructions: the rows check the counts whatever the
+#          order, they do not make that collision happen.)
 # tags: bpf
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
