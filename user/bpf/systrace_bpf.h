@@ -21,7 +21,7 @@
 /* Sessions that may exist at once: the slots of `sessions`. */
 #define STB_MAX_SESSIONS	64
 /* The layout of the pin tree; another one is refused, never followed. */
-#define STB_LAYOUT	2
+#define STB_LAYOUT	3
 #define STB_MAGIC	0x7379737472616365ULL	/* "systrace" */
 
 /* The pins of the tree, all maps (bpffs holds nothing else). */
@@ -196,8 +196,20 @@ struct stb_proc {
 	__u32 pad3;
 };
 
+/*
+ * A site's errors by errno (SYSTRACE_SITE_ERRNOS slots): a slot is 0 while
+ * free, else errno << STB_ERRNO_SHIFT | count. A new errno takes the first
+ * free slot for good (one compare-and-swap); with none free its error
+ * counts in errno_other. So the site's errors are the slots' counts plus
+ * errno_other, and a count moves its slot with one atomic add (2^52 errors
+ * of one site would reach the errno's bits).
+ */
+#define STB_SITE_ERRNOS	4
+#define STB_ERRNO_SHIFT	52
+#define STB_ERRNO_COUNT	((1ULL << STB_ERRNO_SHIFT) - 1)
+
 struct stb_site {
-	__u64 calls, errors, total_ns, min_ns, max_ns;
+	__u64 calls, total_ns, min_ns, max_ns;
 	__u64 first_ns, first_ordinal;
 	__u64 offset, mtime_ns;
 	struct stb_file_key file;	/* with SYSTRACE_MAP_FILE */
@@ -205,6 +217,8 @@ struct stb_site {
 	__u8 has_file_id;
 	__u8 has_path;
 	__u16 pad;
+	__u64 errnos[STB_SITE_ERRNOS];	/* the errors: see STB_ERRNO_SHIFT */
+	__u64 errno_other;
 };
 
 /*

@@ -627,6 +627,28 @@ static int site_path(int files_fd, struct st_dump *d, struct path_cache *pc,
 	return ret;
 }
 
+_Static_assert(STB_SITE_ERRNOS == SYSTRACE_SITE_ERRNOS, "a site's errno slots");
+
+/*
+ * A site's errnos from its slots (count_errno in the programs), and its
+ * errors: their sum, so a row read while its calls fail adds up still.
+ */
+static int site_errnos(struct st_dump *d, const struct stb_site *v, struct st_site_row *r)
+{
+	struct st_errnos e = { .other = v->errno_other };
+	uint64_t slot, count;
+	uint32_t i;
+
+	for (i = 0; i < STB_SITE_ERRNOS; i++) {
+		slot = v->errnos[i];
+		count = slot & STB_ERRNO_COUNT;
+		/* A slot's errno is in 1..4095: st_errnos_add keeps it (n < 4). */
+		st_errnos_add(&e, (uint32_t)(slot >> STB_ERRNO_SHIFT), count);
+	}
+	r->errors = st_errnos_total(&e);
+	return st_dump_errnos(d, &e, &r->errnos);
+}
+
 static int read_sites(struct bpf_session *bs, struct st_dump *d)
 {
 	struct path_cache paths[PATH_CACHE] = { 0 };
@@ -664,7 +686,8 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		r->dev = dev_encode(v.file.dev);
 		r->mtime_ns = v.mtime_ns;
 		r->calls = v.calls;
-		r->errors = v.errors;
+		if (site_errnos(d, &v, r))
+			return -ENOMEM;
 		r->total_ns = v.total_ns;
 		r->min_ns = v.calls ? v.min_ns : 0;
 		r->max_ns = v.max_ns;
