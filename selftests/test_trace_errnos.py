@@ -133,7 +133,7 @@ for name in ("errnos", "syscalls", "sites", "processes"):
 # report errors, text (--wide): the two site lines end with their errnos
 # and errno_other 0; the errno table's lines.
 text = open(rdir + "/errors.txt").read()
-expect("unknown" not in text, "report errors text: no \"unknown\"")
+expect("errnos: unknown" not in text, "report errors text: no \"errnos: unknown\"")
 for off, nr, sc, calls, errors, errnos in WANT:
     lines = [ln for ln in text.splitlines()
              if re.search(r"\s%s\s" % re.escape(off), ln) and prog in ln and re.search(r"\s%s\s" % sc, ln)]
