@@ -60,12 +60,17 @@ for d, n in ((one, 1), (four, 4)):
         eq((s["calls"], s["errors"]), (sum(want.values()),) * 2, ws + ": (calls, errors)")
         eq(parse(s["errnos"], ws), want, ws + ": errnos")
         eq(s["errno_other"], 0, ws + ": errno_other")
-    # Per syscall (openat of the process): the sums of its sites.
+    # Per syscall (openat of the process): the sums of its sites, of which
+    # systracectl keeps the 4 most frequent (a tie: the smaller errno) and
+    # adds the rest to the sites' errno_other.
     sums, other = {}, 0
     for r in t.sites_where(proc_id=p["id"], nr=257):
         for k, v in parse(r["errnos"], "sum").items():
             sums[k] = sums.get(k, 0) + v
         other += r["errno_other"] or 0
+    keep = sorted(sums, key=lambda k: (-sums[k], k))[:4]
+    other += sum(v for k, v in sums.items() if k not in keep)
+    sums = {k: sums[k] for k in keep}
     rows = [r for r in t.syscalls if r["proc_id"] == p["id"] and r["nr"] == 257]
     if len(rows) == 1:
         eq(parse(rows[0]["errnos"], w + ": openat"), sums, w + ": openat's errnos, the sums of its sites'")
