@@ -101,6 +101,38 @@ static __always_inline struct st_tsite *st_tsite_get(struct st_thread *t,
 }
 
 /**
+ * st_errno_count() - count a failed call's errno in its thread's site
+ * @e: the slots of the thread's counters for the site (only it writes them)
+ * @ret: the call's return value, an error (-4095..-1)
+ *
+ * Its errno's slot, else the first free one; with none free, the error is
+ * left to the errors counter alone (the row's other). Called after the
+ * errors counter is written, and readers read the slots before it
+ * (st_site_counts_add()), so that they never find more in the slots than
+ * in the errors: the stores are ordered by smp_wmb(), a compiler barrier
+ * on x86, whose stores become visible in program order.
+ */
+static __always_inline void st_errno_count(struct st_errnos *e, long ret)
+{
+	u16 nr = (u16)-ret;
+	int i;
+
+	smp_wmb();	/* the errors counter before the slots */
+	for (i = 0; i < SYSTRACE_SITE_ERRNOS; i++) {
+		if (e->nr[i] == nr) {
+			WRITE_ONCE(e->count[i], e->count[i] + 1);
+			return;
+		}
+		if (!e->nr[i]) {
+			/* Readers skip a slot whose count is still 0. */
+			WRITE_ONCE(e->count[i], 1);
+			WRITE_ONCE(e->nr[i], nr);
+			return;
+		}
+	}
+}
+
+/**
  * st_tsite_account() - complete the in-flight syscall of a thread
  * @t: current's record, or one its caller owns
  * @ret: its return value
@@ -130,6 +162,8 @@ static __always_inline void st_tsite_account(struct st_thread *t, long ret,
 	WRITE_ONCE(tc[ST_PROC_SYSCALL_NS], tc[ST_PROC_SYSCALL_NS] + d);
 	WRITE_ONCE(tc[ST_PROC_ERRORS], tc[ST_PROC_ERRORS] + err);
 	WRITE_ONCE(tc[ST_PROC_SYSCALLS], tc[ST_PROC_SYSCALLS] + 1);
+	if (unlikely(err))
+		st_errno_count(&ts->c.e, ret);
 	if (unlikely(t->logging))
 		st_log_syscall(t, ts->site, ret, d);
 }

@@ -157,6 +157,36 @@ static int st_put_site_counts(struct sk_buff *skb,
 	return st_put_u64s(skb, attr, c->v, ST_NSITE_COUNTS, pad);
 }
 
+/*
+ * A site row's errnos: a SYSTRACE_SITE_A_ERRNO nest per slot in use, and
+ * SYSTRACE_SITE_A_ERRNO_OTHER, the errors no slot holds, in every row (the
+ * module counts errnos). A snapshot's slots never add up to more than its
+ * errors (st_site_counts_add()).
+ */
+static int st_put_errnos(struct sk_buff *skb, const struct st_site_counts *c,
+			 int pad)
+{
+	const struct st_errnos *e = &c->e;
+	u64 errors = c->v[ST_SITE_ERRORS], sum = 0;
+	struct nlattr *nest;
+	int i;
+
+	for (i = 0; i < SYSTRACE_SITE_ERRNOS; i++) {
+		if (!e->nr[i] || !e->count[i])
+			continue;
+		nest = nla_nest_start(skb, SYSTRACE_SITE_A_ERRNO);
+		if (!nest ||
+		    nla_put_u32(skb, SYSTRACE_ERRNO_A_ERRNO, e->nr[i]) ||
+		    st_put_u64(skb, SYSTRACE_ERRNO_A_COUNT, e->count[i],
+			       SYSTRACE_ERRNO_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+		sum += e->count[i];
+	}
+	return st_put_u64(skb, SYSTRACE_SITE_A_ERRNO_OTHER,
+			  errors > sum ? errors - sum : 0, pad);
+}
+
 /* A process row's task accounting, in SYSTRACE_PROC_ACCT's order. */
 static int st_put_acct(struct sk_buff *skb, const struct st_acct *a, int pad)
 {
@@ -265,6 +295,7 @@ int st_nl_put_site(struct sk_buff *skb, struct st_proc *p,
 		   nla_put_u32(skb, SYSTRACE_SITE_A_DEV, o->dev) ||
 		   st_put_u64(skb, SYSTRACE_SITE_A_MTIME_NS, o->mtime_ns, pad))) ||
 	    st_put_site_counts(skb, &snap, pad) ||
+	    st_put_errnos(skb, &snap, pad) ||
 	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_NS, site->first_ns, pad) ||
 	    st_put_u64(skb, SYSTRACE_SITE_A_FIRST_ORDINAL, site->first_ord,
 		       pad)) {

@@ -378,13 +378,42 @@ struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi)
 
 /* ---- merges and snapshots for dumps ---- */
 
+/*
+ * Add errno slots @s into @d, which no one else writes: each errno to its
+ * slot in @d, else to the first free one; with none free, its count is
+ * left to @d's errors alone (its other).
+ */
+static void st_errnos_add(struct st_errnos *d, const struct st_errnos *s)
+{
+	int i, j;
+
+	for (i = 0; i < SYSTRACE_SITE_ERRNOS; i++) {
+		if (!s->nr[i] || !s->count[i])
+			continue;
+		for (j = 0; j < SYSTRACE_SITE_ERRNOS; j++) {
+			if (d->nr[j] == s->nr[i]) {
+				d->count[j] += s->count[i];
+				break;
+			}
+			if (!d->nr[j]) {
+				d->nr[j] = s->nr[i];
+				d->count[j] = s->count[i];
+				break;
+			}
+		}
+	}
+}
+
 /**
  * st_site_counts_add() - merge a thread's site counters into a sum
  * @d: the sum (a site row's, or a snapshot's)
  * @s: the thread's, which it may be counting into meanwhile
  *
- * Each counter merges as its SYSTRACE_SITE_COUNTERS entry says; a thread
- * that completed no call adds nothing (to the minimum neither).
+ * Each counter merges as its SYSTRACE_SITE_COUNTERS entry says, and the
+ * errno slots by errno (st_errnos_add()); a thread that completed no call
+ * adds nothing (to the minimum neither). The slots are read before the
+ * errors, which the thread wrote first (st_errno_count()): the sum never
+ * holds more in its slots than in its errors.
  */
 void st_site_counts_add(struct st_site_counts *d,
 			const struct st_site_counts *s)
@@ -395,10 +424,17 @@ void st_site_counts_add(struct st_site_counts *d,
 #undef ST_SITE_MERGE
 	};
 	bool first = !d->v[ST_SITE_CALLS];
+	struct st_errnos e;
 	int i;
 
+	for (i = 0; i < SYSTRACE_SITE_ERRNOS; i++) {
+		e.nr[i] = READ_ONCE(s->e.nr[i]);
+		e.count[i] = READ_ONCE(s->e.count[i]);
+	}
+	smp_rmb();	/* the slots before the errors */
 	if (!READ_ONCE(s->v[ST_SITE_CALLS]))
 		return;
+	st_errnos_add(&d->e, &e);
 	for (i = 0; i < ST_NSITE_COUNTS; i++) {
 		u64 v = READ_ONCE(s->v[i]);
 

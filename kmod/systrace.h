@@ -31,8 +31,22 @@ enum st_site_count {
 	ST_NSITE_COUNTS
 };
 
+/*
+ * Why a site's calls failed: up to SYSTRACE_SITE_ERRNOS errnos, each with
+ * the number of calls that returned it. A slot, once taken, keeps its
+ * errno; slots are taken in order, so the free ones (nr 0) come last. The
+ * errors of an errno that found no slot are counted by the errors counter
+ * alone: the row's "other" is its errors minus these counts, which needs
+ * no count of its own and always adds up (see st_errno_count()).
+ */
+struct st_errnos {
+	u64 count[SYSTRACE_SITE_ERRNOS];
+	u16 nr[SYSTRACE_SITE_ERRNOS];	/* 1..4095; 0: a free slot */
+};
+
 struct st_site_counts {
 	u64 v[ST_NSITE_COUNTS];
+	struct st_errnos e;
 };
 
 /* A process row's: one per SYSTRACE_PROC_COUNTERS entry, in its order. */
