@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "dropdac.h"
 #include "site.h"
 
 SITE(site_mix)
@@ -33,23 +34,6 @@ static char dir[4096], file[4200], sub[4200], link_[4200], locked[4200],
 	    missing[4200];
 static pthread_barrier_t go;
 static int bad;
-
-static int drop_dac(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[CAP_TO_INDEX(CAP_DAC_OVERRIDE)].effective &=
-		~CAP_TO_MASK(CAP_DAC_OVERRIDE);
-	d[CAP_TO_INDEX(CAP_DAC_READ_SEARCH)].effective &=
-		~CAP_TO_MASK(CAP_DAC_READ_SEARCH);
-	return syscall(SYS_capset, &h, d) ? -1 : 0;
-}
 
 /* n calls of fn(openat, path, flags), each to return want. */
 static void calls(long (*fn)(long, long, long, long), long n, const char *path,

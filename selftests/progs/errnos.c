@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "dropdac.h"
 #include "site.h"
 
 SITE(site_open)
@@ -22,23 +23,6 @@ SITE(site_close)
 
 #define OPENS		42
 #define EACCES_EVERY	8	/* calls 8, 16, ... 40: 5 EACCES, 37 ENOENT */
-
-static int drop_dac(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[CAP_TO_INDEX(CAP_DAC_OVERRIDE)].effective &=
-		~CAP_TO_MASK(CAP_DAC_OVERRIDE);
-	d[CAP_TO_INDEX(CAP_DAC_READ_SEARCH)].effective &=
-		~CAP_TO_MASK(CAP_DAC_READ_SEARCH);
-	return syscall(SYS_capset, &h, d) ? -1 : 0;
-}
 
 int main(int argc, char **argv)
 {
