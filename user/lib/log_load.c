@@ -527,8 +527,10 @@ static void loader_free(struct loader *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nimg; i++)
+	for (i = 0; i < l->nimg; i++) {
 		free(l->img[i].row.exe);
+		free(l->img[i].row.argv);
+	}
 	free(l->img);
 	free(l->by_pid);
 	st_hidx_free(&l->by_id);

@@ -23,8 +23,10 @@ void st_dump_free(struct st_dump *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nprocs; i++)
+	for (i = 0; i < d->nprocs; i++) {
 		free(d->procs[i].exe);
+		free(d->procs[i].argv);
+	}
 	free(d->procs);
 	free(d->sites);
 	st_pool_free(d->pool);

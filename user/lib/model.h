@@ -92,6 +92,15 @@ struct st_proc_row {
 	uint32_t pid, tgid, ppid;
 	char comm[SYSTRACE_COMM_MAX];
 	char *exe;			/* NULL when unknown; owned */
+	/*
+	 * argv as /proc/PID/cmdline gives it: argv_len bytes, each argument
+	 * ending in NUL (at most SYSTRACE_ARGV_MAX); NULL when unknown; owned.
+	 * argv_truncated: the image's argv was longer and was cut at an
+	 * argument's end.
+	 */
+	char *argv;
+	uint32_t argv_len;
+	bool argv_truncated;
 	uint64_t start_ns;
 	bool has_end_ns;
 	uint64_t end_ns;

@@ -147,6 +147,7 @@ int st_select_dump(struct st_dump *d, const struct st_select *s)
 		if (!proc_selected(s, p) ||
 		    (by_sites && !bsearch(&p->id, with_site, nws, sizeof(*with_site), by_id))) {
 			free(p->exe);
+			free(p->argv);
 			continue;
 		}
 		d->procs[k++] = *p;

@@ -110,6 +110,7 @@
 
 #define SYSTRACE_NAME_MAX	32	/* session name, with the NUL */
 #define SYSTRACE_COMM_MAX	16	/* TASK_COMM_LEN */
+#define SYSTRACE_ARGV_MAX	4096	/* argv bytes kept per image, NULs included */
 
 enum systrace_cmd {
 	SYSTRACE_CMD_UNSPEC,
@@ -348,6 +349,12 @@ enum systrace_proc_attr {
 	SYSTRACE_PROC_A_COUNTER_VALUE,	/* u64: absent when not counted */
 	SYSTRACE_PROC_A_COUNTER_TASKS,	/* u32: tasks whose counter was read */
 	SYSTRACE_PROC_A_ATTACHED,	/* u8: 1: it ran before the attach */
+	SYSTRACE_PROC_A_ARGV,		/* binary: argv as /proc/PID/cmdline
+					 * gives it, each argument ending in
+					 * NUL, at most SYSTRACE_ARGV_MAX bytes;
+					 * absent when unknown */
+	SYSTRACE_PROC_A_ARGV_TRUNCATED,	/* u8: 1: argv was longer, cut at
+					 * an argument's end */
 
 	__SYSTRACE_PROC_A_MAX,
 	SYSTRACE_PROC_A_MAX = __SYSTRACE_PROC_A_MAX - 1
