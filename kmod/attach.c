@@ -52,44 +52,72 @@ bool st_task_traced(struct task_struct *task)
 	return traced;
 }
 
-/**
- * st_task_may_read() - may current read @task as
- *	ptrace_may_access(PTRACE_MODE_READ_REALCREDS) decides?
- * @task: the task
- *
- * The same rules, except the LSM hook, which the kernel does not export to
- * modules: same thread group; or the caller's real uid and gid are all of
- * the task's, or it holds CAP_SYS_PTRACE over the task's user namespace;
- * and a task that is not dumpable (a setuid image) needs CAP_SYS_PTRACE
- * over its mm's user namespace (over the initial one when it has no mm
- * left, such as a leader that left by SYS_exit).
- *
- * Return: true when it may.
+/*
+ * May current read the thread @t? The credentials and dumpability checks
+ * of ptrace_may_access(PTRACE_MODE_READ_REALCREDS). Called under RCU.
  */
-bool st_task_may_read(struct task_struct *task)
+static bool st_thread_may_read(struct task_struct *t)
 {
 	const struct cred *cred = current_cred(), *tcred;
 	struct mm_struct *mm;
 	bool ok;
 
-	if (same_thread_group(task, current))
-		return true;
-	task_lock(task);
-	rcu_read_lock();
-	tcred = __task_cred(task);
+	task_lock(t);
+	tcred = __task_cred(t);
 	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
 	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
 	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
 	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
 	smp_rmb();	/* the credentials before the dumpability, as ptrace */
-	mm = task->mm;
+	mm = t->mm;
 	if (ok && (mm ? get_dumpable(mm) != SUID_DUMP_USER &&
 			!ns_capable(mm->user_ns, CAP_SYS_PTRACE) :
-			!task->user_dumpable &&
+			!t->user_dumpable &&
 			!ns_capable(&init_user_ns, CAP_SYS_PTRACE)))
 		ok = false;
-	task_unlock(task);
+	task_unlock(t);
+	return ok;
+}
+
+/**
+ * st_task_may_read() - may current read @task's process as
+ *	ptrace_may_access(PTRACE_MODE_READ_REALCREDS) decides, for each of
+ *	its threads that the attach would trace?
+ * @task: any thread of the process
+ *
+ * The same rules, except the LSM hook, which the kernel does not export to
+ * modules: same thread group; or the caller's real uid and gid are all of
+ * the thread's, or it holds CAP_SYS_PTRACE over the thread's user
+ * namespace; and a thread whose process is not dumpable (a setuid image)
+ * needs CAP_SYS_PTRACE over its mm's user namespace (over the initial one
+ * when it has no mm left). They are checked on every thread not exiting,
+ * the threads an attach takes, never on @task alone: a group leader that
+ * left by SYS_exit keeps the credentials it had then, while the threads
+ * that go on may have changed theirs (a raw setresuid() changes one
+ * thread's) or exec'd a setuid image. Only when every thread is exiting
+ * is @task itself checked.
+ *
+ * Return: true when it may.
+ */
+bool st_task_may_read(struct task_struct *task)
+{
+	struct task_struct *t;
+	bool ok = true, live = false;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		if (READ_ONCE(t->flags) & PF_EXITING)
+			continue;
+		live = true;
+		ok = st_thread_may_read(t);
+		if (!ok)
+			break;
+	}
+	if (!live)
+		ok = st_thread_may_read(task);
+	rcu_read_unlock();
 	return ok;
 }
 
