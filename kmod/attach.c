@@ -19,6 +19,7 @@
 #include <linux/hash.h>
 #include <linux/file.h>
 #include <linux/rculist.h>
+#include <linux/threads.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
@@ -206,7 +207,8 @@ static int st_pset_grow(struct st_pset *set, u32 more)
 		big.bits++;
 	if (big.bits == set->bits && set->slot)
 		return 0;
-	big.slot = kvcalloc(1U << big.bits, sizeof(*big.slot), GFP_KERNEL);
+	big.slot = kvcalloc(1U << big.bits, sizeof(*big.slot),
+			    GFP_KERNEL_ACCOUNT);
 	if (!big.slot)
 		return -ENOMEM;
 	for (i = 0; i < st_pset_cap(set); i++)
@@ -374,15 +376,24 @@ struct st_tree {
 	bool partial;			/* the walk stopped early */
 };
 
-/* Room for more processes. Return: 0 or -ENOMEM. */
+/*
+ * Room for more processes. The walk takes each living process once, and
+ * every one has a pid: no more than PID_MAX_LIMIT (4 Mi), so the table
+ * stays within 64 MiB and its set within 128 MiB. Both are charged to the caller's memory
+ * cgroup (systracectl's: the attach's scratch, freed when it returns).
+ *
+ * Return: 0 or -ENOMEM.
+ */
 static int st_tree_grow(struct st_tree *tr)
 {
 	u32 cap = max(tr->cap * 2, 64U);
 	struct st_tree_ent *ents;
 
+	if (tr->cap >= PID_MAX_LIMIT)
+		return -ENOMEM;
 	if (st_pset_grow(&tr->members, cap + 1 - tr->members.n))
 		return -ENOMEM;
-	ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL);
+	ents = kvmalloc_array(cap, sizeof(*ents), GFP_KERNEL_ACCOUNT);
 	if (!ents)
 		return -ENOMEM;
 	if (tr->n)
@@ -416,11 +427,12 @@ static bool st_task_listed(struct task_struct *p)
 /*
  * st_tree_pause() - leave RCU at @p: to make room, to let others run, to
  * see whether the caller was killed; back under RCU on return
+ * @gone: take @p as gone (the test knobs)
  *
  * Return: 0 to go on from @p, 1 when @p left the task list meanwhile (the
- * walk starts again from its head), -ENOMEM or -EINTR.
+ * walk resumes at st_tree_resume()), -ENOMEM or -EINTR.
  */
-static int st_tree_pause(struct st_tree *tr, struct task_struct *p)
+static int st_tree_pause(struct st_tree *tr, struct task_struct *p, bool gone)
 {
 	bool listed;
 	int ret = 0;
@@ -442,10 +454,61 @@ static int st_tree_pause(struct st_tree *tr, struct task_struct *p)
 		put_task_struct(p);
 		rcu_read_lock();
 	}
-	return ret ?: !listed;
+	return ret ?: !listed || gone;
 }
 
-#define ST_TREE_RESTARTS	8
+/*
+ * st_tree_resume() - where the walk goes on when the process it paused at
+ * left the task list: the last process it took that is still listed, else
+ * @root, else the list's head. Called under RCU.
+ *
+ * The walk took its entries in list order, and visited every process
+ * between the last of them and the one it paused at; a process keeps its
+ * place in the list for as long as it is listed (an exec by another thread
+ * puts that thread in the same place), and new processes go to its tail.
+ * So resuming after an entry still listed skips only processes already
+ * visited, and no descendant is missed. The members, @root included, stay
+ * in the set: none is taken twice.
+ */
+static struct task_struct *st_tree_resume(struct st_tree *tr,
+					  struct task_struct *root)
+{
+	u32 i;
+
+	for (i = tr->n; i > 0; i--)
+		if (st_task_listed(tr->ents[i - 1].task))
+			return tr->ents[i - 1].task;
+	return st_task_listed(root) ? root : &init_task;
+}
+
+/*
+ * Testing (module parameters test_walk_gone and test_walk_stuck): take
+ * the process the walk is at as gone, as if it had left the task list
+ * while the walk paused there. test_walk_gone: after each process the walk
+ * takes (where the walk pauses when its table is full, an attacker's
+ * churn can land); test_walk_stuck: at every process. Each counts down.
+ * Attaches run one at a time, under st_mutex.
+ */
+static bool st_tree_test_gone(struct st_tree *tr, u32 *last_n)
+{
+	u32 left;
+
+	left = READ_ONCE(st_test_walk_stuck);
+	if (left) {
+		WRITE_ONCE(st_test_walk_stuck, left - 1);
+		return true;
+	}
+	left = READ_ONCE(st_test_walk_gone);
+	if (left && tr->n != *last_n) {
+		*last_n = tr->n;
+		WRITE_ONCE(st_test_walk_gone, left - 1);
+		return true;
+	}
+	return false;
+}
+
+/* Resumes in a row that took no process, before a round gives up. */
+#define ST_TREE_STALLS	8
 
 /*
  * st_tree_collect() - the processes of @root's tree, @root excluded
@@ -460,13 +523,22 @@ static int st_tree_pause(struct st_tree *tr, struct task_struct *p)
  * a new process while the walk is out of RCU. (The child lists would need
  * tasklist_lock, which modules cannot take.)
  *
+ * The walk pauses when its table is full and when another task should
+ * run. When the process it paused at left the list meanwhile, it resumes
+ * after its last entry still listed (st_tree_resume()), losing nothing. A
+ * program can make it resume without progress only by having the process
+ * at each pause leave the list, every time: after ST_TREE_STALLS such
+ * resumes in a row, the walk ends early, tr->partial.
+ *
  * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
  */
 static int st_tree_collect(struct st_session *s, struct task_struct *root,
 			   struct st_tree *tr)
 {
 	struct task_struct *p, *up;
-	int restarts = 0, ret = 0;
+	u32 resumed_n = 0, test_n = 0;
+	int stalls = 0, ret = 0;
+	bool gone;
 
 	st_tree_put(tr);
 	tr->partial = false;
@@ -477,14 +549,23 @@ static int st_tree_collect(struct st_session *s, struct task_struct *root,
 	}
 	st_pset_insert(&tr->members, root->signal);
 	rcu_read_lock();
-restart:
-	for_each_process(p) {
-		if (tr->n == tr->cap || need_resched()) {
-			ret = st_tree_pause(tr, p);
-			if (ret == 1 && ++restarts < ST_TREE_RESTARTS)
-				goto restart;
-			if (ret == 1)
-				tr->partial = true;
+	p = &init_task;
+	while ((p = next_task(p)) != &init_task) {
+		gone = st_tree_test_gone(tr, &test_n);
+		if (tr->n == tr->cap || need_resched() || gone) {
+			ret = st_tree_pause(tr, p, gone);
+			if (ret == 1) {
+				ret = 0;
+				if (tr->n != resumed_n)
+					stalls = 0;
+				if (++stalls > ST_TREE_STALLS) {
+					tr->partial = true;
+					break;
+				}
+				resumed_n = tr->n;
+				p = st_tree_resume(tr, root);
+				continue;
+			}
 			if (ret)
 				break;
 		}
@@ -504,7 +585,7 @@ restart:
 		st_pset_insert(&tr->members, p->signal);
 	}
 	rcu_read_unlock();
-	return ret == 1 ? 0 : ret;
+	return ret;
 }
 
 /* Remember that @task got its row. Return: false when out of memory. */
@@ -576,7 +657,7 @@ static bool st_attach_one(struct st_attach *a, struct task_struct *task)
  * process found but not attached yet may fork meanwhile, so the walk runs
  * again while a round attaches something, or stopped early (at most
  * ST_TREE_ROUNDS). The processes the last round could not attach count in
- * dropped_procs, once.
+ * dropped_procs, once, and so does a last walk that ended early.
  *
  * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
  */
@@ -600,7 +681,14 @@ static int st_attach_tree(struct st_attach *a, struct task_struct *root)
 		}
 		if (!ret && ((a->attached == before && !tr.partial) ||
 			     round == ST_TREE_ROUNDS - 1)) {
-			a->failed += lost;
+			/*
+			 * A last walk that ended early did not reach every
+			 * process: those past it, how many is unknown, count
+			 * once, as a loss, in dropped_procs (which the
+			 * session's record, list and summary show; an extack
+			 * warning on a success reaches no one).
+			 */
+			a->failed += lost + tr.partial;
 			break;
 		}
 	}

@@ -37,6 +37,16 @@ module_param_named(force_late_resolve, st_force_late_resolve, bool, 0644);
 MODULE_PARM_DESC(force_late_resolve,
 		 "Testing: resolve every new site as if the mmap lock were busy at its first hit");
 
+unsigned int st_test_walk_gone;
+module_param_named(test_walk_gone, st_test_walk_gone, uint, 0600);
+MODULE_PARM_DESC(test_walk_gone,
+		 "Testing: the attach's tree walk takes the process after each one it adds as gone, this many times");
+
+unsigned int st_test_walk_stuck;
+module_param_named(test_walk_stuck, st_test_walk_stuck, uint, 0600);
+MODULE_PARM_DESC(test_walk_stuck,
+		 "Testing: the attach's tree walk takes every process it visits as gone, this many times");
+
 static int __init st_init(void)
 {
 	int ret;

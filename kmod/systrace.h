@@ -285,6 +285,8 @@ extern unsigned int st_max_sites;
 extern unsigned long st_max_mem;
 extern unsigned long st_max_mem_total;
 extern bool st_force_late_resolve;
+extern unsigned int st_test_walk_gone;
+extern unsigned int st_test_walk_stuck;
 
 /* attach.c */
 bool st_task_traced(struct task_struct *task);
