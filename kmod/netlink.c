@@ -271,8 +271,11 @@ static int st_nl_table_error(struct netlink_callback *cb)
 
 /*
  * Sessions, one message each, in id order (they are listed in the order
- * made), resumed after the last id. Under RCU, not st_mutex: a list never
- * waits for an attach.
+ * made), resumed after the last id. Not under st_mutex: a list never waits
+ * for an attach. Each session is filled holding a reference of its own,
+ * out of RCU, since its totals walk its rows (up to max_procs); the next
+ * is found again by id, so a session deleted meanwhile is simply not
+ * there.
  */
 static int st_nl_session_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
@@ -284,22 +287,19 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &st_sessions, node) {
-		if (s->id <= ctx->session_id)
-			continue;
+	while ((s = st_session_get_next(ctx->session_id))) {
 		hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_SESSION_GET);
-		if (!hdr)
-			break;
-		if (st_nl_put_session(skb, s)) {
-			genlmsg_cancel(skb, hdr);
+		if (!hdr || st_nl_put_session(skb, s)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			st_session_put(s);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 		ctx->session_id = s->id;
+		st_session_put(s);
 		n++;
 	}
-	rcu_read_unlock();
 	return n ? skb->len : 0;
 }
 

@@ -33,27 +33,34 @@ int st_nl_put_params(struct sk_buff *skb)
 	return 0;
 }
 
-/* Session totals are sums over its process rows, taken now. */
+/*
+ * Session totals are sums over its process rows, taken now. The rows live
+ * as long as the caller's reference: RCU is held for one row's live
+ * threads at a time, and the walk may sleep between rows (up to max_procs).
+ */
 static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 {
 	struct st_proc_snap snap;
 	struct st_proc *p;
 
 	memset(tot, 0, sizeof(*tot));
-	rcu_read_lock();
 	for (p = st_next(s->procs); p;
 	     p = st_next(p->next)) {
+		rcu_read_lock();
 		st_proc_snapshot(p, &snap);
+		rcu_read_unlock();
 		st_proc_counts_add(&tot->c, &snap.c);
 		tot->counter_value += snap.counter_value;
+		cond_resched();
 	}
-	rcu_read_unlock();
 }
 
 /**
  * st_nl_put_session() - a session, as a SYSTRACE_A_SESSION nest
  * @skb: the message
- * @s: the session
+ * @s: the session, held by a reference of the caller's
+ *
+ * May sleep.
  *
  * Return: 0, or -EMSGSIZE when it does not fit (nothing of it is left).
  */

@@ -65,6 +65,30 @@ struct st_session *st_session_get(u32 id)
 }
 
 /**
+ * st_session_get_next() - the first session after @id, with a reference
+ * @id: a session id, 0 for the first
+ *
+ * Sessions are listed in id order (made under st_mutex, ids increasing).
+ *
+ * Return: the session with the lowest id above @id that is not being
+ * freed, or NULL when none is.
+ */
+struct st_session *st_session_get_next(u32 id)
+{
+	struct st_session *s, *found = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &st_sessions, node) {
+		if (s->id > id && kref_get_unless_zero(&s->ref)) {
+			found = s;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/**
  * st_session_state() - enum systrace_session_state of @s
  * @s: session
  *

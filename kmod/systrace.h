@@ -315,6 +315,7 @@ int st_log_read(struct st_session *s, struct sk_buff *skb, int *cpu,
 int st_session_del(u32 id, struct netlink_ext_ack *extack);
 int st_session_detach(u32 id, struct netlink_ext_ack *extack);
 struct st_session *st_session_get(u32 id);
+struct st_session *st_session_get_next(u32 id);
 void st_session_put(struct st_session *s);
 void st_session_del_all(void);
 void st_session_kill(struct st_session *s);
