@@ -236,30 +236,99 @@ struct st_attach {
 	struct st_pset tried;
 };
 
+/* Thread records made at a time, out of RCU, by st_attach_threads(). */
+#define ST_THREAD_BATCH		32
+/* Then, when threads keep leaving at the pauses, the rest without pausing. */
+#define ST_THREAD_RESTARTS	8
+
+/*
+ * Make up to @want thread records for @pool, out of RCU, and let others
+ * run; the walk stands at @t, which it holds. Back under RCU.
+ *
+ * Return: false when @t left its thread list meanwhile (the walk starts
+ * again from the first thread).
+ */
+static bool st_thread_refill(struct st_session *s, struct st_thread **pool,
+			     int *npool, int want, struct task_struct *t)
+{
+	struct st_thread *nt;
+	bool listed;
+
+	get_task_struct(t);
+	rcu_read_unlock();
+	while (*npool < want && (nt = st_thread_new(s, GFP_KERNEL)))
+		pool[(*npool)++] = nt;
+	cond_resched();
+	rcu_read_lock();
+	/* Its pid goes with its place on the list, under tasklist_lock. */
+	listed = pid_alive(t);
+	if (listed) {
+		put_task_struct(t);
+	} else {
+		rcu_read_unlock();
+		put_task_struct(t);
+		rcu_read_lock();
+	}
+	return listed;
+}
+
 /*
  * st_attach_threads() - trace every thread of @task's process as @p's
  *
  * Threads past their exit probe, or about to be, are skipped: they would
  * never leave the session. One caught in between is taken back and kept,
  * with a pin on its row, for st_attach_settle().
+ *
+ * The records are made out of RCU, ST_THREAD_BATCH at a time (as many as
+ * the process has threads left, when fewer), with GFP_KERNEL, rescheduling
+ * between batches: a process of many threads costs no run of atomic
+ * allocations. When the thread the walk paused at has left its list
+ * meanwhile, the walk starts again from the first thread: those it
+ * attached are found traced, those it could not are counted again from
+ * scratch. After ST_THREAD_RESTARTS of those it makes the rest of the
+ * records under RCU, GFP_ATOMIC, without pausing.
  */
 static void st_attach_threads(struct st_attach *a, struct st_proc *p,
 			      struct task_struct *task)
 {
+	struct st_thread *pool[ST_THREAD_BATCH], *nt;
 	struct st_session *s = a->s;
-	struct st_thread *nt;
+	struct list_head *head, *pos;
+	int npool = 0, failed = 0, done = 0, restarts = 0, want;
 	struct task_struct *t;
 
 	rcu_read_lock();
-	for_each_thread(task, t) {
+	head = &task->signal->thread_head;
+	pos = head;
+	while ((pos = rcu_dereference(list_next_rcu(pos))) != head) {
+		t = list_entry(pos, struct task_struct, thread_node);
 		if (READ_ONCE(t->flags) & PF_EXITING)
 			continue;
-		nt = st_thread_attach(s, p, t, GFP_ATOMIC, NULL);
-		if (!nt) {
+		nt = st_thread_lookup(t);
+		if (nt) {
 			/* Followed since (the fork probe): not a loss. */
+			if (nt->s != s)
+				failed++;
+			continue;
+		}
+		if (!npool && restarts < ST_THREAD_RESTARTS) {
+			want = clamp(READ_ONCE(task->signal->nr_threads) - done,
+				     1, ST_THREAD_BATCH);
+			if (!st_thread_refill(s, pool, &npool, want, t)) {
+				restarts++;
+				failed = 0;
+				pos = head;
+				continue;
+			}
+		}
+		nt = npool ? pool[--npool] : st_thread_new(s, GFP_ATOMIC);
+		if (nt)
+			nt = st_thread_insert(s, p, t, nt, NULL);
+		done++;
+		if (!nt) {
 			nt = st_thread_lookup(t);
 			if (!nt || nt->s != s)
-				a->failed++;
+				failed++;
 			continue;
 		}
 		/*
@@ -282,6 +351,9 @@ static void st_attach_threads(struct st_attach *a, struct st_proc *p,
 			st_counter_start_attached(nt);
 	}
 	rcu_read_unlock();
+	while (npool)
+		st_thread_discard(s, pool[--npool]);
+	a->failed += failed;
 }
 
 /*

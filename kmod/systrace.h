@@ -340,6 +340,11 @@ void st_uncharge(struct st_session *s, size_t size);
 
 /* threads.c */
 struct st_thread *st_thread_lookup(struct task_struct *task);
+struct st_thread *st_thread_new(struct st_session *s, gfp_t gfp);
+void st_thread_discard(struct st_session *s, struct st_thread *t);
+struct st_thread *st_thread_insert(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task,
+				   struct st_thread *t, struct st_thread *old);
 struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 				   struct task_struct *task, gfp_t gfp,
 				   struct st_thread *old);

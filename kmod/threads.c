@@ -98,22 +98,16 @@ struct st_thread *st_thread_current_miss(struct st_task_cache *c)
 }
 
 /**
- * st_thread_attach() - start tracing @task as a thread of @p
- * @s: session
- * @p: process row, NULL for a root that waits for its exec
- * @task: the task, which must not run traced code before this returns
+ * st_thread_new() - a thread record, not yet anyone's
+ * @s: the session its memory is charged to
  * @gfp: allocation context
- * @old: the record @task had before an exec, which the new one replaces in
- *	the task table and whose ownership passes to the caller; or NULL
  *
- * Return: the record, or NULL (already traced, dead session, no memory).
+ * Return: the record, for st_thread_insert() or st_thread_discard(); or
+ * NULL (max_mem, no memory).
  */
-struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
-				   struct task_struct *task, gfp_t gfp,
-				   struct st_thread *old)
+struct st_thread *st_thread_new(struct st_session *s, gfp_t gfp)
 {
 	struct st_thread *t;
-	int ret;
 
 	t = st_cache_alloc(s, st_thread_cache, gfp);
 	if (!t)
@@ -122,6 +116,41 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 		st_cache_free(s, st_thread_cache, t);
 		return NULL;
 	}
+	return t;
+}
+
+/**
+ * st_thread_discard() - free a record st_thread_new() made and nobody took
+ * @s: its session
+ * @t: the record
+ */
+void st_thread_discard(struct st_session *s, struct st_thread *t)
+{
+	st_chash_free(&t->hash, s);
+	st_cache_free(s, st_thread_cache, t);
+}
+
+/**
+ * st_thread_insert() - start tracing @task as a thread of @p, with the
+ *	record @t from st_thread_new()
+ * @s: session
+ * @p: process row, NULL for a root that waits for its exec
+ * @task: the task, which must not run traced code before this returns
+ * @t: the record, which this takes or frees
+ * @old: the record @task had before an exec, which the new one replaces in
+ *	the task table and whose ownership passes to the caller; or NULL
+ *
+ * Does not sleep. Unless the caller holds RCU, the record may be freed
+ * (the task exited) as soon as this returns.
+ *
+ * Return: @t, or NULL (already traced, dead session).
+ */
+struct st_thread *st_thread_insert(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task,
+				   struct st_thread *t, struct st_thread *old)
+{
+	int ret;
+
 	t->tid = task_pid_nr_ns(task, s->pidns);
 	t->logging = s->log;
 	t->task = task;
@@ -159,11 +188,29 @@ struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
 	}
 	spin_unlock(&s->lock);
 	if (ret) {
-		st_chash_free(&t->hash, s);
-		st_cache_free(s, st_thread_cache, t);
+		st_thread_discard(s, t);
 		return NULL;
 	}
 	return t;
+}
+
+/**
+ * st_thread_attach() - start tracing @task as a thread of @p
+ * @s: session
+ * @p: process row, NULL for a root that waits for its exec
+ * @task: the task, which must not run traced code before this returns
+ * @gfp: allocation context
+ * @old: as for st_thread_insert()
+ *
+ * Return: the record, or NULL (already traced, dead session, no memory).
+ */
+struct st_thread *st_thread_attach(struct st_session *s, struct st_proc *p,
+				   struct task_struct *task, gfp_t gfp,
+				   struct st_thread *old)
+{
+	struct st_thread *t = st_thread_new(s, gfp);
+
+	return t ? st_thread_insert(s, p, task, t, old) : NULL;
 }
 
 static void st_thread_free_rcu(struct rcu_head *head)
