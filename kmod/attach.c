@@ -680,24 +680,42 @@ static void st_tried_free(struct st_pset *tried)
 	kvfree(tried->slot);
 }
 
+/* What st_attach_one() made of a process. */
+enum st_one {
+	ST_ONE_DONE,	/* attached, refused (counted), or no loss */
+	ST_ONE_LOST,	/* a loss, counted when no later round attaches it */
+	ST_ONE_LATER,	/* still in its parent's fork: the next round */
+};
+
 /*
  * st_attach_one() - attach the descendant @task unless it is gone, traced,
- * unreadable or had its row already
+ * unreadable, being forked or had its row already
+ * @last: the last round: attach even a process being forked
  *
- * Return: false when it should have been attached and was not (another
- * session traces it, the caller may not read it, no memory to remember
- * it): a loss, counted when no later round attaches it. A process refused
- * its row counts at once, in @a->failed.
+ * A process not yet woken (TASK_NEW) is still in its parent's fork: the
+ * fork probe, which runs before wake_up_new_task(), may follow it at any
+ * moment, with a row of its own beside the one this would make (this
+ * one's would stay empty, or the probe's end detached with a drop counted).
+ * It is left to the next round, when the probe has decided. The state is
+ * read, with acquire, before the lookups: the probe's insert comes before
+ * the store of TASK_RUNNING.
+ *
+ * Return: ST_ONE_LOST when it should have been attached and was not
+ * (another session traces it, the caller may not read it, no memory to
+ * remember it). A process refused its row counts at once, in @a->failed.
  */
-static bool st_attach_one(struct st_attach *a, struct task_struct *task)
+static enum st_one st_attach_one(struct st_attach *a, struct task_struct *task,
+				 bool last)
 {
 	struct st_session *s = a->s;
 	struct task_struct *up;
 	struct st_proc *pp;
+	bool live, ours, forking;
 	u64 parent_id;
-	bool live, ours;
 	pid_t ppid;
 
+	/* Before the lookups: the probe inserts before TASK_RUNNING. */
+	forking = smp_load_acquire(&task->__state) & TASK_NEW;
 	rcu_read_lock();
 	live = st_has_live_thread(task);
 	ours = st_traced_proc(s, task);
@@ -708,18 +726,20 @@ static bool st_attach_one(struct st_attach *a, struct task_struct *task)
 	rcu_read_unlock();
 	/* Exiting, or followed by the fork probe since the walk: no loss. */
 	if (!live || ours || st_pset_has(&a->tried, task))
-		return true;
+		return ST_ONE_DONE;
+	if (forking && !last)
+		return ST_ONE_LATER;
 	if (st_task_traced(task) || !st_task_may_read(task))
-		return false;
+		return ST_ONE_LOST;
 	if (!st_tried_add(&a->tried, task))
-		return false;
+		return ST_ONE_LOST;
 	/*
 	 * A process refused its row (max_procs, no memory) is in @a->tried:
 	 * no later round tries it again, nor counts it. Count it now.
 	 */
 	if (!st_attach_proc(a, task, parent_id, ppid))
 		a->failed++;
-	return true;
+	return ST_ONE_DONE;
 }
 
 /*
@@ -727,9 +747,10 @@ static bool st_attach_one(struct st_attach *a, struct task_struct *task)
  *
  * Once a process is attached, the fork probe follows what it creates. A
  * process found but not attached yet may fork meanwhile, so the walk runs
- * again while a round attaches something, or stopped early (at most
- * ST_TREE_ROUNDS). The processes the last round could not attach count in
- * dropped_procs, once, and so does a last walk that ended early.
+ * again while a round attaches something, left a process being forked, or
+ * stopped early (at most ST_TREE_ROUNDS). The processes the last round
+ * could not attach count in dropped_procs, once, and so does a last walk
+ * that ended early.
  *
  * Return: 0, -ENOMEM, or -EINTR when the caller was killed.
  */
@@ -737,22 +758,29 @@ static bool st_attach_one(struct st_attach *a, struct task_struct *task)
 static int st_attach_tree(struct st_attach *a, struct task_struct *root)
 {
 	struct st_tree tr = {};
-	u32 i, round, lost;
+	u32 i, round, lost, later;
 	int before, ret = 0;
+	enum st_one one;
+	bool last;
 
 	for (round = 0; round < ST_TREE_ROUNDS && !ret; round++) {
 		ret = st_tree_collect(a->s, root, &tr);
 		before = a->attached;
+		last = round == ST_TREE_ROUNDS - 1;
 		lost = 0;
+		later = 0;
 		for (i = 0; i < tr.n && !ret; i++) {
-			if (tr.ents[i].attach && !st_attach_one(a, tr.ents[i].task))
-				lost++;
+			if (tr.ents[i].attach) {
+				one = st_attach_one(a, tr.ents[i].task, last);
+				lost += one == ST_ONE_LOST;
+				later += one == ST_ONE_LATER;
+			}
 			if (fatal_signal_pending(current))
 				ret = -EINTR;
 			cond_resched();
 		}
-		if (!ret && ((a->attached == before && !tr.partial) ||
-			     round == ST_TREE_ROUNDS - 1)) {
+		if (!ret && ((a->attached == before && !tr.partial && !later) ||
+			     last)) {
 			/*
 			 * A last walk that ended early did not reach every
 			 * process: those past it, how many is unknown, count
