@@ -127,7 +127,7 @@ eq(b2.session["dropped_nomem"], 1, "big: dropped_nomem without room")
 alen = sum(len(a) + 1 for a in big)
 eq(b1.session["mem_bytes"] - b2.session["mem_bytes"], 12 + alen,
    "big: mem_bytes less by the argv (12 + %d bytes)" % alen)
-strip = ("id", "pid", "tgid", "ppid", "start_ns", "start_time", "argv", "argv_truncated",
+strip = ("session_id", "id", "pid", "tgid", "ppid", "start_ns", "start_time", "argv", "argv_truncated",
          "sys_time_ns", "user_time_ns", "syscall_ns", "voluntary_ctxt_switches",
          "involuntary_ctxt_switches", "minor_faults", "major_faults", "end_ns", "wall_ns")
 eq({k: v for k, v in b2.procs[0].items() if k not in strip},
