@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Deferred work: what a probe cannot do itself (wait for the mmap lock,
- * create or read a perf counter) the thread does in process context, by
+ * create or read a perf counter, copy its argv from user memory) the
+ * thread does in process context, by
  * task_work. A probe never queues that work, it only sets a bit in a
  * thread's record (st_defer()); the thread's next syscall exit queues one
  * work in itself for every bit (st_defer_queue()), and it runs right
@@ -56,6 +57,8 @@ static void st_twork_fn(struct callback_head *cb)
 			st_counter_create(s);
 		if (bits & BIT(ST_DEFER_RESOLVE))
 			st_resolve_now(p);
+		if (bits & BIT(ST_DEFER_ARGV))
+			st_argv_read(s, p);
 		st_session_put(s);
 	}
 	/*

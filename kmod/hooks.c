@@ -101,7 +101,9 @@ static void st_probe_fork(void *data, struct task_struct *parent,
 				t->proc->exe, false, GFP_NOWAIT);
 		if (p) {
 			nt = st_thread_attach(s, p, child, GFP_NOWAIT, NULL);
-			if (!nt)
+			if (nt)
+				st_argv_fork(nt, t->proc);
+			else
 				st_proc_end(p, SYSTRACE_END_DETACHED, 0);
 		}
 	}
@@ -147,6 +149,8 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	if (nt) {
 		st_stat_inc(s, ST_EXECS);
 		st_counter_exec(nt, t);
+		/* Read after execve's exit, before the image's first instruction. */
+		st_defer(nt, ST_DEFER_ARGV);
 	} else {
 		st_stat_inc(s, ST_DROPPED_PROCS);
 		if (!st_thread_own(t))

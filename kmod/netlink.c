@@ -68,8 +68,8 @@ static struct st_dump_ctx *st_ctx(struct netlink_callback *cb)
 	return (struct st_dump_ctx *)cb->ctx;
 }
 
-/* A row with a PATH_MAX path, its other attributes and the headers. */
-#define ST_DUMP_MIN_ALLOC	(PATH_MAX + 1024)
+/* A row with a PATH_MAX path, a whole argv, the rest and the headers. */
+#define ST_DUMP_MIN_ALLOC	(PATH_MAX + SYSTRACE_ARGV_MAX + 1024)
 
 #define ST_EPERM_MSG "permission denied: needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace"
 
@@ -248,7 +248,7 @@ static int st_nl_dump_start(struct netlink_callback *cb)
 	/*
 	 * Every message can hold the largest row, one with a path of
 	 * PATH_MAX: a message sized by a small reader's buffer would fail the
-	 * dump on that row. The reader then needs a buffer of 8 KiB, or to
+	 * dump on that row. The reader then needs a buffer of 16 KiB, or to
 	 * peek at each message's length (libnl does).
 	 */
 	cb->min_dump_alloc = ST_DUMP_MIN_ALLOC;

@@ -206,6 +206,17 @@ static int st_put_acct(struct sk_buff *skb, const struct st_acct *a, int pad)
 	return st_put_u64s(skb, attr, a->v, ST_NACCT, pad);
 }
 
+/* An image's argv, when known: its bytes, and whether they were cut. */
+static int st_put_argv(struct sk_buff *skb, const struct st_argv *a)
+{
+	if (!a)
+		return 0;
+	if (nla_put(skb, SYSTRACE_PROC_A_ARGV, a->len, a->data) ||
+	    (a->truncated && nla_put_u8(skb, SYSTRACE_PROC_A_ARGV_TRUNCATED, 1)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
  * st_nl_put_proc() - a process row, as a SYSTRACE_A_PROC nest
  * @skb: the message
@@ -251,6 +262,7 @@ int st_nl_put_proc(struct sk_buff *skb, struct st_proc *p)
 	      nla_put_u8(skb, SYSTRACE_PROC_A_CORE_DUMPED, !!(code & 0x80)))) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_THREADS, READ_ONCE(p->threads)) ||
 	    (p->attached && nla_put_u8(skb, SYSTRACE_PROC_A_ATTACHED, 1)) ||
+	    st_put_argv(skb, READ_ONCE(p->argv)) ||
 	    st_put_proc_counts(skb, &snap.c, pad) ||
 	    nla_put_u32(skb, SYSTRACE_PROC_A_SITES, nsites) ||
 	    st_put_acct(skb, &snap.acct, pad) ||

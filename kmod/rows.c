@@ -534,6 +534,7 @@ void st_free_session_rows(struct st_session *s)
 			st_cache_free(s, st_site_cache, site);
 		}
 		st_chash_free(&p->hash, s);
+		st_argv_put(s, p->argv);
 		st_cache_free(s, st_proc_cache, p);
 		cond_resched();
 	}

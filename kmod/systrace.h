@@ -124,6 +124,19 @@ enum st_stat {
 
 struct st_session;
 
+/*
+ * An image's argv (argv.c), as /proc/PID/cmdline gives it: len bytes, each
+ * argument ending in NUL, at most SYSTRACE_ARGV_MAX. Set once, never
+ * changed; shared by the rows of the image's forked children, freed with
+ * the last of them (the session's rows). Charged to the session.
+ */
+struct st_argv {
+	refcount_t ref;
+	u32 len;
+	bool truncated;			/* longer: cut at an argument's end */
+	char data[];
+};
+
 struct st_proc {
 	struct st_proc *next;		/* session->procs list, RCU readers */
 	struct st_session *s;
@@ -131,6 +144,7 @@ struct st_proc {
 	pid_t pid, tgid, ppid;
 	char comm[TASK_COMM_LEN];
 	struct st_obj *exe;
+	struct st_argv *argv;		/* NULL: unknown (yet); set once */
 	u64 start_ns, end_ns;
 	u32 end;			/* enum systrace_end */
 	u32 exit_code;			/* raw wait status */
@@ -387,6 +401,7 @@ enum st_defer {
 	ST_DEFER_RESOLVE,	/* resolve its image's pending sites */
 	ST_DEFER_COUNTER,	/* create its perf counter */
 	ST_DEFER_SPLIT,		/* read its counter's split at an exec */
+	ST_DEFER_ARGV,		/* read its image's argv */
 };
 
 /* Safe from any context: the owner and its siblings may set bits at once. */
@@ -396,6 +411,11 @@ static inline void st_defer(struct st_thread *t, enum st_defer what)
 }
 
 void st_defer_queue(struct st_thread *t);
+
+/* argv.c */
+void st_argv_read(struct st_session *s, struct st_proc *p);
+void st_argv_fork(struct st_thread *nt, struct st_proc *parent);
+void st_argv_put(struct st_session *s, struct st_argv *a);
 
 /* hooks.c */
 int st_hooks_init(void);

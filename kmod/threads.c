@@ -156,6 +156,9 @@ struct st_thread *st_thread_insert(struct st_session *s, struct st_proc *p,
 	t->task = task;
 	t->s = s;
 	t->proc = p;
+	/* A process that ran before the attach: its argv at its next return. */
+	if (p && p->attached && !READ_ONCE(p->argv))
+		st_defer(t, ST_DEFER_ARGV);
 	st_acct_read(task, &t->base);
 	INIT_LIST_HEAD(&t->plist);
 	INIT_LIST_HEAD(&t->snode);

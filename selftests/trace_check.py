@@ -139,6 +139,72 @@ def check_traces():
 SITE_KEY = {"syscalls": "calls", "errors": "errors", "syscall_ns": "total_ns"}
 
 
+# --- argv's command line (docs/semantics.md), independently of the CLI ---
+
+_PLAIN = set(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+
+
+def _utf8_runs(b):
+    """b as (bytes, valid) runs: valid UTF-8 characters, or one bad byte."""
+    i = 0
+    while i < len(b):
+        for n in (1, 2, 3, 4):
+            try:
+                b[i:i + n].decode("utf-8")
+                yield b[i:i + n], True
+                i += n
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            yield b[i:i + 1], False
+            i += 1
+
+
+def shell_quote(args):
+    """A list of bytes as systracectl's argv command line writes it."""
+    out = []
+    for a in args:
+        runs = list(_utf8_runs(a))
+        if a and all(c in _PLAIN for c in a):
+            out.append(a.decode())
+        elif all(ok and not (len(r) == 1 and (r[0] < 0x20 or r[0] == 0x7f)) for r, ok in runs):
+            out.append("'" + a.decode().replace("'", "'\\''") + "'")
+        else:
+            q = "$'"
+            for r, ok in runs:
+                if ok and len(r) > 1:
+                    q += r.decode()
+                    continue
+                c = r[0]
+                if c in (0x5c, 0x27):
+                    q += "\\" + chr(c)
+                elif c in (10, 9, 13):
+                    q += {10: "\\n", 9: "\\t", 13: "\\r"}[c]
+                elif c < 0x20 or c >= 0x7f:
+                    q += "\\x%02x" % c
+                else:
+                    q += chr(c)
+            out.append(q + "'")
+    return " ".join(out)
+
+
+def shell_split(s):
+    """The command line s back to a list of bytes (bash's reading of it)."""
+    cmd = ["bash", "-c", 'eval "set -- $1"; printf "%s\\0" "$@"', "-", s]
+    import subprocess
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, check=True).stdout
+    return out.split(b"\0")[:-1]
+
+
+def _csv_argv(c, v):
+    """The CSV's argv (a command line) against the JSON's (strings): the
+    same arguments, but for bytes JSON shows as U+FFFD."""
+    if v is None:
+        return c == ""
+    return [a.decode("utf-8", "replace") for a in shell_split(c)] == v
+
+
 def _csv_vs_json(d, name, table, rows):
     """The CSV table holds the JSON rows: same columns, same values."""
     path = os.path.join(d, name)
@@ -152,6 +218,11 @@ def _csv_vs_json(d, name, table, rows):
             if k not in c:
                 report("%s: no CSV column %s" % (name, k))
                 return
+            if isinstance(v, list) or k == "argv":
+                if not _csv_argv(c[k], v):
+                    report("%s row %d column %s: CSV %r, JSON %r" % (name, i + 1, k, c[k], v))
+                    return
+                continue
             want = "" if v is None else ("1" if v is True else "0" if v is False else str(v))
             if c[k] != want:
                 report("%s row %d column %s: CSV %r, JSON %r" % (name, i + 1, k, c[k], want))

@@ -429,6 +429,26 @@ static void c_attached(const struct st_row *r, struct st_val *v)
 	v_bool(v, r->proc->attached);
 }
 
+/* argv: null when unknown; argv_truncated too, so that "" is told apart. */
+static void c_argv(const struct st_row *r, struct st_val *v)
+{
+	if (!r->proc->argv) {
+		v_null(v);
+		return;
+	}
+	v->c.kind = ST_ARGV;
+	v->c.s = r->proc->argv;
+	v->c.u = r->proc->argv_len;
+}
+
+static void c_argv_truncated(const struct st_row *r, struct st_val *v)
+{
+	if (r->proc->argv)
+		v_bool(v, r->proc->argv_truncated);
+	else
+		v_null(v);
+}
+
 static const struct st_column proc_columns[] = {
 	{ "session_id", c_session_id },
 	{ "id", c_id },
@@ -460,6 +480,8 @@ static const struct st_column proc_columns[] = {
 	{ "task_clock_ns", c_task_clock_ns },
 	{ "syscalls_per_kinsn", c_per_kinsn },
 	{ "attached", c_attached },
+	{ "argv", c_argv },
+	{ "argv_truncated", c_argv_truncated },
 };
 
 /* Sites. */
@@ -872,6 +894,14 @@ struct sort_key {
 	char *s;		/* a string cell's text, owned */
 };
 
+static int argv_cmp(const struct st_cell *x, const struct st_cell *y)
+{
+	size_t n = x->u < y->u ? x->u : y->u;
+	int c = memcmp(x->s, y->s, n);
+
+	return c ? c : (x->u > y->u) - (x->u < y->u);
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	const struct sort_key *x = a, *y = b;
@@ -879,6 +909,8 @@ static int key_cmp(const void *a, const void *b)
 
 	if (x->c.kind == ST_NULL || y->c.kind == ST_NULL)
 		c = (x->c.kind == ST_NULL) - (y->c.kind == ST_NULL);
+	else if (x->c.kind == ST_ARGV)	/* bytes, A to Z as strcmp */
+		c = argv_cmp(&x->c, &y->c);
 	else if (x->s || y->s)
 		c = strcmp(x->s ? x->s : "", y->s ? y->s : "");
 	else

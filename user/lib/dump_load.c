@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "argv.h"
 #include "names.h"
 #include "systrace.h"
 
@@ -43,7 +44,8 @@ static void fail_why(struct ctx *c, const char *what, const char *key,
  * Its keys are found by a hash of slots; a key given twice in a row
  * keeps its last value, as jansson does.
  */
-enum vkind { V_NULL, V_TRUE, V_FALSE, V_INT, V_REAL, V_STR, V_OTHER };
+/* V_STRS: an array of strings, s[0, i) each ending in NUL (an argv). */
+enum vkind { V_NULL, V_TRUE, V_FALSE, V_INT, V_REAL, V_STR, V_STRS, V_OTHER };
 
 struct field {
 	const char *key;
@@ -222,6 +224,9 @@ static json_t *row_to_json(const struct row *r)
 			break;
 		case V_STR:
 			v = json_string(f->s);
+			break;
+		case V_STRS:
+			v = st_argv_json(f->s, (size_t)f->i);
 			break;
 		default:
 			v = NULL;
@@ -437,11 +442,40 @@ static const char *parse_literal(const char *p, const char *end, const char *wor
 	return (size_t)(end - p) >= n && !memcmp(p, word, n) ? p + n : NULL;
 }
 
-/* One scalar value at p; NULL for anything else. */
+/* An array of strings (after its '['), each with its NUL, to *out. */
+static const char *parse_strings(const char *p, const char *end,
+				 struct field *f, char **out)
+{
+	f->kind = V_STRS;
+	f->s = *out;
+	p = skip_space(p, end);
+	if (p < end && *p == ']')
+		goto close;
+	for (;;) {
+		if (p == end || *p != '"')
+			return NULL;
+		p = parse_string(p + 1, end, out);
+		if (!p)
+			return NULL;
+		p = skip_space(p, end);
+		if (p < end && *p == ']')
+			break;
+		if (p == end || *p != ',')
+			return NULL;
+		p = skip_space(p + 1, end);
+	}
+close:
+	f->i = (json_int_t)(*out - f->s);
+	return p + 1;
+}
+
+/* One scalar value (or an array of strings) at p; NULL for anything else. */
 static const char *parse_scalar(const char *p, const char *end, struct field *f,
 				char **out)
 {
 	switch (*p) {
+	case '[':
+		return parse_strings(p + 1, end, f, out);
 	case '"':
 		f->kind = V_STR;
 		f->s = *out;
@@ -673,6 +707,45 @@ static void load_session(struct ctx *c, const struct row *o, struct st_session_r
 						   &s->counter_value);
 }
 
+/*
+ * argv (an array of strings; absent or null: unknown, as in dumps of older
+ * versions) and argv_truncated. Returns -ENOMEM, else 0 (c->bad set for a
+ * bad value).
+ */
+static int get_argv(struct ctx *c, const struct row *o, const char *w,
+		    struct st_proc_row *p)
+{
+	const struct field *v = row_get(o, "argv");
+	const char *why = NULL;
+	int ret;
+
+	if (!v || v->kind == V_NULL)
+		return 0;
+	if (v->kind == V_STRS) {
+		/* parse_string refused \u0000: every NUL ends an argument. */
+		if (v->i > SYSTRACE_ARGV_MAX) {
+			fail_why(c, w, "argv", "longer than 4096 bytes");
+			return 0;
+		}
+		ret = st_argv_copy(v->s, (size_t)v->i, &p->argv, &p->argv_len,
+				   &p->argv_truncated);
+	} else if (v->kind == V_OTHER && o->tree) {
+		ret = st_argv_from_json(json_object_get(o->tree, "argv"), &p->argv,
+					&p->argv_len, &why);
+	} else {
+		ret = -EINVAL;
+		why = "not an array of strings";
+	}
+	if (ret == -EINVAL) {
+		fail_why(c, w, "argv", why);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	p->argv_truncated = get_true(o, "argv_truncated");
+	return 0;
+}
+
 static int load_proc(struct ctx *c, const struct row *o, uint32_t counters,
 		     struct st_proc_row *p)
 {
@@ -690,6 +763,8 @@ static int load_proc(struct ctx *c, const struct row *o, uint32_t counters,
 	copy_name(p->comm, sizeof(p->comm), get_str(c, o, w, "comm"));
 	exe = get_opt_str(c, o, w, "exe");
 	if (exe && !(p->exe = strdup(exe)))
+		return -ENOMEM;
+	if (get_argv(c, o, w, p))
 		return -ENOMEM;
 	p->start_ns = get_u64(c, o, w, "start_ns");
 	p->has_end_ns = get_opt_u64(c, o, w, "end_ns", &p->end_ns);

@@ -31,10 +31,13 @@
  *   session_id  proc_id  pid  tid  comm  seq  ts_ns  dur_ns  event
  *   abi  nr  syscall  ret  errno  addr  map  path  offset  symbol
  *   phase  early  child_proc_id  child_pid  exit_code  exit_signal
+ *   argv  argv_truncated
  * event is "syscall", "fork", "exec" or "exit"; phase is "loader" or
  * "program" (syscalls only); early is 0 or 1. An exec's path is its
- * executable; an exec's argv will be one more column (readers ignore the
- * columns they do not know), and one more kind of spool record.
+ * executable, its argv its row's (argv.h: CSV a command line, JSONL an
+ * array of strings), from the rows like every process event, so the
+ * spool (syscalls only) has none. Readers ignore the columns they do not
+ * know, and take a log without the last two.
  */
 #include <stdbool.h>
 #include <stddef.h>

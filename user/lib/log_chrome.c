@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "argv.h"
 #include "log_hash.h"
 #include "log_writer.h"
 #include "names.h"
@@ -256,6 +257,12 @@ static void instant_event(struct st_log_writer *w, struct chrome *c,
 		st_obuf_u64(o, p ? p->prev_id : 0);
 		st_obuf_puts(o, ",\"path\":");
 		st_json_put_string(o, p && p->exe ? p->exe : "");
+		if (p && p->argv) {
+			st_obuf_puts(o, ",\"argv\":");
+			st_argv_put_json(o, p->argv, p->argv_len);
+			st_obuf_puts(o, p->argv_truncated ? ",\"argv_truncated\":true" :
+				     ",\"argv_truncated\":false");
+		}
 	} else {
 		st_obuf_puts(o, "\"end\":\"");
 		st_obuf_puts(o, p && st_end_name(p->end) ? st_end_name(p->end) : "unknown");

@@ -332,6 +332,21 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 	return 0;
 }
 
+/* src's argv to dst, which has none yet. Returns 0 or -ENOMEM. */
+static int copy_argv(struct st_proc_row *dst, const struct st_proc_row *src)
+{
+	if (dst->argv || !src->argv)
+		return 0;
+	dst->argv = malloc(src->argv_len + 1);
+	if (!dst->argv)
+		return -ENOMEM;
+	memcpy(dst->argv, src->argv, src->argv_len);
+	dst->argv[src->argv_len] = '\0';
+	dst->argv_len = src->argv_len;
+	dst->argv_truncated = src->argv_truncated;
+	return 0;
+}
+
 static int add_event(struct loader *l, const struct st_event *e)
 {
 	struct limg *im = img_find(l, e->proc_id), *prev = NULL, *child;
@@ -380,6 +395,9 @@ static int add_event(struct loader *l, const struct st_event *e)
 			child->own = true;
 			im = img_find(l, e->proc_id);
 			memcpy(child->row.comm, im->row.comm, sizeof(child->row.comm));
+			/* ... and its argv: the image is the same until an exec. */
+			if (copy_argv(&child->row, &im->row))
+				return -ENOMEM;
 		}
 		child->row.parent_id = e->proc_id;
 		child->row.start_ns = e->ts_ns;
@@ -390,6 +408,8 @@ static int add_event(struct loader *l, const struct st_event *e)
 		im->row.start_ns = e->ts_ns;
 		im->started = true;
 		if (!im->row.exe && from && from->exe && !(im->row.exe = strdup(from->exe)))
+			return -ENOMEM;
+		if (from && copy_argv(&im->row, from))
 			return -ENOMEM;
 		if (prev) {
 			im->row.prev_id = prev->row.id;
@@ -476,6 +496,7 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 			ss->flags |= SYSTRACE_SESSION_F_ON_EXEC;
 		d->procs[i] = im->row;
 		im->row.exe = NULL;
+		im->row.argv = NULL;
 		if (sums)
 			sums->images[i] = im->sum;
 	}

@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "argv.h"
 #include "log_hash.h"
 #include "log_writer.h"
 #include "names.h"
@@ -69,6 +70,7 @@
 #define DA_BOOL 2
 #define DA_UINT 3
 #define DA_INT 4
+#define DA_STRING 6
 #define DA_POINTER 7
 #define DA_STRING_IID 17
 #define ID_EVENT_NAMES 2
@@ -442,6 +444,14 @@ static void annot_str(struct perfetto *P, const char *name, const char *v)
 	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
 }
 
+/* A string said once (an exec's command line): not interned. */
+static void annot_text(struct perfetto *P, const char *name, const char *v)
+{
+	annot_head(P, name);
+	pb_str(&P->sub, DA_STRING, v);
+	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+}
+
 /* ---- slice ends, in time order ---- */
 
 static bool heap_less(const struct pending *a, const struct pending *b)
@@ -596,9 +606,10 @@ static void syscall_annots(struct perfetto *P, const struct st_event *e)
 	annot_uint(P, "seq", DA_UINT, e->seq);
 }
 
-static void process_annots(struct perfetto *P, const struct st_event *e)
+static int process_annots(struct perfetto *P, const struct st_event *e)
 {
 	const struct st_proc_row *p = e->proc;
+	char *cmdline;
 
 	if (e->kind == ST_EV_FORK) {
 		annot_uint(P, "child_proc_id", DA_UINT, e->child_proc_id);
@@ -609,6 +620,15 @@ static void process_annots(struct perfetto *P, const struct st_event *e)
 			annot_uint(P, "prev_id", DA_UINT, p->prev_id);
 		if (p && p->exe)
 			annot_str(P, "path", p->exe);
+		if (p && p->argv) {
+			/* The command line (argv.h): valid UTF-8 whatever argv is. */
+			cmdline = st_argv_shell_str(p->argv, p->argv_len);
+			if (!cmdline)
+				return -ENOMEM;
+			annot_text(P, "argv", cmdline);
+			free(cmdline);
+			annot_uint(P, "argv_truncated", DA_BOOL, p->argv_truncated);
+		}
 	} else {
 		annot_str(P, "end", p && st_end_name(p->end) ? st_end_name(p->end) : "unknown");
 		if (p && p->has_exit_code)
@@ -616,6 +636,7 @@ static void process_annots(struct perfetto *P, const struct st_event *e)
 		if (p && p->has_exit_signal)
 			annot_uint(P, "exit_signal", DA_UINT, p->exit_signal);
 	}
+	return 0;
 }
 
 static int start(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
@@ -692,7 +713,8 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 			if (child < 0 || !P->t[child].seen)
 				pb_fixed64(&P->ev, TE_FLOW_IDS, e->child_proc_id);
 		}
-		process_annots(P, e);
+		if (process_annots(P, e))
+			return -ENOMEM;
 		track_event(w, P, e->ts_ns, uuid, TYPE_INSTANT, intern(P, IN_NAME, names[e->kind]));
 		if (e->kind == ST_EV_FORK) {
 			int64_t child = describe_image(w, P, e->child_proc_id, e->child_pid,

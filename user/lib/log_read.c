@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "argv.h"
 #include "log_file.h"
 #include "log_hash.h"
 #include "log_merge.h"
@@ -35,7 +36,7 @@ static const char *const col_names[C_NCOLS] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
 	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
 	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
-	"exit_code", "exit_signal",
+	"exit_code", "exit_signal", "argv", "argv_truncated",
 };
 
 const char *st_log_col_name(enum st_log_col c)
@@ -76,6 +77,12 @@ struct st_log_src {
 	struct st_proc_row proc;
 	struct st_site_row site;
 	struct st_sym sym;
+	/*
+	 * The record's argv: JSONL's array decoded in place (argv_len its
+	 * bytes), or CSV's command line parsed into argv_buf.
+	 */
+	uint32_t argv_len;
+	char *argv_buf;
 	/* a spool */
 	int fd;
 	struct st_spool_run *runs;
@@ -382,6 +389,51 @@ static char *json_string(char *p, char **end, const char **why)
 	}
 }
 
+/*
+ * An array of strings at p (after its '['), decoded in place one after the
+ * other, each with its NUL: argv's bytes at the start, *len of them.
+ */
+static char *json_strings(char *p, char **end, uint32_t *len, const char **why)
+{
+	char *start = p, *o = p, *str;
+	size_t n;
+
+	p = skip_ws(p);
+	if (*p == ']')
+		goto close;
+	for (;;) {
+		if (*p != '"') {
+			*why = "not an array of strings";
+			return NULL;
+		}
+		str = json_string(p + 1, &p, why);
+		if (!str)
+			return NULL;
+		/* The text of a string is never shorter than its value. */
+		n = strlen(str) + 1;
+		memmove(o, str, n);
+		o += n;
+		p = skip_ws(p);
+		if (*p == ']')
+			break;
+		if (*p != ',') {
+			*why = "',' or ']' expected";
+			return NULL;
+		}
+		p = skip_ws(p + 1);
+	}
+close:
+	if ((size_t)(o - start) > SYSTRACE_ARGV_MAX) {
+		*why = "longer than 4096 bytes";
+		return NULL;
+	}
+	*end = p + 1;
+	*len = (uint32_t)(o - start);
+	/* An empty argv: its one byte is '\0' (the ']' is behind it). */
+	*o = '\0';
+	return start;
+}
+
 static int json_key_col(struct st_log_src *s, const char *key)
 {
 	int c;
@@ -410,6 +462,8 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 	if (*p == '}')
 		goto close;
 	for (;;) {
+		bool argv_array = false;
+
 		if (*p != '"')
 			return bad(s, err, line, "a key (a string) or '}' expected");
 		key = json_string(p + 1, &end, &why);
@@ -452,13 +506,21 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 		} else if (!strncmp(p, "null", 4)) {
 			v = NULL;
 			p += 4;
+		} else if (*p == '[' && c == C_ARGV) {
+			v = json_strings(p + 1, &end, &s->argv_len, &why);
+			if (!v)
+				return bad(s, err, line, "argv: %s", why);
+			p = end;
+			argv_array = true;
 		} else if (*p == '{' || *p == '[') {
 			return bad(s, err, line, "%s: not a string or an integer", key);
 		} else {
 			return bad(s, err, line, "a value expected after \"%s\"", key);
 		}
+		if (c == C_ARGV && v && !argv_array)
+			return bad(s, err, line, "argv: not an array of strings");
 		if (c >= 0)
-			f[c] = v && (v[0] || c == C_COMM) ? v : NULL;
+			f[c] = v && (v[0] || c == C_COMM || c == C_ARGV) ? v : NULL;
 		p = skip_ws(p);
 		if (*p == ',') {
 			p = skip_ws(p + 1);
@@ -670,6 +732,41 @@ static int need(struct st_log_src *s, struct st_err *err, size_t line,
 	return f[c] ? 0 : bad(s, err, line, "%s is missing", col_names[c]);
 }
 
+/*
+ * An exec's argv: known when argv or argv_truncated is there (an empty
+ * CSV field is an empty argv when argv_truncated is not).
+ */
+static int exec_argv(struct st_log_src *s, struct st_err *err, size_t line,
+		     char **f, struct st_proc_row *p)
+{
+	const char *why;
+	int ret;
+
+	if (!f[C_ARGV] && !f[C_ARGV_TRUNCATED])
+		return 0;
+	if (f[C_ARGV_TRUNCATED]) {
+		if (strcmp(f[C_ARGV_TRUNCATED], "0") && strcmp(f[C_ARGV_TRUNCATED], "1"))
+			return bad(s, err, line, "argv_truncated: \"%s\" is not 0 or 1",
+				   f[C_ARGV_TRUNCATED]);
+		p->argv_truncated = f[C_ARGV_TRUNCATED][0] == '1';
+	}
+	if (s->kind == SRC_JSONL) {
+		p->argv = f[C_ARGV] ? f[C_ARGV] : (char *)"";
+		p->argv_len = f[C_ARGV] ? s->argv_len : 0;
+		return 0;
+	}
+	free(s->argv_buf);
+	s->argv_buf = NULL;
+	ret = st_argv_parse_shell(f[C_ARGV] ? f[C_ARGV] : "", &s->argv_buf,
+				  &p->argv_len, &why);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return bad(s, err, line, "argv: %s", why);
+	p->argv = s->argv_buf;
+	return 0;
+}
+
 /* The rows of the event: what the log says of its image and its site. */
 static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		      char **f, struct st_event *e)
@@ -697,6 +794,9 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		}
 		p->exe = f[C_PATH];
 		p->start_ns = e->ts_ns;
+		ret = exec_argv(s, err, line, f, p);
+		if (ret)
+			return ret;
 	}
 	im = image_find(s, e->proc_id);
 	if (!im) {
@@ -1038,6 +1138,7 @@ void st_log_src_close(struct st_log_src *s)
 	st_merge_free(s->merge);
 	free(s->runs);
 	free(s->buf);
+	free(s->argv_buf);
 	free(s->img);
 	st_hidx_free(&s->by_id);
 	st_hidx_free(&s->by_pid);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "argv.h"
 #include "log_writer.h"
 #include "names.h"
 #include "output.h"
@@ -27,14 +28,14 @@ static const char *const log_cols[] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
 	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
 	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
-	"exit_code", "exit_signal",
+	"exit_code", "exit_signal", "argv", "argv_truncated",
 };
 
 enum {
 	C_SESSION_ID, C_PROC_ID, C_PID, C_TID, C_COMM, C_SEQ, C_TS_NS, C_DUR_NS,
 	C_EVENT, C_ABI, C_NR, C_SYSCALL, C_RET, C_ERRNO, C_ADDR, C_MAP, C_PATH,
 	C_OFFSET, C_SYMBOL, C_PHASE, C_EARLY, C_CHILD_PROC_ID, C_CHILD_PID,
-	C_EXIT_CODE, C_EXIT_SIGNAL, C_N
+	C_EXIT_CODE, C_EXIT_SIGNAL, C_ARGV, C_ARGV_TRUNCATED, C_N
 };
 
 /* A cell: ST_NULL (missing) unless set. */
@@ -114,6 +115,13 @@ static void event_cells(const struct st_log_writer *w, const struct st_event *ev
 		break;
 	case ST_EV_EXEC:
 		c_str(&v[C_PATH], st_event_exe(ev));
+		if (p && p->argv) {
+			v[C_ARGV].kind = ST_ARGV;
+			v[C_ARGV].s = p->argv;
+			v[C_ARGV].u = p->argv_len;
+			v[C_ARGV_TRUNCATED].kind = ST_BOOL;
+			v[C_ARGV_TRUNCATED].u = p->argv_truncated;
+		}
 		break;
 	}
 }
@@ -130,6 +138,18 @@ static int csv_begin(struct st_log_writer *w)
 		st_obuf_puts(&w->o, log_cols[c]);
 	}
 	st_obuf_putc(&w->o, '\n');
+	return 0;
+}
+
+/* An exec's argv: its command line (argv.h) as one field. */
+static int csv_argv(struct st_log_writer *w, const struct st_cell *c)
+{
+	char *s = st_argv_shell_str(c->s, (size_t)c->u);
+
+	if (!s)
+		return -ENOMEM;
+	st_csv_field(&w->o, s);
+	free(s);
 	return 0;
 }
 
@@ -157,6 +177,10 @@ static int csv_event(struct st_log_writer *w, const struct st_event *ev)
 			break;
 		case ST_STR:
 			st_csv_field(&w->o, v[c].s);
+			break;
+		case ST_ARGV:
+			if (csv_argv(w, &v[c]))
+				return -ENOMEM;
 			break;
 		default:
 			break;
@@ -199,6 +223,9 @@ static int jsonl_event(struct st_log_writer *w, const struct st_event *ev)
 			break;
 		case ST_STR:
 			st_json_put_string(&w->o, v[c].s);
+			break;
+		case ST_ARGV:
+			st_argv_put_json(&w->o, v[c].s, (size_t)v[c].u);
 			break;
 		default:
 			st_obuf_put(&w->o, "null", 4);

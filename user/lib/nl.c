@@ -16,6 +16,7 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
+#include "argv.h"
 #include "log.h"
 #include "nl.h"
 #include "worker.h"
@@ -127,6 +128,8 @@ static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
 	[SYSTRACE_PROC_A_COUNTER_VALUE] = U64,
 	[SYSTRACE_PROC_A_COUNTER_TASKS] = U32,
 	[SYSTRACE_PROC_A_ATTACHED] = U8,
+	[SYSTRACE_PROC_A_ARGV] = { .type = NLA_UNSPEC, .maxlen = SYSTRACE_ARGV_MAX },
+	[SYSTRACE_PROC_A_ARGV_TRUNCATED] = U8,
 };
 
 static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
@@ -255,6 +258,23 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	return 0;
 }
 
+/* argv: bytes as /proc/PID/cmdline gives them, absent when unknown. */
+static int decode_argv(struct rx *rx, struct nlattr **tb, struct st_proc_row *p)
+{
+	struct nlattr *a = tb[SYSTRACE_PROC_A_ARGV];
+
+	if (!a)
+		return 0;
+	if (nla_len(a) > SYSTRACE_ARGV_MAX)
+		return bad_reply(rx, "SYSTRACE_PROC_A_ARGV longer than SYSTRACE_ARGV_MAX");
+	p->argv_truncated = tb[SYSTRACE_PROC_A_ARGV_TRUNCATED] &&
+			    nla_get_u8(tb[SYSTRACE_PROC_A_ARGV_TRUNCATED]);
+	if (st_argv_copy(nla_data(a), (size_t)nla_len(a), &p->argv, &p->argv_len,
+			 &p->argv_truncated))
+		return no_memory(rx);
+	return 0;
+}
+
 static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p)
 {
 	struct nlattr *tb[SYSTRACE_PROC_A_MAX + 1];
@@ -301,7 +321,12 @@ static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p
 		      nla_get_u8(tb[SYSTRACE_PROC_A_ATTACHED]);
 	if (dup_str(&p->exe, tb[SYSTRACE_PROC_A_EXE]))
 		return no_memory(rx);
-	return 0;
+	ret = decode_argv(rx, tb, p);
+	if (ret) {
+		free(p->exe);	/* the row is not counted: nothing frees it */
+		p->exe = NULL;
+	}
+	return ret;
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "argv.h"
 #include "err.h"
 #include "output.h"
 #include "table.h"
@@ -174,6 +175,19 @@ static const char *num_text(char *buf, size_t len, const char *p, const char *en
 	return buf;
 }
 
+/*
+ * An argv's command line in buf, cut to len (a text table's cell: text
+ * tables shorten long cells anyway; CSV writes it whole, put_cell_csv).
+ */
+static const char *argv_text(const struct st_cell *c, char *buf, size_t len)
+{
+	char *s = st_argv_shell_str(c->s, (size_t)c->u);
+
+	snprintf(buf, len, "%s", s ? s : "");
+	free(s);
+	return buf;
+}
+
 /* The cell as text (text and CSV); "" for a missing value. */
 const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 {
@@ -199,6 +213,8 @@ const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 			 c->negative && c->u ? "-" : "", c->u / scale,
 			 (int)c->decimals, c->u % scale);
 		return buf;
+	case ST_ARGV:
+		return argv_text(c, buf, len);
 	}
 	return "";
 }
@@ -223,6 +239,8 @@ json_t *st_cell_json(const struct st_cell *c)
 	case ST_FIXED:
 		return json_real((c->negative ? -1.0 : 1.0) * (double)c->u /
 				 (double)pow10_u64(c->decimals));
+	case ST_ARGV:
+		return st_argv_json(c->s, (size_t)c->u);
 	}
 	return json_null();
 }
@@ -478,7 +496,7 @@ static void text_widths(const struct st_table *t,
 			size_t len = strlen(cell_text(&v[c].c, tc->duration[c], buf,
 						      sizeof(buf)));
 
-			if (v[c].c.kind == ST_STR)
+			if (v[c].c.kind == ST_STR || v[c].c.kind == ST_ARGV)
 				tc->left[c] = true;
 			if (len > tc->w[c])
 				tc->w[c] = len;
@@ -737,6 +755,16 @@ void st_print_wrapped(FILE *f, const char *text, size_t max)
 	}
 }
 
+/* An argv's command line, whole, as one CSV field. */
+static void put_argv_csv(struct st_obuf *o, const struct st_cell *c)
+{
+	char *s = st_argv_shell_str(c->s, (size_t)c->u);
+
+	if (s)
+		st_csv_field(o, s);
+	free(s);
+}
+
 /* One cell as st_csv_field(st_cell_text(c)) prints it. */
 static void put_cell_csv(struct st_obuf *o, const struct st_cell *c)
 {
@@ -756,6 +784,9 @@ static void put_cell_csv(struct st_obuf *o, const struct st_cell *c)
 		return;
 	case ST_BOOL:
 		st_obuf_putc(o, c->u ? '1' : '0');
+		return;
+	case ST_ARGV:
+		put_argv_csv(o, c);
 		return;
 	case ST_STR:
 	case ST_FIXED:
@@ -842,6 +873,9 @@ static int put_cell_json(struct st_obuf *o, const struct st_cell *c, size_t flag
 		return 0;
 	case ST_BOOL:
 		st_obuf_puts(o, c->u ? "true" : "false");
+		return 0;
+	case ST_ARGV:
+		st_argv_put_json(o, c->s, (size_t)c->u);
 		return 0;
 	case ST_FIXED:
 		j = st_cell_json(c);

@@ -24,6 +24,8 @@ enum st_kind {
 	ST_HEX,		/* u as "0x...", a string in JSON too */
 	ST_BOOL,	/* u: 1 or 0 in text and CSV, true or false in JSON */
 	ST_FIXED,	/* u / 10^decimals with its decimals; a number in JSON */
+	ST_ARGV,	/* s[0, u): argv bytes (argv.h): a command line in
+			 * text and CSV, an array of strings in JSON */
 };
 
 struct st_cell {

@@ -53,6 +53,8 @@ struct ev {
 	uint64_t child_proc_id;
 	uint32_t child_pid;
 	int exit_code;
+	/* exec: argv as the CSV writes it (a command line) and as JSON */
+	const char *argv_csv, *argv_json;
 };
 
 static void field_u(bool on, uint64_t v, bool last)
@@ -90,6 +92,8 @@ static void emit(const struct ev *e)
 				e->child_proc_id, e->child_pid);
 		if (e->exit_code >= 0)
 			fprintf(out, ",\"exit_code\":%d", e->exit_code);
+		if (e->argv_json)
+			fprintf(out, ",\"argv\":%s,\"argv_truncated\":false", e->argv_json);
 		fputs("}\n", out);
 		return;
 	}
@@ -107,7 +111,11 @@ static void emit(const struct ev *e)
 	field_u(e->child_proc_id, e->child_proc_id, false);
 	field_u(e->child_proc_id, e->child_pid, false);
 	field_u(e->exit_code >= 0, (uint64_t)e->exit_code, false);
-	fputc('\n', out);
+	/* exit_signal, never set, then argv and argv_truncated */
+	if (e->argv_csv)
+		fprintf(out, ",%s,0\n", e->argv_csv);
+	else
+		fputs(",,\n", out);
 }
 
 static const struct {
@@ -207,10 +215,12 @@ int main(int argc, char **argv)
 	if (!jsonl)
 		fputs("session_id,proc_id,pid,tid,comm,seq,ts_ns,dur_ns,event,abi,nr,syscall,ret,"
 		      "errno,addr,map,path,offset,symbol,phase,early,child_proc_id,child_pid,"
-		      "exit_code,exit_signal\n", out);
+		      "exit_code,exit_signal,argv,argv_truncated\n", out);
 	/* make: exec, 4 loader calls, 2 program calls. */
 	e = (struct ev){ .event = "exec", .proc_id = 1, .pid = 1000, .comm = "make",
-			 .ts = ts, .path = "/usr/bin/make", .exit_code = -1 };
+			 .ts = ts, .path = "/usr/bin/make", .exit_code = -1,
+			 .argv_csv = "make -j2 'CFLAGS=-O2 -g'",
+			 .argv_json = "[\"make\",\"-j2\",\"CFLAGS=-O2 -g\"]" };
 	emit(&e);
 	events++;
 	for (i = 0; i < 6; i++) {
@@ -252,7 +262,8 @@ int main(int argc, char **argv)
 		case 1:
 			e = (struct ev){ .event = "exec", .proc_id = id + 1, .pid = (uint32_t)pid,
 					 .comm = "cc", .ts = s->next_ts, .path = "/usr/bin/cc",
-					 .exit_code = -1 };
+					 .exit_code = -1, .argv_csv = "cc -c f.c",
+					 .argv_json = "[\"cc\",\"-c\",\"f.c\"]" };
 			s->stage = 2;
 			s->next_ts += 1000;
 			break;

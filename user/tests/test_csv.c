@@ -92,13 +92,13 @@ TEST(csv_processes_table_exact)
 		"syscalls,errors,syscall_ns,sites,user_time_ns,sys_time_ns,"
 		"voluntary_ctxt_switches,involuntary_ctxt_switches,minor_faults,"
 		"major_faults,instructions,cycles,task_clock_ns,syscalls_per_kinsn,"
-		"attached\n"
+		"attached,argv,argv_truncated\n"
 		"7,1,,,100,100,99,sh,/bin/sh,1000,5000,4000,"
 		"2023-11-14T22:13:20.000001000Z,exited,0,,0,1,10,1,1000,2,300,400,"
-		"5,6,7,8,20000,,,0.500,0\n"
+		"5,6,7,8,20000,,,0.500,0,,\n"
 		"7,2,1,,101,101,100,\"a,b\"\"c\",,2000,,,"
 		"2023-11-14T22:13:20.000002000Z,running,,,,1,5,0,500,1,0,0,"
-		"0,0,0,0,,,,,1\n");
+		"0,0,0,0,,,,,1,,\n");
 	st_dump_free(&d);
 }
 
@@ -111,8 +111,8 @@ TEST(csv_counter_goes_to_the_column_of_its_mode)
 	d.session.counters = SYSTRACE_COUNTERS_TASK_CLOCK;
 	out = table(&d, ST_TABLE_PROCESSES);
 	row = strchr(out, '\n') + 1;
-	EXPECT_STREQ(strstr(row, ",8,"), ",8,,,20000,,0\n7,2,1,,101,101,100,\"a,b\"\"c\",,2000,,,"
-		     "2023-11-14T22:13:20.000002000Z,running,,,,1,5,0,500,1,0,0,0,0,0,0,,,,,1\n");
+	EXPECT_STREQ(strstr(row, ",8,"), ",8,,,20000,,0,,\n7,2,1,,101,101,100,\"a,b\"\"c\",,2000,,,"
+		     "2023-11-14T22:13:20.000002000Z,running,,,,1,5,0,500,1,0,0,0,0,0,0,,,,,1,,\n");
 	st_dump_free(&d);
 }
 

@@ -483,7 +483,7 @@ TEST(dump_load_keeps_the_last_of_duplicate_keys)
 	struct st_err err;
 
 	a = replace(text, "\"pid\":100,", "\"pid\":\"x\",\"pid\":100,");
-	b = replace(a, "\"attached\":false}", "\"attached\":false,\"tgid\":42,\"attached\":true}");
+	b = replace(a, "\"attached\":false,", "\"attached\":false,\"tgid\":42,\"attached\":true,");
 	ASSERT_EQ(load_both(b, &d, &e, &err), 0);
 	EXPECT_EQ(e.procs[0].pid, 100);
 	EXPECT_EQ(e.procs[0].tgid, 42);

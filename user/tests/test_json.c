@@ -153,7 +153,8 @@ TEST(json_values_types_and_nulls)
 	EXPECT_TRUE(json_is_null(json_object_get(p0, "task_clock_ns")));
 	EXPECT_TRUE(json_is_real(json_object_get(p0, "syscalls_per_kinsn")));
 	EXPECT_TRUE(json_real_value(json_object_get(p0, "syscalls_per_kinsn")) == 0.5);
-	EXPECT_TRUE(strstr(text, "\"syscalls_per_kinsn\":0.5,\"attached\":false}"));
+	EXPECT_TRUE(strstr(text, "\"syscalls_per_kinsn\":0.5,\"attached\":false,"
+			   "\"argv\":null,\"argv_truncated\":null}"));
 	EXPECT_TRUE(json_is_true(json_object_get(p1, "attached")));
 	EXPECT_TRUE(json_is_null(json_object_get(p1, "syscalls_per_kinsn")));
 
