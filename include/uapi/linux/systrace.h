@@ -247,6 +247,8 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_LOG_BUFFER,
 	/* u64: log events lost to a full buffer (in the rows all the same) */
 	SYSTRACE_SESSION_A_DROPPED_EVENTS,
+	/* u64: images whose argv was not kept (unknown in their rows) */
+	SYSTRACE_SESSION_A_DROPPED_ARGV,
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -281,7 +283,8 @@ enum systrace_stat_kind {
 	X(DROPPED_RESOLVE, dropped_resolve, DROP)		\
 	X(DROPPED_COUNTERS, dropped_counters, DROP)		\
 	X(LATE_RESOLVES, late_resolves, NOTE)			\
-	X(DROPPED_EVENTS, dropped_events, LOG_DROP)
+	X(DROPPED_EVENTS, dropped_events, LOG_DROP)		\
+	X(DROPPED_ARGV, dropped_argv, DROP)
 
 /* The temporal log's buffer per CPU, in bytes (SYSTRACE_A_LOG_BUFFER). */
 #define SYSTRACE_LOG_BUFFER_MIN	(4U << 10)
