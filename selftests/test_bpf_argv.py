@@ -46,7 +46,7 @@ if sys.argv[1] == "limit":
 
 from trace_check import begin, done, eq, expect  # noqa: E402
 
-a_dir, a_rows, a_json, c_dir, c_rows, c_json, limit = begin()[1:]
+a_dir, a_rows, a_json, c_dir, c_rows, c_json, limit, d_rows, attachee = begin()[1:]
 
 
 def cmdline(d, name):
@@ -94,4 +94,17 @@ with open(os.path.join(os.path.dirname(c_json), "c.json")) as f:
     live_c = json.load(f)["session"]["mem_bytes"]
 eq(live_b - live_c, chunks(len(full[:ARGV_MAX])) * 256,
    "max_mem: the live session holds the long argv's 22 chunks less")
+
+d = load_rows(d_rows)
+eq(len(d), 3, "attach: rows (attachee, its child, the child's exec)")
+root = [r for r in d if r["attached"]]
+eq(len(root), 1, "attach: one attached row")
+if len(d) == 3 and len(root) == 1:
+    root = root[0]
+    child = [r for r in d if r["parent_id"] == root["id"] and not r["prev_id"]][0]
+    image = [r for r in d if r["prev_id"] == child["id"]][0]
+    eq(argv_bytes(root), None, "attach: the attached process's argv is unknown")
+    eq(argv_bytes(child), None, "attach: its child forked after the attach shares it")
+    eq(argv_bytes(image), attachee.encode() + b"\0child\0" + b"1\0",
+       "attach: the child's exec (attachee child 1) has its argv")
 done()

@@ -11,6 +11,9 @@
 #             long image's argv but not for its 22 chunks: that row's argv
 #             is unknown, dropped_argv is 1 (dropped_nomem 1, nothing else
 #             dropped before it), every other row is exact
+#   attach    the attached process's argv is unknown (not read: see
+#             docs/semantics.md), and its child forked after the attach
+#             shares it; that child's exec has its argv, exact
 # tags: bpf
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +21,7 @@
 . "$(dirname "$0")/trace_lib.sh"
 need_bpf
 need_prog argvkeep
+need_prog attachee
 ROWS=$TOP/user/tests/bpf_rows
 [ -x "$ROWS" ] || missing "$ROWS was not built (make -C user)"
 on_exit mod_unload_quiet
@@ -72,4 +76,32 @@ sid_c=$(csvq --json get session.id <"$T/c.json")
 rows "$sid_c" "$T/c.rows"
 ctl_ok dump "$sid_c" --json --no-symbols -o "$T/c.final.json"
 
-pycheck test_bpf_argv.py check "$T/a" "$T/a.rows" "$T/a.json" "$T/c" "$T/c.rows" "$T/c.final.json" "$limit"
+# --- attach ----------------------------------------------------------------------
+# attachee exec 2 1 (see progs/attachee.c): it blocks in read on a FIFO; once
+# attached, its child execs `attachee child 1`.
+mkfifo "$T/afifo"
+"$PROGS/attachee" exec 2 1 <"$T/afifo" >"$T/attachee.out" &
+apid=$!
+exec 8>"$T/afifo"
+on_exit "kill -9 $apid 2>/dev/null"
+for ((i = 0; i < 6000; i++)); do
+	grep -qx ready "$T/attachee.out" 2>/dev/null &&
+		[ "$(cut -d' ' -f1 "/proc/$apid/syscall" 2>/dev/null)" = 0 ] && break
+	sleep 0.01
+done
+ctl_ok attach --counters none "$apid"
+sid_d=$CTL_OUT
+printf g >&8
+for ((i = 0; i < 6000; i++)); do
+	grep -qx done "$T/attachee.out" 2>/dev/null &&
+		[ "$(cut -d' ' -f1 "/proc/$apid/syscall" 2>/dev/null)" = 0 ] && break
+	sleep 0.01
+done
+printf g >&8
+exec 8>&-
+wait "$apid"
+assert_eq "$?" 7 "attachee's exit status"
+rows "$sid_d" "$T/d.rows"
+
+pycheck test_bpf_argv.py check "$T/a" "$T/a.rows" "$T/a.json" "$T/c" "$T/c.rows" "$T/c.final.json" "$limit" \
+	"$T/d.rows" "$PROGS/attachee"
