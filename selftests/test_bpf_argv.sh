@@ -93,7 +93,7 @@ ctl_ok attach --counters none "$apid"
 sid_d=$CTL_OUT
 printf g >&8
 for ((i = 0; i < 6000; i++)); do
-	grep -qx done "$T/attachee.out" 2>/dev/null &&
+	grep -qx "done" "$T/attachee.out" 2>/dev/null &&
 		[ "$(cut -d' ' -f1 "/proc/$apid/syscall" 2>/dev/null)" = 0 ] && break
 	sleep 0.01
 done
