@@ -103,8 +103,10 @@ if len(d) == 3 and len(root) == 1:
     root = root[0]
     child = [r for r in d if r["parent_id"] == root["id"] and not r["prev_id"]][0]
     image = [r for r in d if r["prev_id"] == child["id"]][0]
-    eq(argv_bytes(root), None, "attach: the attached process's argv is unknown")
-    eq(argv_bytes(child), None, "attach: its child forked after the attach shares it")
+    want = attachee.encode() + b"\0exec\0" + b"2\0" + b"1\0"
+    eq(argv_bytes(root), want, "attach: the attached process's argv, read at its first syscall exit")
+    eq(root["argv_truncated"], False, "attach: argv_truncated")
+    eq(argv_bytes(child), want, "attach: its child forked after that shares it")
     eq(argv_bytes(image), attachee.encode() + b"\0child\0" + b"1\0",
        "attach: the child's exec (attachee child 1) has its argv")
 done()

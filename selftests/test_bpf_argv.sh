@@ -11,9 +11,10 @@
 #             long image's argv but not for its 22 chunks: that row's argv
 #             is unknown, dropped_argv is 1 (dropped_nomem 1, nothing else
 #             dropped before it), every other row is exact
-#   attach    the attached process's argv is unknown (not read: see
-#             docs/semantics.md), and its child forked after the attach
-#             shares it; that child's exec has its argv, exact
+#   attach    the attached process's argv, read in its own context at its
+#             first syscall exit (the read it was blocked in), exact; its
+#             child forked after that shares it; the child's exec has its
+#             own, exact
 # tags: bpf
 # timeout: 120
 . "$(dirname "$0")/lib.sh"

@@ -777,6 +777,9 @@ int BPF_PROG(st_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+static __noinline void argv_attached(struct stb_sess *s, __u32 slot, struct stb_task *t,
+				     struct task_struct *task, struct stb_proc *p);
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -805,6 +808,8 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 		account(s, sites, t, p, ret, bpf_ktime_get_ns());
 	if (p->npending)
 		pending_retry(s, slot, sites, task, p);
+	if (t->argv_want)
+		argv_attached(s, slot, t, task, p);
 	return 0;
 }
 
@@ -1052,6 +1057,24 @@ static __always_inline void argv_keep(struct stb_sess *s, void *argv, struct tas
 	drop(s, &s->m.dropped_argv, err);
 }
 
+/*
+ * The argv of @p, an image that ran before its attach (or a child it forked
+ * before its argv was read), read by the first of its threads back from a
+ * syscall: in its own context, as at an exec, never from another process.
+ */
+static __noinline void argv_attached(struct stb_sess *s, __u32 slot, struct stb_task *t,
+				     struct task_struct *task, struct stb_proc *p)
+{
+	void *argv;
+
+	t->argv_want = 0;
+	if (p->argv_of || __sync_val_compare_and_swap(&p->argv_claim, 0, 1))
+		return;
+	argv = bpf_map_lookup_elem(&st_argv, &slot);
+	if (argv && sess_still(s, t))
+		argv_keep(s, argv, task, p);
+}
+
 /* Ends row @p with the wait status @code. */
 static __always_inline void proc_exit(struct stb_sess *s, struct stb_proc *p, __u32 code,
 				      __u64 now)
@@ -1138,6 +1161,8 @@ int BPF_PROG(st_fork, struct task_struct *parent, struct task_struct *child)
 	ct->site_ok = 0;
 	ct->cnt_valid = 0;
 	ct->cnt_sum = 0;
+	/* An attached image's argv not read yet: the child reads its own copy. */
+	ct->argv_want = !p->argv_of && (pt->argv_want || p->attached);
 	acct_base(ct, child);
 	ct->state = STB_TASK_ACTIVE;
 	__sync_fetch_and_add(&s->m.live_tasks, 1);
@@ -1205,6 +1230,7 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 	}
 	t->proc_id = id;
 	t->site_ok = 0;
+	t->argv_want = 0;
 	cur = bpf_map_lookup_elem(procs, &id);
 	if (cur)
 		argv_keep(s, argv, task, cur);
@@ -1413,6 +1439,8 @@ static __always_inline void attach_task(struct task_struct *task)
 	t->proc_id = id;
 	t->tid = pid_in_ns(s, BPF_CORE_READ(task, thread_pid));
 	acct_base(t, task);
+	/* Its argv is read in its own context, at its next syscall exit. */
+	t->argv_want = 1;
 	__sync_fetch_and_add(&p->threads, 1);
 	__sync_fetch_and_add(&p->live, 1);
 	__sync_fetch_and_add(&s->m.live_tasks, 1);

@@ -100,7 +100,8 @@ struct stb_task {
 	__u32 nr;
 	__u32 tid;		/* in the session's pid namespace */
 	__u8 site_ok;		/* the row of the last call's site exists */
-	__u8 pad[7];
+	__u8 argv_want;		/* its image's argv is read at its next syscall exit */
+	__u8 pad[6];
 	__u64 base_utime, base_stime, base_rtime, base_nvcsw, base_nivcsw;
 	__u64 base_minflt, base_majflt;
 	__u64 cnt_base;		/* the CPU's counter at the switch-in */
@@ -196,7 +197,7 @@ struct stb_proc {
 	__u64 argv_of;		/* the image whose exec kept its argv; 0: unknown */
 	__u64 pending[STB_PENDING];
 	__u32 npending;
-	__u32 pad3;
+	__u32 argv_claim;	/* a thread took the reading of an attached image's argv */
 };
 
 /*
