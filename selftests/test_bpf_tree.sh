@@ -115,7 +115,7 @@ start
 assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
 expect_eq "$(stat -c '%u %a %F' "$BPF_TREE")" "0 700 directory" "the tree start makes: owner, mode, type"
 expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')" \
-	"counters files host keep logs notify procs sessions sites tasks " \
+	"argv counters files host keep logs notify procs sessions sites tasks " \
 	"the tree's entries"
 ctl_ok dump --json --no-symbols -o "$T/d.json"
 expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \

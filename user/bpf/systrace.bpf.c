@@ -99,6 +99,14 @@ struct ring_map {
 	__uint(max_entries, 4096);
 };
 
+struct argv_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(struct stb_argv_key));
+	__uint(value_size, STB_ARGV_CHUNK);
+};
+
 struct counters_map {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(max_entries, 1);
@@ -126,6 +134,14 @@ struct {
 	__type(key, __u32);
 	__array(values, struct files_map);
 } st_files SEC(".maps");
+
+/* The images' argv, in chunks (struct stb_argv_key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, STB_MAX_SESSIONS);
+	__type(key, __u32);
+	__array(values, struct argv_map);
+} st_argv SEC(".maps");
 
 /*
  * The temporal log: one ring per possible CPU for each session with a
@@ -155,10 +171,11 @@ struct {
 	__array(values, struct counters_map);
 } st_counters SEC(".maps");
 
-/* Room to build a path or a row outside the 512-byte stack. */
+/* Room to build a path, a row or an argv outside the 512-byte stack. */
 struct scratch {
 	struct stb_file file;
 	struct stb_proc proc;
+	char argv[STB_ARGV_CHUNKS * STB_ARGV_CHUNK];	/* head, then the bytes */
 };
 
 struct {
@@ -760,6 +777,9 @@ int BPF_PROG(st_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
+static __noinline void argv_attached(struct stb_sess *s, __u32 slot, struct stb_task *t,
+				     struct task_struct *task, struct stb_proc *p);
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -788,6 +808,8 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 		account(s, sites, t, p, ret, bpf_ktime_get_ns());
 	if (p->npending)
 		pending_retry(s, slot, sites, task, p);
+	if (t->argv_want)
+		argv_attached(s, slot, t, task, p);
 	return 0;
 }
 
@@ -957,6 +979,7 @@ static __always_inline __u64 proc_new(struct stb_sess *s, __u32 slot, void *proc
 	} else if (exe_of) {
 		p->has_exe = exe_of->has_exe;
 		p->exe = exe_of->exe;
+		p->argv_of = exe_of->argv_of;
 	}
 	/* An id taken already (by a row systracectl wrote) is skipped. */
 	for (i = 0; i < 2; i++) {
@@ -972,6 +995,84 @@ static __always_inline __u64 proc_new(struct stb_sess *s, __u32 slot, void *proc
 	}
 	stat_inc(&s->m.procs);
 	return p->id;
+}
+
+/*
+ * Keeps the argv of @task's new image @p, which its exec just wrote at
+ * the top of the new stack (the pages are there): the head and the bytes
+ * in as many chunks as they fill, all of them or none (counted in
+ * dropped_argv). Runs in @task: its mm is the new one.
+ */
+static __always_inline void argv_keep(struct stb_sess *s, void *argv, struct task_struct *task,
+				      struct stb_proc *p)
+{
+	const __u64 cost = STB_ELEM_COST(sizeof(struct stb_argv_key), STB_ARGV_CHUNK);
+	struct stb_argv_key key = { .proc_id = p->id };
+	struct stb_argv_head *h;
+	struct scratch *sc;
+	__u64 start, end, len;
+	__u32 zero = 0, n, i, j;
+	long err = 0;
+
+	sc = bpf_map_lookup_elem(&st_scratch, &zero);
+	if (!sc)
+		return;
+	start = BPF_CORE_READ(task, mm, arg_start);
+	end = BPF_CORE_READ(task, mm, arg_end);
+	if (end < start || !start) {
+		stat_inc(&s->m.dropped_argv);
+		return;
+	}
+	len = end - start;
+	h = (void *)sc->argv;
+	h->full = len > 0xffffffffULL ? 0xffffffff : (__u32)len;
+	if (len > STB_ARGV_MAX)
+		len = STB_ARGV_MAX;
+	h->len = len;
+	if (bpf_probe_read_user(sc->argv + sizeof(*h), len & (2 * STB_ARGV_MAX - 1),
+				(void *)start)) {
+		stat_inc(&s->m.dropped_argv);
+		return;
+	}
+	n = (sizeof(*h) + len + STB_ARGV_CHUNK - 1) / STB_ARGV_CHUNK;
+	if (!mem_charge(s, n * cost)) {
+		stat_inc(&s->m.dropped_argv);
+		return;
+	}
+	for (i = 0; i < STB_ARGV_CHUNKS && i < n; i++) {
+		key.idx = i;
+		err = map_insert(argv, &key, sc->argv + i * STB_ARGV_CHUNK);
+		if (err)
+			break;
+	}
+	if (!err) {
+		p->argv_of = p->id;
+		return;
+	}
+	for (j = 0; j < STB_ARGV_CHUNKS && j < i; j++) {
+		key.idx = j;
+		bpf_map_delete_elem(argv, &key);
+	}
+	mem_uncharge(s, n * cost);
+	drop(s, &s->m.dropped_argv, err);
+}
+
+/*
+ * The argv of @p, an image that ran before its attach (or a child it forked
+ * before its argv was read), read by the first of its threads back from a
+ * syscall: in its own context, as at an exec, never from another process.
+ */
+static __noinline void argv_attached(struct stb_sess *s, __u32 slot, struct stb_task *t,
+				     struct task_struct *task, struct stb_proc *p)
+{
+	void *argv;
+
+	t->argv_want = 0;
+	if (p->argv_of || __sync_val_compare_and_swap(&p->argv_claim, 0, 1))
+		return;
+	argv = bpf_map_lookup_elem(&st_argv, &slot);
+	if (argv && sess_still(s, t))
+		argv_keep(s, argv, task, p);
 }
 
 /* Ends row @p with the wait status @code. */
@@ -1060,6 +1161,8 @@ int BPF_PROG(st_fork, struct task_struct *parent, struct task_struct *child)
 	ct->site_ok = 0;
 	ct->cnt_valid = 0;
 	ct->cnt_sum = 0;
+	/* An attached image's argv not read yet: the child reads its own copy. */
+	ct->argv_want = !p->argv_of && (pt->argv_want || p->attached);
 	acct_base(ct, child);
 	ct->state = STB_TASK_ACTIVE;
 	__sync_fetch_and_add(&s->m.live_tasks, 1);
@@ -1076,10 +1179,10 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 	     struct linux_binprm *bprm)
 {
-	struct stb_proc *old = NULL;
+	struct stb_proc *old = NULL, *cur;
 	struct stb_task *t;
 	struct stb_sess *s;
-	void *procs, *sites;
+	void *procs, *sites, *argv;
 	__u64 now, id, parent_id = 0, prev_id = 0;
 	__u32 ppid, slot;
 
@@ -1092,7 +1195,8 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 	slot = t->slot;
 	procs = bpf_map_lookup_elem(&st_procs, &slot);
 	sites = bpf_map_lookup_elem(&st_sites, &slot);
-	if (!procs || !sites || !sess_still(s, t))
+	argv = bpf_map_lookup_elem(&st_argv, &slot);
+	if (!procs || !sites || !argv || !sess_still(s, t))
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (t->state == STB_TASK_ACTIVE) {
@@ -1126,6 +1230,10 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 	}
 	t->proc_id = id;
 	t->site_ok = 0;
+	t->argv_want = 0;
+	cur = bpf_map_lookup_elem(procs, &id);
+	if (cur)
+		argv_keep(s, argv, task, cur);
 	/* A thread's exec made it the leader: it has the leader's pid now. */
 	t->tid = pid_in_ns(s, BPF_CORE_READ(task, thread_pid));
 	t->inflight = 0;
@@ -1331,6 +1439,8 @@ static __always_inline void attach_task(struct task_struct *task)
 	t->proc_id = id;
 	t->tid = pid_in_ns(s, BPF_CORE_READ(task, thread_pid));
 	acct_base(t, task);
+	/* Its argv is read in its own context, at its next syscall exit. */
+	t->argv_want = 1;
 	__sync_fetch_and_add(&p->threads, 1);
 	__sync_fetch_and_add(&p->live, 1);
 	__sync_fetch_and_add(&s->m.live_tasks, 1);

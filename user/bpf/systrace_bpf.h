@@ -21,7 +21,7 @@
 /* Sessions that may exist at once: the slots of `sessions`. */
 #define STB_MAX_SESSIONS	64
 /* The layout of the pin tree; another one is refused, never followed. */
-#define STB_LAYOUT	3
+#define STB_LAYOUT	4
 #define STB_MAGIC	0x7379737472616365ULL	/* "systrace" */
 
 /* The pins of the tree, all maps (bpffs holds nothing else). */
@@ -34,6 +34,7 @@
 #define STB_PIN_LOGS		"logs"
 #define STB_PIN_NOTIFY		"notify"
 #define STB_PIN_COUNTERS	"counters"
+#define STB_PIN_ARGV		"argv"
 
 /* The programs that tracing attaches, in struct stb_host's link_id[] order. */
 enum {
@@ -99,7 +100,8 @@ struct stb_task {
 	__u32 nr;
 	__u32 tid;		/* in the session's pid namespace */
 	__u8 site_ok;		/* the row of the last call's site exists */
-	__u8 pad[7];
+	__u8 argv_want;		/* its image's argv is read at its next syscall exit */
+	__u8 pad[6];
 	__u64 base_utime, base_stime, base_rtime, base_nvcsw, base_nivcsw;
 	__u64 base_minflt, base_majflt;
 	__u64 cnt_base;		/* the CPU's counter at the switch-in */
@@ -116,6 +118,7 @@ struct stb_meta {
 	__u64 dropped_nomem, dropped_resolve, dropped_counters;
 	__u64 late_resolves;
 	__u64 dropped_events;	/* the log's ring was full */
+	__u64 dropped_argv;	/* argv not kept: unreadable, map full, max_mem */
 	__u64 mem_bytes;	/* held: against max_mem (fixed_bytes included) */
 };
 
@@ -191,9 +194,34 @@ struct stb_proc {
 	__u64 nvcsw, nivcsw, minflt, majflt;
 	__u64 counter_value;
 	struct stb_file_key exe;
+	__u64 argv_of;		/* the image whose exec kept its argv; 0: unknown */
 	__u64 pending[STB_PENDING];
 	__u32 npending;
-	__u32 pad3;
+	__u32 argv_claim;	/* a thread took the reading of an attached image's argv */
+};
+
+/*
+ * An image's argv, kept at its exec (SYSTRACE_ARGV_MAX bytes at most):
+ * a head, then the bytes of arg_start..arg_end, stored in chunks of
+ * STB_ARGV_CHUNK bytes keyed by (image id, index), only as many as it
+ * needs. A chunk's hash element is then 48 + 16 + 192 = 256 bytes, a
+ * slab size exactly. A forked image keeps no chunk: its row names the
+ * image whose chunks it shares (argv_of). The chunks of an argv are all
+ * there or none is.
+ */
+#define STB_ARGV_MAX	4096	/* SYSTRACE_ARGV_MAX */
+#define STB_ARGV_CHUNK	192
+#define STB_ARGV_CHUNKS	22	/* (head + STB_ARGV_MAX) / STB_ARGV_CHUNK, rounded up */
+
+struct stb_argv_key {
+	__u64 proc_id;
+	__u32 idx;
+	__u32 pad;
+};
+
+struct stb_argv_head {
+	__u32 len;		/* bytes kept after the head */
+	__u32 full;		/* arg_end - arg_start: more than len when cut */
 };
 
 /*

@@ -132,7 +132,7 @@ static int slot_of(const struct st_tree *t, uint32_t id)
 struct bpf_session {
 	uint32_t id, slot;
 	struct stb_sess s;	/* a copy of its slot */
-	int procs, sites, files;
+	int procs, sites, files, argv;
 	__u64 misses[2];
 };
 
@@ -144,7 +144,9 @@ static void session_close(struct bpf_session *bs)
 		close(bs->sites);
 	if (bs->files >= 0)
 		close(bs->files);
-	bs->procs = bs->sites = bs->files = -1;
+	if (bs->argv >= 0)
+		close(bs->argv);
+	bs->procs = bs->sites = bs->files = bs->argv = -1;
 }
 
 static int inner(struct st_tree *t, enum st_tree_map which, uint32_t slot, uint32_t key_size,
@@ -175,7 +177,7 @@ static int session_take(struct st_tree *t, uint32_t slot, struct bpf_session *bs
 	bs->slot = slot;
 	bs->s = t->sess[slot];
 	bs->id = (uint32_t)bs->s.sid;
-	bs->procs = bs->sites = bs->files = -1;
+	bs->procs = bs->sites = bs->files = bs->argv = -1;
 	st_bpf_misses(t, &t->sess[slot], bs->misses);
 	ret = inner(t, ST_M_PROCS, slot, sizeof(uint64_t), sizeof(struct stb_proc), "procs", err);
 	if (ret < 0)
@@ -191,6 +193,10 @@ static int session_take(struct st_tree *t, uint32_t slot, struct bpf_session *bs
 	if (ret < 0)
 		goto fail;
 	bs->files = ret;
+	ret = inner(t, ST_M_ARGV, slot, sizeof(struct stb_argv_key), STB_ARGV_CHUNK, "argv", err);
+	if (ret < 0)
+		goto fail;
+	bs->argv = ret;
 	return 0;
 fail:
 	session_close(bs);
@@ -308,6 +314,7 @@ static void session_row(const struct bpf_session *bs, const struct stb_proc *pro
 	r->dropped_counters = m->dropped_counters;
 	r->late_resolves = m->late_resolves;
 	r->dropped_events = m->dropped_events;
+	r->dropped_argv = m->dropped_argv;
 	r->log_buffer = s->log_buffer;
 	r->mem_bytes = m->mem_bytes;
 	r->proc_row_bytes = STB_ELEM_COST(sizeof(uint64_t), sizeof(struct stb_proc));
@@ -546,8 +553,59 @@ static void cputime_adjust(uint64_t ut, uint64_t st, uint64_t rt, uint64_t *user
 	*user = rt - *sys;
 }
 
-static void proc_row(const struct stb_sess *s, const struct stb_proc *p, int files_fd,
-		     struct st_proc_row *r)
+_Static_assert(STB_ARGV_MAX == SYSTRACE_ARGV_MAX, "argv bytes kept per image");
+
+/*
+ * The argv image @id kept at its exec (argv_keep in the programs): its
+ * head and bytes, read back from the chunks. Unknown (0, *out NULL) when
+ * a chunk is missing or the head does not hold: the chunks of an argv are
+ * all there or none is. -ENOMEM.
+ */
+static int argv_read(int fd, uint64_t id, char **out, uint32_t *len, bool *truncated)
+{
+	char buf[STB_ARGV_CHUNKS * STB_ARGV_CHUNK];
+	struct stb_argv_key key = { .proc_id = id };
+	struct stb_argv_head h;
+	uint32_t n, keep;
+	char *argv;
+
+	*out = NULL;
+	*len = 0;
+	*truncated = false;
+	if (bpf_map_lookup_elem(fd, &key, buf))
+		return 0;
+	memcpy(&h, buf, sizeof(h));
+	if (h.len > STB_ARGV_MAX || h.full < h.len)
+		return 0;
+	n = (uint32_t)(sizeof(h) + h.len + STB_ARGV_CHUNK - 1) / STB_ARGV_CHUNK;
+	for (key.idx = 1; key.idx < n; key.idx++)
+		if (bpf_map_lookup_elem(fd, &key, buf + key.idx * STB_ARGV_CHUNK))
+			return 0;
+	argv = buf + sizeof(h);
+	keep = h.len;
+	/*
+	 * Longer than kept: cut after the last whole argument. So is a last
+	 * argument without its NUL (the process rewrote its arguments' area
+	 * before exec returned) when there is no room to add one.
+	 */
+	if (h.full > h.len || (keep && argv[keep - 1] && keep == STB_ARGV_MAX)) {
+		while (keep && argv[keep - 1])
+			keep--;
+		*truncated = true;
+	} else if (keep && argv[keep - 1]) {
+		argv[keep++] = '\0';
+	}
+	*out = malloc(keep + 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, argv, keep);
+	(*out)[keep] = '\0';
+	*len = keep;
+	return 0;
+}
+
+static int proc_row(const struct stb_sess *s, const struct stb_proc *p, int files_fd,
+		    int argv_fd, struct st_proc_row *r)
 {
 	const char *path;
 
@@ -587,6 +645,9 @@ static void proc_row(const struct stb_sess *s, const struct stb_proc *p, int fil
 		r->counter_value = p->counter_value;
 		r->counter_tasks = p->counter_tasks;
 	}
+	if (!p->argv_of)
+		return 0;
+	return argv_read(argv_fd, p->argv_of, &r->argv, &r->argv_len, &r->argv_truncated);
 }
 
 /* The kernel's dev_t (major << 20 | minor) as stat(2) gives it, as the module reports it. */
@@ -718,10 +779,12 @@ static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d, struct st_err
 		ret = -ENOMEM;
 		goto fail;
 	}
-	for (i = 0; i < n; i++)
-		proc_row(&bs.s, &procs[i], bs.files, &d->procs[i]);
+	for (i = 0; i < n && !ret; i++)
+		ret = proc_row(&bs.s, &procs[i], bs.files, bs.argv, &d->procs[i]);
 	d->nprocs = n;
 	free(procs);
+	if (ret)
+		goto fail;
 	ret = read_sites(&bs, d);
 	if (ret)
 		goto fail;

@@ -129,7 +129,7 @@ static int notify_event(void *ctx, void *data, size_t size)
  */
 static void keeper_finish(struct st_keeper *k)
 {
-	struct st_cut c = { .fd = { -1, -1, -1 } };
+	struct st_cut c = { .fd = { -1, -1, -1, -1 } };
 	struct stb_sess *s = NULL;
 	struct st_tree t;
 	struct st_err err;

@@ -98,10 +98,20 @@ static uint64_t buckets(uint64_t max_entries)
 	return 16 * pow2_at_least(max_entries ? max_entries : 1);
 }
 
+uint32_t st_bpf_argv_chunks(uint32_t max_procs)
+{
+	uint64_t n = 2 * (uint64_t)max_procs;
+
+	if (n < ST_BPF_ARGV_MIN)
+		return ST_BPF_ARGV_MIN;
+	return n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)n;
+}
+
 uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log_ring,
 			    int ncpus)
 {
 	return buckets(max_procs) + buckets(max_sites) + buckets(ST_BPF_FILES) +
+	       buckets(st_bpf_argv_chunks(max_procs)) +
 	       (uint64_t)sysconf(_SC_PAGESIZE) + (uint64_t)log_ring * (uint64_t)ncpus;
 }
 
@@ -224,6 +234,7 @@ static const struct {
 	{ ST_M_PROCS, sizeof(uint64_t), sizeof(struct stb_proc), "st_procs_c" },
 	{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
 	{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
+	{ ST_M_ARGV, sizeof(struct stb_argv_key), STB_ARGV_CHUNK, "st_argv_c" },
 };
 
 void st_bpf_cut_free(struct st_cut *c)
@@ -307,7 +318,7 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 static void slot_free(struct st_tree *t, uint32_t slot)
 {
 	static const enum st_tree_map per_slot[] = {
-		ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_NOTIFY, ST_M_COUNTERS,
+		ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_NOTIFY, ST_M_COUNTERS, ST_M_ARGV,
 	};
 	struct stb_sess *s = &t->sess[slot];
 	uint64_t sid = s->sid;
@@ -531,6 +542,8 @@ static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struc
 		  sizeof(struct stb_site), s->max_sites, &hash },
 		{ ST_M_FILES, BPF_MAP_TYPE_HASH, "st_files_s", sizeof(struct stb_file_key),
 		  sizeof(struct stb_file), ST_BPF_FILES, &hash },
+		{ ST_M_ARGV, BPF_MAP_TYPE_HASH, "st_argv_s", sizeof(struct stb_argv_key),
+		  STB_ARGV_CHUNK, st_bpf_argv_chunks(s->max_procs), &hash },
 		{ ST_M_NOTIFY, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
 		  (uint32_t)sysconf(_SC_PAGESIZE), NULL },
 	};

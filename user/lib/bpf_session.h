@@ -81,6 +81,12 @@ uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log
 uint32_t st_bpf_log_ring_bytes(uint32_t bytes);
 
 #define ST_BPF_FILES	16384	/* files (paths) per session */
+/*
+ * argv chunks (STB_ARGV_CHUNK bytes) per session: two per process row,
+ * ST_BPF_ARGV_MIN at least; past that, argv are dropped (dropped_argv).
+ */
+#define ST_BPF_ARGV_MIN	8192
+uint32_t st_bpf_argv_chunks(uint32_t max_procs);
 
 /*
  * Between bpf_session.c (sessions), bpf_progs.c (the programs, their
@@ -112,9 +118,9 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err);
  * holds no lock: prepare from a session that no longer changes, then
  * commit under LOCK_EX once it is known to be still there.
  */
-#define ST_CUT_MAPS 3
+#define ST_CUT_MAPS 4
 struct st_cut {
-	int fd[ST_CUT_MAPS];	/* processes, sites, files */
+	int fd[ST_CUT_MAPS];	/* processes, sites, files, argv */
 	uint64_t fixed;		/* what the session holds from then on, rows aside */
 };
 int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);

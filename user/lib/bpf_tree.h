@@ -35,6 +35,7 @@ enum st_tree_map {
 	ST_M_LOGS,
 	ST_M_NOTIFY,
 	ST_M_COUNTERS,
+	ST_M_ARGV,
 	ST_M_COUNT
 };
 

@@ -283,7 +283,7 @@ enum systrace_stat_kind {
 	X(DROPPED_RESOLVE, dropped_resolve, DROP)		\
 	X(DROPPED_COUNTERS, dropped_counters, DROP)		\
 	X(LATE_RESOLVES, late_resolves, NOTE)			\
-	X(DROPPED_EVENTS, dropped_events, LOG_DROP)			\
+	X(DROPPED_EVENTS, dropped_events, LOG_DROP)		\
 	X(DROPPED_ARGV, dropped_argv, DROP)
 
 /* The temporal log's buffer per CPU, in bytes (SYSTRACE_A_LOG_BUFFER). */
