@@ -8,7 +8,7 @@
 # wall_site, T exit calls and 1 exit_group, no clone (the threads existed
 # before the attach), nothing dropped. On the debug kernel, no "sleeping
 # function" or RCU report (klog patterns).
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
