@@ -219,9 +219,13 @@ bool st_zstd_magic(const unsigned char *b, size_t n)
 
 /* ---- the file being written ---- */
 
+/* The file's writes: few and large (a pipe's reader wakes once a MiB). */
+#define OUT_BUF (1 << 20)
+
 struct st_log_out {
 	char *path, *partial;
 	FILE *raw, *f;
+	char *buf;		/* raw's: glibc's setvbuf() ignores a size without one */
 	bool in_place;		/* path is written as it is, not renamed */
 };
 
@@ -292,6 +296,7 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 		    const struct st_log_kind *k, struct st_err *err)
 {
 	struct st_log_out *o = calloc(1, sizeof(*o));
+	struct stat st;
 	int fd, ret;
 
 	*op = NULL;
@@ -321,13 +326,18 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 			goto fail;
 		}
 	}
+	/* A pipe as big as it may be: the writer and its reader switch less. */
+	if (o->in_place && !fstat(fd, &st) && S_ISFIFO(st.st_mode))
+		fcntl(fd, F_SETPIPE_SZ, OUT_BUF);
 	o->raw = fdopen(fd, "w");
-	if (!o->raw) {
-		close(fd);
+	o->buf = malloc(OUT_BUF);
+	if (!o->raw || !o->buf) {
+		if (!o->raw)
+			close(fd);
 		ret = -ENOMEM;
 		goto nomem;
 	}
-	setvbuf(o->raw, NULL, _IOFBF, 1 << 20);
+	setvbuf(o->raw, o->buf, _IOFBF, OUT_BUF);
 	o->f = o->raw;
 	if (k->zstd) {
 		o->f = st_zstd_writer(o->raw, 3);
@@ -357,6 +367,7 @@ const char *st_log_out_partial(const struct st_log_out *o)
 
 static void out_free(struct st_log_out *o)
 {
+	free(o->buf);
 	free(o->path);
 	free(o->partial);
 	free(o);

@@ -13,7 +13,8 @@
 #include "output.h"
 #include "worker.h"
 
-#define WBUF_SIZE (1 << 16)
+/* Large: each is one fwrite(), and so one write(2) at most. */
+#define WBUF_SIZE (1 << 20)
 #define WBUF_QUEUE 4
 
 static const char *const kind_names[] = {
