@@ -340,7 +340,7 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 	setvbuf(o->raw, o->buf, _IOFBF, OUT_BUF);
 	o->f = o->raw;
 	if (k->zstd) {
-		o->f = st_zstd_writer(o->raw, 3);
+		o->f = st_zstd_writer(o->raw, 1);
 		if (!o->f) {
 			ret = -ENOMEM;
 			goto nomem;
