@@ -630,6 +630,17 @@ static inline bool parse_u64(const char *s, uint64_t *v)
 			*v = x;
 			return true;
 		}
+	} else if (!x && s[2]) {
+		/* 0x and up to 16 hex digits: an address, an offset. */
+		int h;
+
+		x = 0;
+		for (i = 2; i < 18 && (h = hexval(s[i])) >= 0; i++)
+			x = x << 4 | (uint64_t)h;
+		if (!s[i]) {
+			*v = x;
+			return true;
+		}
 	}
 	return parse_u64_slow(s, v);
 }
