@@ -60,7 +60,10 @@ static inline int64_t st_hidx_find(const struct st_hidx *h, uint64_t hash, st_hi
  */
 #define ST_HCACHE 4096
 struct st_hcache {
-	uint32_t pos[ST_HCACHE];	/* plus one; 0 is empty */
+	struct {
+		uint32_t pos;		/* plus one; 0 is empty */
+		uint32_t tag;		/* its hash's high half: a stale entry is not read */
+	} e[ST_HCACHE];
 };
 
 /* As st_hidx_find, through c. */
@@ -68,14 +71,16 @@ static inline int64_t st_hidx_find_c(const struct st_hidx *h, struct st_hcache *
 				     uint64_t hash, st_hidx_eq eq, const void *ctx,
 				     const void *key)
 {
-	uint32_t *p = &c->pos[hash & (ST_HCACHE - 1)];
+	typeof(c->e[0]) *p = &c->e[hash & (ST_HCACHE - 1)];
 	int64_t i;
 
-	if (*p && eq(ctx, *p - 1, key))
-		return *p - 1;
+	if (p->pos && p->tag == (uint32_t)(hash >> 32) && eq(ctx, p->pos - 1, key))
+		return p->pos - 1;
 	i = st_hidx_find(h, hash, eq, ctx, key);
-	if (i >= 0)
-		*p = (uint32_t)i + 1;
+	if (i >= 0) {
+		p->pos = (uint32_t)i + 1;
+		p->tag = (uint32_t)(hash >> 32);
+	}
 	return i;
 }
 
