@@ -57,6 +57,7 @@ struct st_log_src {
 	const char *path;
 	enum src_kind kind;
 	FILE *f, *raw;		/* raw: the file's own stream (progress) */
+	struct st_readahead *ra;	/* reads f, when a regular file */
 	uint64_t size;
 	struct st_log_meta meta;
 	bool meta_known;
@@ -112,6 +113,7 @@ static int bad(struct st_log_src *s, struct st_err *err, size_t line,
 static int refill(struct st_log_src *s, struct st_err *err)
 {
 	size_t n;
+	int e;
 
 	if (s->pos) {
 		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
@@ -132,10 +134,16 @@ static int refill(struct st_log_src *s, struct st_err *err)
 		s->buf = b;
 		s->cap = cap;
 	}
-	n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
-	if (!n && ferror(s->f)) {
-		int e = errno ? errno : EIO;
+	if (s->ra) {
+		ssize_t k = st_readahead_read(s->ra, s->buf + s->len, s->cap - 1 - s->len);
 
+		n = k > 0 ? (size_t)k : 0;
+		e = k < 0 ? (errno ? errno : EIO) : 0;
+	} else {
+		n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
+		e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
+	}
+	if (e) {
 		if (e == EPROTO || e == EBADMSG)
 			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
 				   s->path, e == EPROTO ? "cut short" : "damaged");
@@ -1067,6 +1075,9 @@ static int sniff(struct st_log_src *s, struct st_err *err)
 			return -ENOMEM;
 		}
 	}
+	/* A regular file is read ahead on a second thread (a pipe could block it). */
+	if (s->size && st_readahead_start(&s->ra, s->f))
+		s->ra = NULL;
 	s->buf = calloc(1, RBUF_INIT + RBUF_PAD);
 	if (!s->buf) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
@@ -1195,6 +1206,7 @@ void st_log_src_close(struct st_log_src *s)
 {
 	if (!s)
 		return;
+	st_readahead_stop(s->ra);
 	/* A zstd stream closes the file under it. */
 	if (s->f)
 		fclose(s->f);
