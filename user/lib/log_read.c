@@ -824,7 +824,9 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 	 * whole row per event: its fields it never sets stay 0 from calloc);
 	 * a field added to the row and set here must be reset here too.
 	 */
+#if __SIZEOF_POINTER__ == 8
 	_Static_assert(sizeof(struct st_proc_row) == 240, "event_rows() resets what it sets");
+#endif
 	memset(p->comm, 0, sizeof(p->comm));
 	p->exe = NULL;
 	p->argv = NULL;
@@ -932,7 +934,9 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 	 * Every field of *e is set below (a memset per event cost 5% of a
 	 * reader); a field added to st_event must be too, then this size.
 	 */
+#if __SIZEOF_POINTER__ == 8
 	_Static_assert(sizeof(struct st_event) == 112, "to_event() sets every field of st_event");
+#endif
 	e->ret = 0;
 	e->abi = 0;
 	e->phase = ST_PHASE_NONE;
