@@ -410,7 +410,7 @@ static uint64_t intern_mru(struct perfetto *P, enum intern_kind k, const char *s
 static void packet_out(struct st_log_writer *w, struct perfetto *P)
 {
 	struct pbuf *p = &P->pkt, *sub = &P->sub;
-	uint8_t hdr[16];
+	uint8_t hdr[32];	/* 11 at most; room for st_obuf_put()'s copy */
 	size_t i, h = 0, len;
 	bool interned = false;
 
