@@ -91,6 +91,19 @@ static const bool json_plain[256] = {
 	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7f] = true,
 };
 
+/* Whether the 8 bytes at p hold one that json_plain[] does not have. */
+static inline bool json_word_special(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t x, q, b;
+
+	memcpy(&x, p, 8);
+	q = x ^ (ones * '"');
+	b = x ^ (ones * '\\');
+	/* A byte < 0x20, == '"', == '\\', or >= 0x80 (its high bit). */
+	return ((x - ones * 0x20) | (q - ones) | (b - ones) | x) & high;
+}
+
 /*
  * s as a JSON string literal, byte for byte what dumping st_json_string(s)
  * prints: invalid UTF-8 becomes U+FFFD, and jansson's escapes (", \\, the
@@ -110,6 +123,11 @@ void st_json_put_string(struct st_obuf *o, const char *s)
 	size_t n;
 
 	st_obuf_putc(o, '"');
+	/* Whole words of plain bytes first (a path is tens of them). */
+	n = strlen(s);
+	for (run = p; n >= 8 && !json_word_special(p); p += 8, n -= 8)
+		;
+	st_obuf_put(o, run, p - run);
 	for (;;) {
 		for (run = p; json_plain[*p]; p++)
 			;

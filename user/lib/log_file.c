@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -219,9 +220,13 @@ bool st_zstd_magic(const unsigned char *b, size_t n)
 
 /* ---- the file being written ---- */
 
+/* The file's writes: few and large (a pipe's reader wakes once a MiB). */
+#define OUT_BUF (1 << 20)
+
 struct st_log_out {
 	char *path, *partial;
 	FILE *raw, *f;
+	char *buf;		/* raw's: glibc's setvbuf() ignores a size without one */
 	bool in_place;		/* path is written as it is, not renamed */
 };
 
@@ -292,6 +297,7 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 		    const struct st_log_kind *k, struct st_err *err)
 {
 	struct st_log_out *o = calloc(1, sizeof(*o));
+	struct stat st;
 	int fd, ret;
 
 	*op = NULL;
@@ -321,16 +327,21 @@ int st_log_out_open(struct st_log_out **op, const char *path,
 			goto fail;
 		}
 	}
+	/* A pipe as big as it may be: the writer and its reader switch less. */
+	if (o->in_place && !fstat(fd, &st) && S_ISFIFO(st.st_mode))
+		fcntl(fd, F_SETPIPE_SZ, OUT_BUF);
 	o->raw = fdopen(fd, "w");
-	if (!o->raw) {
-		close(fd);
+	o->buf = malloc(OUT_BUF);
+	if (!o->raw || !o->buf) {
+		if (!o->raw)
+			close(fd);
 		ret = -ENOMEM;
 		goto nomem;
 	}
-	setvbuf(o->raw, NULL, _IOFBF, 1 << 20);
+	setvbuf(o->raw, o->buf, _IOFBF, OUT_BUF);
 	o->f = o->raw;
 	if (k->zstd) {
-		o->f = st_zstd_writer(o->raw, 3);
+		o->f = st_zstd_writer(o->raw, 1);
 		if (!o->f) {
 			ret = -ENOMEM;
 			goto nomem;
@@ -357,6 +368,7 @@ const char *st_log_out_partial(const struct st_log_out *o)
 
 static void out_free(struct st_log_out *o)
 {
+	free(o->buf);
 	free(o->path);
 	free(o->partial);
 	free(o);
@@ -398,4 +410,141 @@ void st_log_out_abort(struct st_log_out *o)
 			unlink(o->partial);
 	}
 	out_free(o);
+}
+
+/* ---- reading ahead on a second thread ---- */
+
+#define RA_CHUNK (1 << 20)
+#define RA_CHUNKS 4
+
+struct ra_chunk {
+	char *b;
+	size_t n, at;		/* bytes in b, bytes taken */
+	int err;		/* errno of a failed read; n is 0 */
+	bool full;
+};
+
+struct st_readahead {
+	FILE *f;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ra_chunk c[RA_CHUNKS];
+	unsigned int head, tail;	/* the next to take, the next to fill */
+	bool stop, done;
+};
+
+static void *ra_main(void *arg)
+{
+	struct st_readahead *r = arg;
+	struct ra_chunk *c;
+	size_t n;
+	int e;
+
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		while (!r->stop && r->c[r->tail].full)
+			pthread_cond_wait(&r->cond, &r->lock);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->lock);
+			return NULL;
+		}
+		c = &r->c[r->tail];
+		pthread_mutex_unlock(&r->lock);
+		errno = 0;
+		n = fread(c->b, 1, RA_CHUNK, r->f);
+		e = !n && ferror(r->f) ? (errno ? errno : EIO) : 0;
+		pthread_mutex_lock(&r->lock);
+		c->n = n;
+		c->at = 0;
+		c->err = e;
+		c->full = true;
+		r->tail = (r->tail + 1) % RA_CHUNKS;
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+		if (!n)
+			return NULL;	/* the end, or an error: said by the last chunk */
+	}
+}
+
+int st_readahead_start(struct st_readahead **rp, FILE *f)
+{
+	struct st_readahead *r = calloc(1, sizeof(*r));
+	unsigned int i;
+
+	*rp = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->f = f;
+	for (i = 0; i < RA_CHUNKS; i++)
+		if (!(r->c[i].b = malloc(RA_CHUNK)))
+			goto fail;
+	if (pthread_mutex_init(&r->lock, NULL))
+		goto fail;
+	if (pthread_cond_init(&r->cond, NULL)) {
+		pthread_mutex_destroy(&r->lock);
+		goto fail;
+	}
+	if (pthread_create(&r->thread, NULL, ra_main, r)) {
+		pthread_cond_destroy(&r->cond);
+		pthread_mutex_destroy(&r->lock);
+		goto fail;
+	}
+	*rp = r;
+	return 0;
+fail:
+	for (i = 0; i < RA_CHUNKS; i++)
+		free(r->c[i].b);
+	free(r);
+	return -ENOMEM;
+}
+
+ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len)
+{
+	struct ra_chunk *c = &r->c[r->head];
+	size_t k;
+
+	if (r->done)
+		return 0;
+	pthread_mutex_lock(&r->lock);
+	while (!c->full)
+		pthread_cond_wait(&r->cond, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	if (!c->n) {
+		r->done = true;
+		if (c->err) {
+			errno = c->err;
+			return -1;
+		}
+		return 0;
+	}
+	k = c->n - c->at < len ? c->n - c->at : len;
+	memcpy(buf, c->b + c->at, k);
+	c->at += k;
+	if (c->at == c->n) {
+		pthread_mutex_lock(&r->lock);
+		c->full = false;
+		r->head = (r->head + 1) % RA_CHUNKS;
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return (ssize_t)k;
+}
+
+void st_readahead_stop(struct st_readahead *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->thread, NULL);
+	pthread_cond_destroy(&r->cond);
+	pthread_mutex_destroy(&r->lock);
+	for (i = 0; i < RA_CHUNKS; i++)
+		free(r->c[i].b);
+	free(r);
 }

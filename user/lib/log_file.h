@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Compresses into raw, which stays open: fclose() ends the frame. */
 FILE *st_zstd_writer(FILE *raw, int level);
@@ -19,5 +20,18 @@ struct st_err;
 int st_log_path_in_place(const char *path, struct st_err *err);
 /* Whether b starts with a zstd frame's magic number. */
 bool st_zstd_magic(const unsigned char *b, size_t n);
+
+/*
+ * f read on a second thread, 1 MiB at a time, 4 MiB ahead at most: a log's
+ * reader parses while the next text is read (and decompressed). f must not
+ * block for ever (a regular file, not a pipe): stop() waits for the read
+ * under way. Only the thread touches f until stop() returns.
+ */
+struct st_readahead;
+/* 0, or -ENOMEM (no memory, no thread): the caller then reads f itself. */
+int st_readahead_start(struct st_readahead **rp, FILE *f);
+/* As read(2): up to len bytes, 0 at the end, -1 with errno (f's error). */
+ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len);
+void st_readahead_stop(struct st_readahead *r);
 
 #endif

@@ -33,19 +33,6 @@ void st_hidx_free(struct st_hidx *h)
 	h->n = 0;
 }
 
-int64_t st_hidx_find(const struct st_hidx *h, uint64_t hash, st_hidx_eq eq,
-		     const void *ctx, const void *key)
-{
-	size_t i;
-
-	if (!h->slot)
-		return -1;
-	for (i = hash & h->mask; h->slot[i]; i = (i + 1) & h->mask)
-		if (eq(ctx, h->slot[i] - 1, key))
-			return h->slot[i] - 1;
-	return -1;
-}
-
 static void put(uint32_t *slot, size_t mask, uint64_t hash, uint32_t v)
 {
 	size_t i;

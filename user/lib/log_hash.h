@@ -39,9 +39,51 @@ static inline uint64_t st_hash3(uint64_t a, uint64_t b, uint64_t c)
 /* Room for n positions without growing. Returns 0 or -ENOMEM. */
 int st_hidx_init(struct st_hidx *h, size_t n);
 void st_hidx_free(struct st_hidx *h);
-/* The position of key, or -1. */
-int64_t st_hidx_find(const struct st_hidx *h, uint64_t hash, st_hidx_eq eq,
-		     const void *ctx, const void *key);
+/* The position of key, or -1 (inline: eq too, once per event of a log). */
+static inline int64_t st_hidx_find(const struct st_hidx *h, uint64_t hash, st_hidx_eq eq,
+				   const void *ctx, const void *key)
+{
+	size_t i;
+
+	if (!h->slot)
+		return -1;
+	for (i = hash & h->mask; h->slot[i]; i = (i + 1) & h->mask)
+		if (eq(ctx, h->slot[i] - 1, key))
+			return h->slot[i] - 1;
+	return -1;
+}
+/*
+ * The positions found last, by their hash's low bits: a log's events come
+ * from the few processes running at that time, whose entries this keeps
+ * at hand (an index of millions misses the CPU's caches on every look-up).
+ * Zeroed, it is empty; positions are never moved nor removed while in use.
+ */
+#define ST_HCACHE 4096
+struct st_hcache {
+	struct {
+		uint32_t pos;		/* plus one; 0 is empty */
+		uint32_t tag;		/* its hash's high half: a stale entry is not read */
+	} e[ST_HCACHE];
+};
+
+/* As st_hidx_find, through c. */
+static inline int64_t st_hidx_find_c(const struct st_hidx *h, struct st_hcache *c,
+				     uint64_t hash, st_hidx_eq eq, const void *ctx,
+				     const void *key)
+{
+	typeof(c->e[0]) *p = &c->e[hash & (ST_HCACHE - 1)];
+	int64_t i;
+
+	if (p->pos && p->tag == (uint32_t)(hash >> 32) && eq(ctx, p->pos - 1, key))
+		return p->pos - 1;
+	i = st_hidx_find(h, hash, eq, ctx, key);
+	if (i >= 0) {
+		p->pos = (uint32_t)i + 1;
+		p->tag = (uint32_t)(hash >> 32);
+	}
+	return i;
+}
+
 /*
  * Adds pos (hash: its key's); rehash(ctx, pos) gives the hash of a
  * position, for growing. Returns 0 or -ENOMEM.

@@ -53,6 +53,7 @@ struct loader {
 	struct lgroup *grp;
 	size_t ngrp, grpcap;
 	struct st_hidx by_key;
+	struct st_hcache img_c, grp_c;	/* the images and groups in use */
 	struct st_site_row *sites;
 	size_t nsites, sitecap;
 	uint64_t events, syscalls, last_ns;
@@ -71,7 +72,7 @@ static uint64_t img_hash(const void *ctx, uint32_t pos)
 
 static struct limg *img_find(struct loader *l, uint64_t id)
 {
-	int64_t i = st_hidx_find(&l->by_id, st_hash_mix(id), img_eq, l, &id);
+	int64_t i = st_hidx_find_c(&l->by_id, &l->img_c, st_hash_mix(id), img_eq, l, &id);
 
 	return i >= 0 ? &l->img[i] : NULL;
 }
@@ -166,7 +167,7 @@ static uint64_t grp_hash(const void *ctx, uint32_t pos)
 static struct lgroup *grp_of(struct loader *l, const struct st_event *e)
 {
 	uint64_t h = key_hash(e->proc_id, e->addr, e->abi, e->nr);
-	int64_t i = st_hidx_find(&l->by_key, h, grp_eq, l, e);
+	int64_t i = st_hidx_find_c(&l->by_key, &l->grp_c, h, grp_eq, l, e);
 	struct lgroup *g;
 
 	if (i >= 0)

@@ -185,6 +185,7 @@ enum intern_kind { IN_NAME, IN_ANNOT, IN_VALUE, IN_N };
 struct istr {
 	char *s;
 	uint64_t hash;
+	size_t len;
 };
 
 #define ICACHE 256
@@ -193,6 +194,7 @@ struct interner {
 	struct istr *v;
 	size_t n, cap;
 	struct st_hidx idx;
+	struct st_hcache recent;	/* by hash: a read log's strings move */
 	/* By address: names are static, rows' strings pooled (checked all the same). */
 	struct {
 		const char *s;
@@ -201,9 +203,18 @@ struct interner {
 	uint64_t last;		/* the iid asked last: a read log's strings move */
 };
 
+/* The string looked for, and its length. */
+struct ikey {
+	const char *s;
+	size_t len;
+};
+
 static bool istr_eq(const void *ctx, uint32_t pos, const void *key)
 {
-	return !strcmp(((const struct interner *)ctx)->v[pos].s, key);
+	const struct istr *v = &((const struct interner *)ctx)->v[pos];
+	const struct ikey *k = key;
+
+	return v->len == k->len && !memcmp(v->s, k->s, k->len);
 }
 
 static uint64_t istr_hash(const void *ctx, uint32_t pos)
@@ -211,13 +222,19 @@ static uint64_t istr_hash(const void *ctx, uint32_t pos)
 	return ((const struct interner *)ctx)->v[pos].hash;
 }
 
-static uint64_t str_hash(const char *s)
+/* s's hash, 8 bytes a step (n: its length); only the index sees it. */
+static uint64_t str_hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, x;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return st_hash_mix(h);
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&x, s, 8);
+		h = (h ^ x) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	x = 0;
+	memcpy(&x, s, n);
+	return st_hash_mix(h ^ x);
 }
 
 /* ---- the writer's state ---- */
@@ -241,10 +258,13 @@ struct perfetto {
 	struct track *t;
 	size_t n, cap;
 	struct st_hidx idx;
+	struct st_hcache cache;		/* the tracks in use */
 	struct pending *heap;		/* slice ends, earliest first */
 	size_t nheap, heap_cap;
 	uint64_t last_ts;
 	bool started;
+	/* The iids of the syscalls' last two paths and symbols, latest first. */
+	uint64_t mru_path[2], mru_sym[2];
 };
 
 static bool track_eq(const void *ctx, uint32_t pos, const void *key)
@@ -266,7 +286,7 @@ static int64_t track_find(struct perfetto *P, uint64_t proc_id, uint32_t tid)
 {
 	struct track k = { .proc_id = proc_id, .tid = tid };
 
-	return st_hidx_find(&P->idx, st_hash3(proc_id, tid, 1), track_eq, P, &k);
+	return st_hidx_find_c(&P->idx, &P->cache, st_hash3(proc_id, tid, 1), track_eq, P, &k);
 }
 
 static int64_t track_add(struct perfetto *P, uint64_t proc_id, uint32_t tid)
@@ -298,6 +318,7 @@ static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 {
 	struct interner *in = &P->in[k];
 	size_t slot = ((uintptr_t)s >> 3) & (ICACHE - 1);
+	struct ikey key;
 	uint64_t h;
 	int64_t pos;
 	struct pbuf *e = &P->one;
@@ -307,8 +328,10 @@ static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 		return in->cache[slot].iid;
 	if (in->last && !strcmp(in->v[in->last - 1].s, s))
 		return in->last;
-	h = str_hash(s);
-	pos = st_hidx_find(&in->idx, h, istr_eq, in, s);
+	key.s = s;
+	key.len = strlen(s);
+	h = str_hash(s, key.len);
+	pos = st_hidx_find_c(&in->idx, &in->recent, h, istr_eq, in, &key);
 	if (pos >= 0) {
 		in->cache[slot].s = s;
 		in->cache[slot].iid = (uint64_t)pos + 1;
@@ -326,6 +349,7 @@ static uint64_t intern(struct perfetto *P, enum intern_kind k, const char *s)
 	}
 	in->v[in->n].s = strdup(s);
 	in->v[in->n].hash = h;
+	in->v[in->n].len = key.len;
 	if (!in->v[in->n].s)
 		goto nomem;
 	if (st_hidx_add(&in->idx, h, (uint32_t)in->n, istr_hash, in)) {
@@ -345,11 +369,50 @@ nomem:
 	return 0;
 }
 
+/*
+ * As intern(), for a string literal: an entry of the cache by address was
+ * made from that literal (no other string has its address), so no strcmp.
+ */
+static uint64_t intern_lit(struct perfetto *P, enum intern_kind k, const char *lit)
+{
+	struct interner *in = &P->in[k];
+	size_t slot = ((uintptr_t)lit >> 3) & (ICACHE - 1);
+
+	if (in->cache[slot].s == lit)
+		return in->cache[slot].iid;
+	return intern(P, k, lit);
+}
+
+/*
+ * As intern(), for a string that comes back often: a read log's paths and
+ * symbols are at a new address each event, but mostly one of the last two
+ * (ld.so's and libc's): compared first, before a hash of the whole string.
+ */
+static uint64_t intern_mru(struct perfetto *P, enum intern_kind k, const char *s,
+			   uint64_t mru[2])
+{
+	struct interner *in = &P->in[k];
+	uint64_t iid;
+
+	if (mru[0] && !strcmp(in->v[mru[0] - 1].s, s))
+		return mru[0];
+	if (mru[1] && !strcmp(in->v[mru[1] - 1].s, s)) {
+		iid = mru[1];
+	} else {
+		iid = intern(P, k, s);
+		if (!iid)
+			return 0;
+	}
+	mru[1] = mru[0];
+	mru[0] = iid;
+	return iid;
+}
+
 /* Sends the packet in P->pkt (with what it interned first) as Trace.packet. */
 static void packet_out(struct st_log_writer *w, struct perfetto *P)
 {
 	struct pbuf *p = &P->pkt, *sub = &P->sub;
-	uint8_t hdr[16];
+	uint8_t hdr[32];	/* 11 at most; room for st_obuf_put()'s copy */
 	size_t i, h = 0, len;
 	bool interned = false;
 
@@ -426,7 +489,7 @@ static void track_event(struct st_log_writer *w, struct perfetto *P,
 /* Annotations go into P->ev before track_event() adds the rest. */
 static void annot_head(struct perfetto *P, const char *name)
 {
-	pb_uint(&P->sub, DA_NAME_IID, intern(P, IN_ANNOT, name));
+	pb_uint(&P->sub, DA_NAME_IID, intern_lit(P, IN_ANNOT, name));
 }
 
 static void annot_uint(struct perfetto *P, const char *name, unsigned int kind,
@@ -449,6 +512,22 @@ static void annot_text(struct perfetto *P, const char *name, const char *v)
 {
 	annot_head(P, name);
 	pb_str(&P->sub, DA_STRING, v);
+	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+}
+
+/* As annot_str(), v one of the strings mru[] keeps. */
+static void annot_mru(struct perfetto *P, const char *name, const char *v, uint64_t mru[2])
+{
+	annot_head(P, name);
+	pb_uint(&P->sub, DA_STRING_IID, intern_mru(P, IN_VALUE, v, mru));
+	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+}
+
+/* As annot_str(), v a string literal. */
+static void annot_lit(struct perfetto *P, const char *name, const char *v)
+{
+	annot_head(P, name);
+	pb_uint(&P->sub, DA_STRING_IID, intern_lit(P, IN_VALUE, v));
 	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
 }
 
@@ -594,13 +673,13 @@ static void syscall_annots(struct perfetto *P, const struct st_event *e)
 		annot_uint(P, "errno", DA_UINT, (uint64_t)-e->ret);
 	annot_uint(P, "addr", DA_POINTER, e->addr);
 	if (s && s->map == SYSTRACE_MAP_FILE && s->path) {
-		annot_str(P, "path", s->path);
+		annot_mru(P, "path", s->path, P->mru_path);
 		annot_uint(P, "offset", DA_POINTER, s->offset);
 	}
 	if (s && s->sym && s->sym->symbol)
-		annot_str(P, "symbol", s->sym->symbol);
+		annot_mru(P, "symbol", s->sym->symbol, P->mru_sym);
 	if (phase_name(e->phase))
-		annot_str(P, "phase", phase_name(e->phase));
+		annot_lit(P, "phase", phase_name(e->phase));
 	if (e->early)
 		annot_uint(P, "early", DA_BOOL, 1);
 	annot_uint(P, "seq", DA_UINT, e->seq);
@@ -715,7 +794,8 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 		}
 		if (process_annots(P, e))
 			return -ENOMEM;
-		track_event(w, P, e->ts_ns, uuid, TYPE_INSTANT, intern(P, IN_NAME, names[e->kind]));
+		track_event(w, P, e->ts_ns, uuid, TYPE_INSTANT,
+			    intern_lit(P, IN_NAME, names[e->kind]));
 		if (e->kind == ST_EV_FORK) {
 			int64_t child = describe_image(w, P, e->child_proc_id, e->child_pid,
 						       comm_of(e), 0, e->ts_ns);

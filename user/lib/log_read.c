@@ -31,6 +31,8 @@
 
 #define RBUF_INIT (1 << 20)
 #define RBUF_MAX (64 << 20)
+/* Zeroes after the text: csv_split() reads 16 bytes at a time. */
+#define RBUF_PAD 64
 
 static const char *const col_names[C_NCOLS] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
@@ -56,6 +58,7 @@ struct st_log_src {
 	const char *path;
 	enum src_kind kind;
 	FILE *f, *raw;		/* raw: the file's own stream (progress) */
+	struct st_readahead *ra;	/* reads f, when a regular file */
 	uint64_t size;
 	struct st_log_meta meta;
 	bool meta_known;
@@ -66,6 +69,9 @@ struct st_log_src {
 	size_t line;		/* of the next record */
 	int map[64];		/* CSV: column of each header field */
 	size_t nhdr;
+	/* CSV: the header field of each column, or 64 (none); dup: one twice */
+	uint8_t field_of[C_NCOLS];
+	bool dup;
 	enum st_log_col next_key;	/* JSONL: the key expected next */
 	uint32_t last_abi, last_map;	/* the names matched last */
 	char numbuf[C_NCOLS][24];
@@ -73,6 +79,7 @@ struct st_log_src {
 	struct image *img;
 	size_t nimg, imgcap;
 	struct st_hidx by_id, by_pid;	/* by_pid: the latest image of a pid */
+	struct st_hcache img_c;		/* the images in use */
 	/* the current event's rows */
 	struct st_proc_row proc;
 	struct st_site_row site;
@@ -107,12 +114,23 @@ static int bad(struct st_log_src *s, struct st_err *err, size_t line,
 	return -EINVAL;
 }
 
+/* Whether s is lit, a short constant: no libc call per field. */
+static inline bool streq(const char *s, const char *lit)
+{
+	while (*lit && *s == *lit) {
+		s++;
+		lit++;
+	}
+	return *s == *lit;
+}
+
 /* ---- the buffer ---- */
 
 /* More text after buf[len]; returns 0 (eof set at the end) or -errno. */
 static int refill(struct st_log_src *s, struct st_err *err)
 {
 	size_t n;
+	int e;
 
 	if (s->pos) {
 		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
@@ -125,7 +143,7 @@ static int refill(struct st_log_src *s, struct st_err *err)
 
 		if (cap > RBUF_MAX + 1)
 			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
-		b = realloc(s->buf, cap);
+		b = realloc(s->buf, cap + RBUF_PAD);
 		if (!b) {
 			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
 			return -ENOMEM;
@@ -133,10 +151,16 @@ static int refill(struct st_log_src *s, struct st_err *err)
 		s->buf = b;
 		s->cap = cap;
 	}
-	n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
-	if (!n && ferror(s->f)) {
-		int e = errno ? errno : EIO;
+	if (s->ra) {
+		ssize_t k = st_readahead_read(s->ra, s->buf + s->len, s->cap - 1 - s->len);
 
+		n = k > 0 ? (size_t)k : 0;
+		e = k < 0 ? (errno ? errno : EIO) : 0;
+	} else {
+		n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
+		e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
+	}
+	if (e) {
 		if (e == EPROTO || e == EBADMSG)
 			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
 				   s->path, e == EPROTO ? "cut short" : "damaged");
@@ -147,7 +171,7 @@ static int refill(struct st_log_src *s, struct st_err *err)
 	if (memchr(s->buf + s->len, '\0', n))
 		return bad(s, err, s->line, "a NUL byte: not a log");
 	s->len += n;
-	s->buf[s->len] = '\0';
+	memset(s->buf + s->len, 0, RBUF_PAD);
 	s->eof = n == 0;
 	return 0;
 }
@@ -249,6 +273,72 @@ static int csv_fields(struct st_log_src *s, struct st_err *err, size_t end,
 	}
 }
 
+/*
+ * The bytes of p[0..16) that stop a plain field: ',', '\n', '"', and the
+ * NUL after the text (nothing of a log is NUL: refill() refuses it).
+ */
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+static inline uint32_t csv_stops(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
+					      _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+				 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+					      _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+
+	return (uint32_t)_mm_movemask_epi8(m);
+}
+#else
+static inline uint32_t csv_stops(const char *p)
+{
+	uint32_t m = 0;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		m |= (uint32_t)(p[i] == ',' || p[i] == '\n' || p[i] == '"' || !p[i]) << i;
+	return m;
+}
+#endif
+
+/*
+ * The common record, fast: no quote, and its line end in the buffer.
+ * Splits it in place as csv_fields() would and returns its end (the byte
+ * after its '\n'), or 0 with the buffer as it was: csv_next() then takes
+ * the general way (a quote, a record not read whole yet, the end of the
+ * text, too many fields).
+ */
+static size_t csv_split(struct st_log_src *s, char **fields, size_t max, size_t *n)
+{
+	char *start = s->buf + s->pos, *p = start, *q;
+	size_t k = 0, i;
+	uint32_t m;
+
+	fields[k++] = start;
+	for (;; p += 16) {
+		for (m = csv_stops(p); m; m &= m - 1) {
+			q = p + __builtin_ctz(m);
+			if (*q == ',' && k < max) {
+				*q = '\0';
+				fields[k++] = q + 1;
+				continue;
+			}
+			if (*q == '\n') {
+				*q = '\0';
+				if (q > start && q[-1] == '\r')
+					q[-1] = '\0';
+				*n = k;
+				return (size_t)(q + 1 - s->buf);
+			}
+			/* Undone: the commas cut so far. */
+			for (i = 1; i < k; i++)
+				fields[i][-1] = ',';
+			return 0;
+		}
+	}
+}
+
 /* The next CSV record's fields: 1, 0 at the end, -errno. */
 static int csv_next(struct st_log_src *s, struct st_err *err, char **fields,
 		    size_t max, size_t *n, size_t *line)
@@ -258,6 +348,14 @@ static int csv_next(struct st_log_src *s, struct st_err *err, char **fields,
 	int ret;
 
 	for (;;) {
+		end = csv_split(s, fields, max, n);
+		if (end) {
+			*line = s->line++;
+			s->pos = end;
+			if (*n == 1 && !fields[0][0])
+				continue;	/* an empty line */
+			return 1;
+		}
 		while ((ret = csv_record_end(s, &end, &lines, &quotes)) == 1)
 			if ((ret = refill(s, err)))
 				return ret;
@@ -326,9 +424,18 @@ static char *put_utf8(char *o, unsigned int c)
 /* A JSON string at p (after its '"'), unescaped in place; NULL: bad. */
 static char *json_string(char *p, char **end, const char **why)
 {
-	char *o = p, *start = p;
+	char *o, *start = p;
 	int c, lo;
 
+	/* The common string, without an escape: its end found, nothing moved. */
+	while (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	if (*p == '"') {
+		*p = '\0';
+		*end = p + 1;
+		return start;
+	}
+	o = p;
 	for (;;) {
 		if (*p == '"') {
 			*o = '\0';
@@ -438,10 +545,10 @@ static int json_key_col(struct st_log_src *s, const char *key)
 {
 	int c;
 
-	if (s->next_key < C_NCOLS && !strcmp(key, col_names[s->next_key]))
+	if (s->next_key < C_NCOLS && streq(key, col_names[s->next_key]))
 		return (int)s->next_key;
 	for (c = 0; c < C_NCOLS; c++)
-		if (key[0] == col_names[c][0] && !strcmp(key, col_names[c]))
+		if (key[0] == col_names[c][0] && streq(key, col_names[c]))
 			return c;
 	return -1;
 }
@@ -497,15 +604,15 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 			} else if (c >= 0) {
 				return bad(s, err, line, "%s: a number too long", key);
 			}
-		} else if (!strncmp(p, "true", 4)) {
+		} else if (p[0] == 'n' && p[1] == 'u' && p[2] == 'l' && p[3] == 'l') {
+			v = NULL;	/* the most common: first, and no strncmp() */
+			p += 4;
+		} else if (p[0] == 't' && p[1] == 'r' && p[2] == 'u' && p[3] == 'e') {
 			v = "1";
 			p += 4;
 		} else if (!strncmp(p, "false", 5)) {
 			v = "0";
 			p += 5;
-		} else if (!strncmp(p, "null", 4)) {
-			v = NULL;
-			p += 4;
 		} else if (*p == '[' && c == C_ARGV) {
 			v = json_strings(p + 1, &end, &s->argv_len, &why);
 			if (!v)
@@ -564,7 +671,7 @@ static int jsonl_next(struct st_log_src *s, struct st_err *err, char **f,
 
 /* ---- fields to an event ---- */
 
-static bool parse_u64(const char *s, uint64_t *v)
+static bool parse_u64_slow(const char *s, uint64_t *v)
 {
 	uint64_t x = 0;
 	int h;
@@ -595,6 +702,38 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return true;
 }
 
+/* Decimal, or hex with 0x; inline for the common: up to 19 digits. */
+static inline bool parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = (uint64_t)(unsigned char)s[0] - '0';
+	unsigned int d, i;
+
+	if (x < 10 && (x || (s[1] != 'x' && s[1] != 'X'))) {
+		for (i = 1; i < 19; i++) {
+			d = (unsigned int)(unsigned char)s[i] - '0';
+			if (d >= 10)
+				break;
+			x = x * 10 + d;
+		}
+		if (!s[i]) {
+			*v = x;
+			return true;
+		}
+	} else if (!x && s[2]) {
+		/* 0x and up to 16 hex digits: an address, an offset. */
+		int h;
+
+		x = 0;
+		for (i = 2; i < 18 && (h = hexval(s[i])) >= 0; i++)
+			x = x << 4 | (uint64_t)h;
+		if (!s[i]) {
+			*v = x;
+			return true;
+		}
+	}
+	return parse_u64_slow(s, v);
+}
+
 static bool parse_s64(const char *s, int64_t *v)
 {
 	uint64_t u;
@@ -620,12 +759,12 @@ static bool parse_enum(const char *s, const char *(*names)(uint32_t),
 	uint64_t n;
 	uint32_t i;
 
-	if (*last < max && names(*last) && !strcmp(names(*last), s)) {
+	if (*last < max && names(*last) && streq(s, names(*last))) {
 		*v = *last;
 		return true;
 	}
 	for (i = 0; i < max; i++) {
-		if (names(i) && !strcmp(names(i), s)) {
+		if (names(i) && streq(s, names(i))) {
 			*v = *last = i;
 			return true;
 		}
@@ -636,20 +775,29 @@ static bool parse_enum(const char *s, const char *(*names)(uint32_t),
 	return true;
 }
 
-static int num(struct st_log_src *s, struct st_err *err, size_t line,
-	       char **f, enum st_log_col c, uint64_t *v, uint64_t max)
+__attribute__((cold, noinline))
+static int not_num(struct st_log_src *s, struct st_err *err, size_t line,
+		   char **f, enum st_log_col c)
 {
+	return bad(s, err, line, "%s: not a number: \"%s\"", col_names[c], f[c]);
+}
+
+/* Column c's number into *v, 0 when missing. */
+static inline int num(struct st_log_src *s, struct st_err *err, size_t line,
+		      char **f, enum st_log_col c, uint64_t *v, uint64_t max)
+{
+	*v = 0;
 	if (!f[c])
 		return 0;
 	if (!parse_u64(f[c], v) || *v > max)
-		return bad(s, err, line, "%s: not a number: \"%s\"", col_names[c], f[c]);
+		return not_num(s, err, line, f, c);
 	return 0;
 }
 
-static int num32(struct st_log_src *s, struct st_err *err, size_t line,
-		 char **f, enum st_log_col c, uint32_t *v)
+static inline int num32(struct st_log_src *s, struct st_err *err, size_t line,
+			char **f, enum st_log_col c, uint32_t *v)
 {
-	uint64_t x = 0;
+	uint64_t x;
 	int ret = num(s, err, line, f, c, &x, UINT32_MAX);
 
 	*v = (uint32_t)x;
@@ -673,7 +821,7 @@ static uint64_t pid_hash(const void *ctx, uint32_t pos)
 
 static struct image *image_find(struct st_log_src *s, uint64_t id)
 {
-	int64_t i = st_hidx_find(&s->by_id, st_hash_mix(id), image_eq, s, &id);
+	int64_t i = st_hidx_find_c(&s->by_id, &s->img_c, st_hash_mix(id), image_eq, s, &id);
 
 	return i >= 0 ? &s->img[i] : NULL;
 }
@@ -777,7 +925,23 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 	uint32_t *slot;
 	int ret;
 
-	memset(p, 0, sizeof(*p));
+	/*
+	 * What this function sets of the row, reset (not a memset of the
+	 * whole row per event: its fields it never sets stay 0 from calloc);
+	 * a field added to the row and set here must be reset here too.
+	 */
+#if __SIZEOF_POINTER__ == 8
+	_Static_assert(sizeof(struct st_proc_row) == 240, "event_rows() resets what it sets");
+#endif
+	memset(p->comm, 0, sizeof(p->comm));
+	p->exe = NULL;
+	p->argv = NULL;
+	p->argv_len = 0;
+	p->argv_truncated = false;
+	p->start_ns = p->end_ns = 0;
+	p->has_end_ns = p->has_exit_code = p->has_exit_signal = false;
+	p->exit_code = p->exit_signal = 0;
+	p->end = 0;
 	p->id = e->proc_id;
 	p->pid = p->tgid = e->pid;
 	if (f[C_COMM]) {
@@ -841,7 +1005,8 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 	if (f[C_MAP]) {
 		struct st_site_row *st = &s->site;
 
-		memset(st, 0, sizeof(*st));
+		/* As the row above: what is set here, every time. */
+		st->sym = NULL;
 		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map,
 				&s->last_map))
 			return bad(s, err, line, "map: unknown \"%s\"", f[C_MAP]);
@@ -858,7 +1023,7 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		st->first_ordinal = e->seq;
 		st->first_ns = e->ts_ns;
 		if (f[C_SYMBOL]) {
-			s->sym = (struct st_sym){ .symbol = f[C_SYMBOL] };
+			s->sym.symbol = f[C_SYMBOL];	/* the rest stays 0 */
 			st->sym = &s->sym;
 		}
 		e->site = st;
@@ -874,14 +1039,26 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 	size_t k;
 	int ret;
 
-	memset(e, 0, sizeof(*e));
+	/*
+	 * Every field of *e is set below (a memset per event cost 5% of a
+	 * reader); a field added to st_event must be too, then this size.
+	 */
+#if __SIZEOF_POINTER__ == 8
+	_Static_assert(sizeof(struct st_event) == 112, "to_event() sets every field of st_event");
+#endif
+	e->ret = 0;
+	e->abi = 0;
+	e->phase = ST_PHASE_NONE;
+	e->early = false;
+	e->site = NULL;
+	e->proc = NULL;
 	if ((ret = need(s, err, line, f, C_EVENT)) || (ret = need(s, err, line, f, C_PROC_ID)) ||
 	    (ret = need(s, err, line, f, C_TS_NS)))
 		return ret;
 	/* syscall, fork, exec, exit: the first two letters tell. */
 	k = f[C_EVENT][0] == 's' ? ST_EV_SYSCALL : f[C_EVENT][0] == 'f' ? ST_EV_FORK :
 	    f[C_EVENT][1] == 'x' && f[C_EVENT][2] == 'e' ? ST_EV_EXEC : ST_EV_EXIT;
-	if (strcmp(f[C_EVENT], kinds[k]))
+	if (!streq(f[C_EVENT], kinds[k]))
 		k = 4;
 	if (k == 4)
 		return bad(s, err, line, "event: \"%s\" is none of syscall, fork, exec, exit",
@@ -910,16 +1087,16 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 				    &s->last_abi))
 		return bad(s, err, line, "abi: unknown \"%s\"", f[C_ABI]);
 	if (f[C_PHASE]) {
-		if (!strcmp(f[C_PHASE], "loader"))
+		if (streq(f[C_PHASE], "loader"))
 			e->phase = ST_PHASE_LOADER;
-		else if (!strcmp(f[C_PHASE], "program"))
+		else if (streq(f[C_PHASE], "program"))
 			e->phase = ST_PHASE_PROGRAM;
 		else
 			return bad(s, err, line, "phase: \"%s\" is neither loader nor program",
 				   f[C_PHASE]);
 	}
 	if (f[C_EARLY]) {
-		if (strcmp(f[C_EARLY], "0") && strcmp(f[C_EARLY], "1"))
+		if ((f[C_EARLY][0] != '0' && f[C_EARLY][0] != '1') || f[C_EARLY][1])
 			return bad(s, err, line, "early: \"%s\" is not 0 or 1", f[C_EARLY]);
 		e->early = f[C_EARLY][0] == '1';
 	}
@@ -940,14 +1117,18 @@ static int open_csv(struct st_log_src *s, struct st_err *err)
 		return ret;
 	if (!ret)
 		return bad(s, err, 1, "not a log: the file is empty");
+	memset(s->field_of, 64, sizeof(s->field_of));
 	for (i = 0; i < n; i++) {
 		int c;
 
 		for (c = 0; c < C_NCOLS && strcmp(hdr[i], col_names[c]); c++)
 			;
 		s->map[i] = c;
-		if (c < C_NCOLS)
+		if (c < C_NCOLS) {
+			s->dup |= have[c];
 			have[c] = true;
+			s->field_of[c] = (uint8_t)i;
+		}
 	}
 	s->nhdr = n;
 	if (!have[C_EVENT] || !have[C_PROC_ID] || !have[C_TS_NS])
@@ -1007,7 +1188,10 @@ static int sniff(struct st_log_src *s, struct st_err *err)
 			return -ENOMEM;
 		}
 	}
-	s->buf = malloc(RBUF_INIT);
+	/* A regular file is read ahead on a second thread (a pipe could block it). */
+	if (s->size && st_readahead_start(&s->ra, s->f))
+		s->ra = NULL;
+	s->buf = calloc(1, RBUF_INIT + RBUF_PAD);
 	if (!s->buf) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
 		return -ENOMEM;
@@ -1067,8 +1251,9 @@ int st_log_src_open(struct st_log_src **sp, const char *path,
 int st_log_src_next(struct st_log_src *s, struct st_event *ev,
 		    struct st_err *err)
 {
-	char *fld[64], *f[C_NCOLS];
+	char *fld[65], *f[C_NCOLS];
 	size_t n, i, line = 0;
+	int c;
 	int ret;
 
 	if (s->kind == SRC_SPOOL) {
@@ -1091,10 +1276,16 @@ int st_log_src_next(struct st_log_src *s, struct st_event *ev,
 		if (ret == 1) {
 			if (n != s->nhdr)
 				return bad(s, err, line, "%zu fields, the header has %zu", n, s->nhdr);
-			memset(f, 0, sizeof(f));
-			for (i = 0; i < n; i++)
-				if (s->map[i] < C_NCOLS && fld[i][0])
-					f[s->map[i]] = fld[i];
+			/* Each column from its field: no memset per record. */
+			fld[64] = (char *)"";
+			for (c = 0; c < C_NCOLS && !s->dup; c++)
+				f[c] = fld[s->field_of[c]][0] ? fld[s->field_of[c]] : NULL;
+			if (s->dup) {
+				memset(f, 0, sizeof(f));
+				for (i = 0; i < n; i++)
+					if (s->map[i] < C_NCOLS && fld[i][0])
+						f[s->map[i]] = fld[i];
+			}
 		}
 	}
 	if (ret != 1)
@@ -1128,6 +1319,7 @@ void st_log_src_close(struct st_log_src *s)
 {
 	if (!s)
 		return;
+	st_readahead_stop(s->ra);
 	/* A zstd stream closes the file under it. */
 	if (s->f)
 		fclose(s->f);
