@@ -97,11 +97,14 @@ check:
 	$(TOP)/scripts/check
 
 # Every test tagged "debug" on the debug kernel alone, building the kernel
-# when it is not cached (30-60 min cold): the long form of make check's
-# debug tier.
+# when it is not cached (30-60 min cold), then the netlink fuzzer at full
+# count with the probes churning (scripts/fuzz --kernel debug, about 30-50
+# min; FUZZ_COUNT=0 skips it): the long form of make check's debug tier.
+FUZZ_COUNT ?= 100000
 check-debug:
 	$(TOP)/scripts/deps check
 	CHECK_KERNELS=" " CHECK_DEBUG=1 CHECK_DEBUG_TESTS=@debug $(TOP)/scripts/check
+	$(if $(filter-out 0,$(FUZZ_COUNT)),$(TOP)/scripts/fuzz --kernel debug --count $(FUZZ_COUNT))
 
 # On a host that cannot load modules (booted nomodule, or no modules for
 # its kernel) the demo runs there, with the BPF backend; VM=1 keeps the VM.
