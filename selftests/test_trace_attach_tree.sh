@@ -27,27 +27,7 @@ sleep 300 &
 beside=$!
 on_exit "kill $beside 2>/dev/null"
 
-mkfifo "$T/go"
-"$P" "$DEPTH" "$W" "$M" <"$T/go" >"$T/forest.out" 2>"$T/forest.err" &
-top=$!
-exec 8>"$T/go"
-on_exit "kill -9 $top 2>/dev/null"
-for ((i = 0; i < 600; i++)); do
-	grep -qx ready "$T/forest.out" && break
-	sleep 0.1
-done
-grep -qx ready "$T/forest.out" || fail "forest never got ready: $(cat "$T/forest.err")"
-mapfile -t pids < <(awk '$1 != "ready" { print $2 }' "$T/forest.out")
-on_exit "kill -9 ${pids[*]} 2>/dev/null"
-assert_eq "${#pids[@]}" "$N" "processes forest made"
-# Every process waits in read(2) (syscall 0): that read is not counted.
-for p in "${pids[@]}"; do
-	for ((i = 0; i < 600; i++)); do
-		[ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 0 ] && break
-		sleep 0.05
-	done
-	[ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 0 ] || fail "pid $p never blocked in read"
-done
+forest_start
 ppids=$T/ppids
 for p in "${pids[@]}"; do
 	st=$(cat "/proc/$p/stat")

@@ -99,3 +99,32 @@ elf_offset() {
 	done <<<"$segs"
 	fail "readelf -lW $1: $2 ($v) is in no PT_LOAD segment"
 }
+
+# forest_start: runs $P (progs/forest) "$DEPTH" "$W" "$M" held on the fifo
+# $T/go (fd 8 keeps it open: closing it releases the forest), waits for its
+# "ready", sets pids to the pids it made (N of them, asserted) and waits
+# until each one blocks in read(2) (syscall 0, which is not counted). Every
+# process is killed at exit.
+forest_start() {
+	local i p
+	mkfifo "$T/go"
+	"$P" "$DEPTH" "$W" "$M" <"$T/go" >"$T/forest.out" 2>"$T/forest.err" &
+	top=$!
+	exec 8>"$T/go"
+	on_exit "kill -9 $top 2>/dev/null"
+	for ((i = 0; i < 600; i++)); do
+		grep -qx ready "$T/forest.out" && break
+		sleep 0.1
+	done
+	grep -qx ready "$T/forest.out" || fail "forest never got ready: $(cat "$T/forest.err")"
+	mapfile -t pids < <(awk '$1 != "ready" { print $2 }' "$T/forest.out")
+	on_exit "kill -9 ${pids[*]} 2>/dev/null"
+	assert_eq "${#pids[@]}" "$N" "processes forest made"
+	for p in "${pids[@]}"; do
+		for ((i = 0; i < 600; i++)); do
+			[ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 0 ] && break
+			sleep 0.05
+		done
+		[ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 0 ] || fail "pid $p never blocked in read"
+	done
+}
