@@ -35,12 +35,20 @@ struct limg {
 	bool started;		/* by its fork or exec */
 };
 
+/*
+ * A group is 72 bytes: there are as many as site rows (millions), and
+ * finish() turns the array into the sums' st_log_groups where it lies.
+ */
 struct lgroup {
 	struct st_log_group g;
-	int64_t site;		/* in ld->sites, or -1 */
-	/* Its errors by errno, exact: one entry per errno it returned. */
-	struct st_errno_count *err;
-	uint32_t nerr, errcap;
+	uint32_t site;		/* in l->sites, plus one; 0: none */
+	uint32_t err;		/* in l->errs, plus one; 0: no error yet */
+};
+
+/* A group's errors by errno, exact: one entry per errno it returned. */
+struct lerrs {
+	struct st_errno_count *v;
+	uint32_t n, cap;
 };
 
 struct loader {
@@ -54,6 +62,8 @@ struct loader {
 	size_t ngrp, grpcap;
 	struct st_hidx by_key;
 	struct st_hcache img_c, grp_c;	/* the images and groups in use */
+	struct lerrs *errs;	/* of the groups with errors (a few) */
+	size_t nerrs, errscap;
 	struct st_site_row *sites;
 	size_t nsites, sitecap;
 	uint64_t events, syscalls, last_ns;
@@ -188,7 +198,6 @@ static struct lgroup *grp_of(struct loader *l, const struct st_event *e)
 	g->g.abi = e->abi;
 	g->g.nr = e->nr;
 	g->g.first_seq = UINT64_MAX;
-	g->site = -1;
 	if (st_hidx_add(&l->by_key, h, (uint32_t)l->ngrp, grp_hash, l))
 		return NULL;
 	return &l->grp[l->ngrp++];
@@ -200,6 +209,8 @@ static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e
 	const struct st_site_row *from = e->site;
 	struct st_site_row *s;
 
+	if (l->nsites == UINT32_MAX - 1)
+		return -ENOMEM;
 	if (l->nsites == l->sitecap) {
 		size_t cap = l->sitecap ? 2 * l->sitecap : 4096;
 		struct st_site_row *p = realloc(l->sites, cap * sizeof(*p));
@@ -227,31 +238,59 @@ static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e
 			return -ENOMEM;
 		l->d->symbolized = true;
 	}
-	g->site = (int64_t)l->nsites++;
+	g->site = (uint32_t)++l->nsites;
 	return 0;
 }
 
 /* One more error of errno err at g's site (a site has a few errnos). */
-static int grp_errno(struct lgroup *g, uint32_t err)
+static int grp_errno(struct loader *l, struct lgroup *g, uint32_t err)
 {
+	struct lerrs *e;
 	uint32_t i;
 
-	for (i = 0; i < g->nerr; i++)
-		if (g->err[i].err == err) {
-			g->err[i].count++;
+	if (!g->err) {
+		if (l->nerrs == UINT32_MAX - 1)
+			return -ENOMEM;
+		if (l->nerrs == l->errscap) {
+			size_t cap = l->errscap ? 2 * l->errscap : 64;
+			struct lerrs *p = realloc(l->errs, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			l->errs = p;
+			l->errscap = cap;
+		}
+		l->errs[l->nerrs] = (struct lerrs){ 0 };
+		g->err = (uint32_t)++l->nerrs;
+	}
+	e = &l->errs[g->err - 1];
+	for (i = 0; i < e->n; i++)
+		if (e->v[i].err == err) {
+			e->v[i].count++;
 			return 0;
 		}
-	if (g->nerr == g->errcap) {
-		uint32_t cap = g->errcap ? 2 * g->errcap : 2;
-		struct st_errno_count *p = realloc(g->err, cap * sizeof(*p));
+	if (e->n == e->cap) {
+		uint32_t cap = e->cap ? 2 * e->cap : 2;
+		struct st_errno_count *p = realloc(e->v, cap * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
-		g->err = p;
-		g->errcap = cap;
+		e->v = p;
+		e->cap = cap;
 	}
-	g->err[g->nerr++] = (struct st_errno_count){ err, 1 };
+	e->v[e->n++] = (struct st_errno_count){ err, 1 };
 	return 0;
+}
+
+static void errs_free(struct loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nerrs; i++)
+		free(l->errs[i].v);
+	free(l->errs);
+	l->errs = NULL;
+	l->nerrs = l->errscap = 0;
 }
 
 /* The site rows' errnos, from their groups' (every error is in the log). */
@@ -260,15 +299,18 @@ static int sites_errnos(struct loader *l)
 	size_t i;
 
 	for (i = 0; i < l->ngrp; i++) {
-		struct lgroup *g = &l->grp[i];
+		const struct lgroup *g = &l->grp[i];
+		const struct lerrs *v;
 		struct st_errnos e;
 
-		if (g->site < 0 || !g->nerr)
+		if (!g->site || !g->err)
 			continue;
-		st_errnos_sum(g->err, g->nerr, &e);
-		if (st_dump_errnos(l->d, &e, &l->sites[g->site].errnos))
+		v = &l->errs[g->err - 1];
+		st_errnos_sum(v->v, v->n, &e);
+		if (st_dump_errnos(l->d, &e, &l->sites[g->site - 1].errnos))
 			return -ENOMEM;
 	}
+	errs_free(l);
 	return 0;
 }
 
@@ -311,10 +353,10 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 		g->g.first_seq = e->seq;
 		g->g.first_phase = e->phase;
 	}
-	if (e->site && g->site < 0 && site_new(l, g, e))
+	if (e->site && !g->site && site_new(l, g, e))
 		return -ENOMEM;
-	if (g->site >= 0) {
-		struct st_site_row *s = &l->sites[g->site];
+	if (g->site) {
+		struct st_site_row *s = &l->sites[g->site - 1];
 
 		s->calls++;
 		s->errors += error;
@@ -327,7 +369,7 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 			s->first_ordinal = e->seq;
 		if (e->ts_ns < s->first_ns)
 			s->first_ns = e->ts_ns;
-		if (error && grp_errno(g, (uint32_t)-e->ret))
+		if (error && grp_errno(l, g, (uint32_t)-e->ret))
 			return -ENOMEM;
 	}
 	return 0;
@@ -441,12 +483,12 @@ static int add_event(struct loader *l, const struct st_event *e)
 	return 0;
 }
 
-/* Sorting positions in l->grp, not the groups: no second copy of them. */
+/* Sorting positions in the groups, not the groups: no second copy of them. */
 static int grp_pos_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct lgroup *g = ctx;
-	const struct st_log_group *x = &g[*(const uint32_t *)a].g;
-	const struct st_log_group *y = &g[*(const uint32_t *)b].g;
+	const struct st_log_group *g = ctx;
+	const struct st_log_group *x = &g[*(const uint32_t *)a];
+	const struct st_log_group *y = &g[*(const uint32_t *)b];
 
 	if (x->proc_id != y->proc_id)
 		return x->proc_id < y->proc_id ? -1 : 1;
@@ -464,12 +506,65 @@ static int img_cmp(const void *a, const void *b)
 	return x->row.id < y->row.id ? -1 : x->row.id > y->row.id;
 }
 
-/* The rows, sorted, into d; the sums beside them. */
+/*
+ * Shrinks p (n elements of size, at least one) to its n elements; keeps p
+ * if realloc cannot.
+ */
+static void *shrink(void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, (n ? n : 1) * size);
+
+	return q ? q : p;
+}
+
+/*
+ * The groups as the sums' array, in l->grp's own memory: each st_log_group
+ * moved down to its place (never past its own lgroup), then put in key
+ * order by following the cycles of the sorted positions.
+ */
+static struct st_log_group *groups_in_place(struct loader *l)
+{
+	struct st_log_group *g = (struct st_log_group *)l->grp, tmp;
+	uint32_t *pos;
+	size_t i, j, k, n = l->ngrp;
+
+	pos = malloc((n ? n : 1) * sizeof(*pos));
+	if (!pos)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		memmove(&g[i], &l->grp[i].g, sizeof(*g));
+		pos[i] = (uint32_t)i;
+	}
+	qsort_r(pos, n, sizeof(*pos), grp_pos_cmp, g);
+	/* g[i] = old g[pos[i]]; a position done is marked pos[j] == j. */
+	for (i = 0; i < n; i++) {
+		if (pos[i] == i)
+			continue;
+		tmp = g[i];
+		for (j = i; (k = pos[j]) != i; j = k) {
+			g[j] = g[k];
+			pos[j] = (uint32_t)j;
+		}
+		g[j] = tmp;
+		pos[j] = (uint32_t)j;
+	}
+	free(pos);
+	l->grp = NULL;
+	l->ngrp = l->grpcap = 0;
+	return shrink(g, n, sizeof(*g));
+}
+
+/*
+ * The rows, sorted, into d; the sums beside them. The images become
+ * d->procs and the groups the sums' in their own memory: at a glibc
+ * build's 2 million groups a copy beside them was the readers' peak.
+ */
 static int finish(struct loader *l, struct st_log_sums *sums)
 {
 	struct st_dump *d = l->d;
 	struct st_session_row *ss = &d->session;
-	size_t i;
+	struct st_proc_row *procs;
+	size_t i, ngrp = l->ngrp;
 
 	if (sites_errnos(l))
 		return -ENOMEM;
@@ -479,15 +574,26 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	free(l->by_pid);
 	l->by_pid = NULL;
 
-	qsort(l->img, l->nimg, sizeof(*l->img), img_cmp);
-	d->procs = calloc(l->nimg ? l->nimg : 1, sizeof(*d->procs));
-	if (!d->procs)
+	if (sums) {
+		sums->groups = groups_in_place(l);
+		if (!sums->groups)
+			return -ENOMEM;
+		sums->ngroups = ngrp;
+	} else {
+		free(l->grp);
+		l->grp = NULL;
+		l->ngrp = l->grpcap = 0;
+	}
+	if (!l->img && !(l->img = calloc(1, sizeof(*l->img))))
 		return -ENOMEM;
+	qsort(l->img, l->nimg, sizeof(*l->img), img_cmp);
 	if (sums) {
 		sums->images = calloc(l->nimg ? l->nimg : 1, sizeof(*sums->images));
 		if (!sums->images)
 			return -ENOMEM;
 	}
+	/* Each row moves down to its place, never past its own limg. */
+	procs = (struct st_proc_row *)l->img;
 	for (i = 0; i < l->nimg; i++) {
 		struct limg *im = &l->img[i];
 
@@ -495,13 +601,14 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 			im->row.start_ns = im->min_ts;
 		if (!im->row.parent_id && !im->row.prev_id)
 			ss->flags |= SYSTRACE_SESSION_F_ON_EXEC;
-		d->procs[i] = im->row;
-		im->row.exe = NULL;
-		im->row.argv = NULL;
 		if (sums)
 			sums->images[i] = im->sum;
+		memmove(&procs[i], &im->row, sizeof(*procs));
 	}
+	d->procs = shrink(procs, l->nimg, sizeof(*procs));
 	d->nprocs = l->nimg;
+	l->img = NULL;
+	l->nimg = l->imgcap = 0;
 	d->sites = l->sites;
 	d->nsites = l->nsites;
 	l->sites = NULL;
@@ -524,20 +631,6 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	ss->execs = l->execs;
 	ss->exits = l->exits;
 	if (sums) {
-		uint32_t *pos = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*pos));
-
-		sums->groups = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*sums->groups));
-		if (!pos || !sums->groups) {
-			free(pos);
-			return -ENOMEM;
-		}
-		for (i = 0; i < l->ngrp; i++)
-			pos[i] = (uint32_t)i;
-		qsort_r(pos, l->ngrp, sizeof(*pos), grp_pos_cmp, l->grp);
-		for (i = 0; i < l->ngrp; i++)
-			sums->groups[i] = l->grp[pos[i]].g;
-		free(pos);
-		sums->ngroups = l->ngrp;
 		sums->events = l->events;
 		sums->syscalls = l->syscalls;
 		sums->last_ns = l->last_ns;
@@ -556,8 +649,7 @@ static void loader_free(struct loader *l)
 	free(l->img);
 	free(l->by_pid);
 	st_hidx_free(&l->by_id);
-	for (i = 0; i < l->ngrp; i++)
-		free(l->grp[i].err);
+	errs_free(l);
 	free(l->grp);
 	st_hidx_free(&l->by_key);
 	free(l->sites);
