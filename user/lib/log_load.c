@@ -38,17 +38,18 @@ struct limg {
 /*
  * A group is 72 bytes: there are as many as site rows (millions), and
  * finish() turns the array into the sums' st_log_groups where it lies.
+ * Without sums there are no groups: by_key indexes the site rows.
  */
 struct lgroup {
 	struct st_log_group g;
 	uint32_t site;		/* in l->sites, plus one; 0: none */
-	uint32_t err;		/* in l->errs, plus one; 0: no error yet */
 };
 
-/* A group's errors by errno, exact: one entry per errno it returned. */
+/* A site row's errors by errno, exact: one entry per errno it returned. */
 struct lerrs {
 	struct st_errno_count *v;
 	uint32_t n, cap;
+	uint32_t site;		/* in l->sites */
 };
 
 struct loader {
@@ -60,10 +61,12 @@ struct loader {
 	size_t pidmask, npid;
 	struct lgroup *grp;
 	size_t ngrp, grpcap;
+	bool groups;		/* the sums are wanted: by_key indexes grp */
 	struct st_hidx by_key;
 	struct st_hcache img_c, grp_c;	/* the images and groups in use */
-	struct lerrs *errs;	/* of the groups with errors (a few) */
+	struct lerrs *errs;	/* of the site rows with errors (a few) */
 	size_t nerrs, errscap;
+	struct st_hidx errs_by_site;
 	struct st_site_row *sites;
 	size_t nsites, sitecap;
 	uint64_t events, syscalls, last_ns;
@@ -203,20 +206,39 @@ static struct lgroup *grp_of(struct loader *l, const struct st_event *e)
 	return &l->grp[l->ngrp++];
 }
 
-/* A new site row from the event's, its strings pooled in d. */
-static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e)
+static bool site_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	const struct st_site_row *s = &((const struct loader *)ctx)->sites[pos];
+	const struct st_event *e = key;
+
+	return s->proc_id == e->proc_id && s->addr == e->addr && s->abi == e->abi &&
+	       s->nr == e->nr;
+}
+
+static uint64_t site_hash(const void *ctx, uint32_t pos)
+{
+	const struct st_site_row *s = &((const struct loader *)ctx)->sites[pos];
+
+	return key_hash(s->proc_id, s->addr, s->abi, s->nr);
+}
+
+/*
+ * A new site row from the event's, its strings pooled in d; indexed by
+ * its key (hash h) when there are no groups. Returns its position or -1.
+ */
+static int64_t site_new(struct loader *l, const struct st_event *e, uint64_t h)
 {
 	const struct st_site_row *from = e->site;
 	struct st_site_row *s;
 
 	if (l->nsites == UINT32_MAX - 1)
-		return -ENOMEM;
+		return -1;
 	if (l->nsites == l->sitecap) {
 		size_t cap = l->sitecap ? 2 * l->sitecap : 4096;
 		struct st_site_row *p = realloc(l->sites, cap * sizeof(*p));
 
 		if (!p)
-			return -ENOMEM;
+			return -1;
 		l->sites = p;
 		l->sitecap = cap;
 	}
@@ -232,23 +254,47 @@ static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e
 	s->first_ns = UINT64_MAX;
 	s->min_ns = UINT64_MAX;
 	if (st_dump_str(l->d, from->path, &s->path))
-		return -ENOMEM;
+		return -1;
 	if (from->sym && from->sym->symbol) {
 		if (st_dump_sym(l->d, &(struct st_sym){ .symbol = from->sym->symbol }, &s->sym))
-			return -ENOMEM;
+			return -1;
 		l->d->symbolized = true;
 	}
-	g->site = (uint32_t)++l->nsites;
-	return 0;
+	if (!l->groups && st_hidx_add(&l->by_key, h, (uint32_t)l->nsites, site_hash, l))
+		return -1;
+	return (int64_t)l->nsites++;
 }
 
-/* One more error of errno err at g's site (a site has a few errnos). */
-static int grp_errno(struct loader *l, struct lgroup *g, uint32_t err)
+/* The event's site row, new if the event has a site; -1: none, -2: no memory. */
+static int64_t site_of(struct loader *l, const struct st_event *e)
 {
+	uint64_t h = key_hash(e->proc_id, e->addr, e->abi, e->nr);
+	int64_t i = st_hidx_find_c(&l->by_key, &l->grp_c, h, site_eq, l, e);
+
+	if (i >= 0 || !e->site)
+		return i;
+	i = site_new(l, e, h);
+	return i >= 0 ? i : -2;
+}
+
+static bool errs_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	return ((const struct loader *)ctx)->errs[pos].site == *(const uint32_t *)key;
+}
+
+static uint64_t errs_hash(const void *ctx, uint32_t pos)
+{
+	return st_hash_mix(((const struct loader *)ctx)->errs[pos].site);
+}
+
+/* One more error of errno err at a site (a site has a few errnos). */
+static int site_errno(struct loader *l, uint32_t site, uint32_t err)
+{
+	int64_t k = st_hidx_find(&l->errs_by_site, st_hash_mix(site), errs_eq, l, &site);
 	struct lerrs *e;
 	uint32_t i;
 
-	if (!g->err) {
+	if (k < 0) {
 		if (l->nerrs == UINT32_MAX - 1)
 			return -ENOMEM;
 		if (l->nerrs == l->errscap) {
@@ -260,10 +306,13 @@ static int grp_errno(struct loader *l, struct lgroup *g, uint32_t err)
 			l->errs = p;
 			l->errscap = cap;
 		}
-		l->errs[l->nerrs] = (struct lerrs){ 0 };
-		g->err = (uint32_t)++l->nerrs;
+		k = (int64_t)l->nerrs;
+		l->errs[k] = (struct lerrs){ .site = site };
+		if (st_hidx_add(&l->errs_by_site, st_hash_mix(site), (uint32_t)k, errs_hash, l))
+			return -ENOMEM;
+		l->nerrs++;
 	}
-	e = &l->errs[g->err - 1];
+	e = &l->errs[k];
 	for (i = 0; i < e->n; i++)
 		if (e->v[i].err == err) {
 			e->v[i].count++;
@@ -291,42 +340,32 @@ static void errs_free(struct loader *l)
 	free(l->errs);
 	l->errs = NULL;
 	l->nerrs = l->errscap = 0;
+	st_hidx_free(&l->errs_by_site);
 }
 
-/* The site rows' errnos, from their groups' (every error is in the log). */
+/* The site rows' errnos (every error is in the log). */
 static int sites_errnos(struct loader *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->ngrp; i++) {
-		const struct lgroup *g = &l->grp[i];
-		const struct lerrs *v;
+	for (i = 0; i < l->nerrs; i++) {
+		const struct lerrs *v = &l->errs[i];
 		struct st_errnos e;
 
-		if (!g->site || !g->err)
-			continue;
-		v = &l->errs[g->err - 1];
 		st_errnos_sum(v->v, v->n, &e);
-		if (st_dump_errnos(l->d, &e, &l->sites[g->site - 1].errnos))
+		if (st_dump_errnos(l->d, &e, &l->sites[v->site].errnos))
 			return -ENOMEM;
 	}
 	errs_free(l);
 	return 0;
 }
 
-static int add_syscall(struct loader *l, struct limg *im, const struct st_event *e)
+/* What the sums need of a syscall: its image's and its group's phases. */
+static int add_phases(struct loader *l, struct limg *im, struct lgroup *g,
+		      const struct st_event *e)
 {
-	struct st_proc_row *p = &im->row;
 	struct st_log_image *sum = &im->sum;
-	struct lgroup *g = grp_of(l, e);
-	bool error = e->ret < 0 && e->ret >= -4095;
 
-	if (!g)
-		return -ENOMEM;
-	l->syscalls++;
-	p->syscalls++;
-	p->errors += error;
-	p->syscall_ns += e->dur_ns;
 	switch (e->phase) {
 	case ST_PHASE_NONE:
 		sum->unknown = true;
@@ -353,10 +392,38 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 		g->g.first_seq = e->seq;
 		g->g.first_phase = e->phase;
 	}
-	if (e->site && !g->site && site_new(l, g, e))
-		return -ENOMEM;
-	if (g->site) {
-		struct st_site_row *s = &l->sites[g->site - 1];
+	return 0;
+}
+
+static int add_syscall(struct loader *l, struct limg *im, const struct st_event *e)
+{
+	struct st_proc_row *p = &im->row;
+	bool error = e->ret < 0 && e->ret >= -4095;
+	int64_t site;
+
+	l->syscalls++;
+	p->syscalls++;
+	p->errors += error;
+	p->syscall_ns += e->dur_ns;
+	if (l->groups) {
+		struct lgroup *g = grp_of(l, e);
+
+		if (!g || add_phases(l, im, g, e))
+			return -ENOMEM;
+		if (e->site && !g->site) {
+			site = site_new(l, e, 0);
+			if (site < 0)
+				return -ENOMEM;
+			g->site = (uint32_t)site + 1;
+		}
+		site = (int64_t)g->site - 1;
+	} else {
+		site = site_of(l, e);
+		if (site == -2)
+			return -ENOMEM;
+	}
+	if (site >= 0) {
+		struct st_site_row *s = &l->sites[site];
 
 		s->calls++;
 		s->errors += error;
@@ -369,7 +436,7 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 			s->first_ordinal = e->seq;
 		if (e->ts_ns < s->first_ns)
 			s->first_ns = e->ts_ns;
-		if (error && grp_errno(l, g, (uint32_t)-e->ret))
+		if (error && site_errno(l, (uint32_t)site, (uint32_t)-e->ret))
 			return -ENOMEM;
 	}
 	return 0;
@@ -665,7 +732,7 @@ void st_log_sums_free(struct st_log_sums *s)
 int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
 		st_log_progress_fn progress, void *ctx, struct st_err *err)
 {
-	struct loader l = { .d = d };
+	struct loader l = { .d = d, .groups = sums != NULL };
 	struct st_log_src *src;
 	struct st_event ev;
 	uint64_t done, size;
@@ -705,7 +772,7 @@ int st_log_sums_of(const struct st_log *log, struct st_dump *d,
 		   struct st_log_sums *sums)
 {
 	struct st_dump tmp = { 0 };
-	struct loader l = { .d = &tmp };
+	struct loader l = { .d = &tmp, .groups = true };
 	size_t i, k;
 	int ret = 0;
 
