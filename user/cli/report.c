@@ -227,8 +227,11 @@ static int read_data(struct report_opts *o, size_t rep, struct st_log_sums *log,
 		int ret;
 
 		st_progress_init(&p);
-		ret = st_log_load(o->input, d, reads_events(rep) ? log : NULL,
-				  load_progress, &p, err);
+		if (reports[rep].build == report_timeline)	/* the images' sums only */
+			ret = st_log_load_images(o->input, d, log, load_progress, &p, err);
+		else
+			ret = st_log_load(o->input, d, reads_events(rep) ? log : NULL,
+					  load_progress, &p, err);
 		st_progress_done(&p);
 		if (ret)
 			return -1;

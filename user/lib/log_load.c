@@ -61,7 +61,8 @@ struct loader {
 	size_t pidmask, npid;
 	struct lgroup *grp;
 	size_t ngrp, grpcap;
-	bool groups;		/* the sums are wanted: by_key indexes grp */
+	bool images;		/* the sums of the images are wanted */
+	bool groups;		/* and the groups': by_key indexes grp */
 	struct st_hidx by_key;
 	struct st_hcache img_c, grp_c;	/* the images and groups in use */
 	struct lerrs *errs;	/* of the site rows with errors (a few) */
@@ -360,27 +361,23 @@ static int sites_errnos(struct loader *l)
 	return 0;
 }
 
-/* What the sums need of a syscall: its image's and its group's phases. */
-static int add_phases(struct loader *l, struct limg *im, struct lgroup *g,
-		      const struct st_event *e)
+/* What the sums need of a syscall: its image's phases. */
+static int image_phases(struct loader *l, struct limg *im, const struct st_event *e)
 {
 	struct st_log_image *sum = &im->sum;
 
 	switch (e->phase) {
 	case ST_PHASE_NONE:
 		sum->unknown = true;
-		g->g.none_calls++;
 		break;
 	case ST_PHASE_LOADER:
 		sum->has_loader = true;
-		g->g.loader_calls++;
 		/* The first in the log: the interpreter is where it was. */
 		if (!sum->interp && e->site && e->site->path &&
 		    st_dump_str(l->d, e->site->path, &sum->interp))
 			return -ENOMEM;
 		break;
 	case ST_PHASE_PROGRAM:
-		g->g.program_calls++;
 		if (!sum->has_program || e->seq < sum->boundary)
 			sum->boundary = e->seq;
 		if (!sum->has_program || e->ts_ns < sum->program_ns)
@@ -388,11 +385,27 @@ static int add_phases(struct loader *l, struct limg *im, struct lgroup *g,
 		sum->has_program = true;
 		break;
 	}
+	return 0;
+}
+
+/* ... and its group's. */
+static void group_phases(struct lgroup *g, const struct st_event *e)
+{
+	switch (e->phase) {
+	case ST_PHASE_NONE:
+		g->g.none_calls++;
+		break;
+	case ST_PHASE_LOADER:
+		g->g.loader_calls++;
+		break;
+	case ST_PHASE_PROGRAM:
+		g->g.program_calls++;
+		break;
+	}
 	if (e->seq < g->g.first_seq || g->g.first_seq == UINT64_MAX) {
 		g->g.first_seq = e->seq;
 		g->g.first_phase = e->phase;
 	}
-	return 0;
 }
 
 static int add_syscall(struct loader *l, struct limg *im, const struct st_event *e)
@@ -405,11 +418,14 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 	p->syscalls++;
 	p->errors += error;
 	p->syscall_ns += e->dur_ns;
+	if (l->images && image_phases(l, im, e))
+		return -ENOMEM;
 	if (l->groups) {
 		struct lgroup *g = grp_of(l, e);
 
-		if (!g || add_phases(l, im, g, e))
+		if (!g)
 			return -ENOMEM;
+		group_phases(g, e);
 		if (e->site && !g->site) {
 			site = site_new(l, e, 0);
 			if (site < 0)
@@ -641,7 +657,7 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	free(l->by_pid);
 	l->by_pid = NULL;
 
-	if (sums) {
+	if (sums && l->groups) {
 		sums->groups = groups_in_place(l);
 		if (!sums->groups)
 			return -ENOMEM;
@@ -729,10 +745,10 @@ void st_log_sums_free(struct st_log_sums *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
-		st_log_progress_fn progress, void *ctx, struct st_err *err)
+static int load(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		bool groups, st_log_progress_fn progress, void *ctx, struct st_err *err)
 {
-	struct loader l = { .d = d, .groups = sums != NULL };
+	struct loader l = { .d = d, .images = sums != NULL, .groups = sums && groups };
 	struct st_log_src *src;
 	struct st_event ev;
 	uint64_t done, size;
@@ -768,11 +784,23 @@ int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
 	return ret;
 }
 
+int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		st_log_progress_fn progress, void *ctx, struct st_err *err)
+{
+	return load(path, d, sums, true, progress, ctx, err);
+}
+
+int st_log_load_images(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		       st_log_progress_fn progress, void *ctx, struct st_err *err)
+{
+	return load(path, d, sums, false, progress, ctx, err);
+}
+
 int st_log_sums_of(const struct st_log *log, struct st_dump *d,
 		   struct st_log_sums *sums)
 {
 	struct st_dump tmp = { 0 };
-	struct loader l = { .d = &tmp, .groups = true };
+	struct loader l = { .d = &tmp, .images = true, .groups = true };
 	size_t i, k;
 	int ret = 0;
 
