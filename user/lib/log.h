@@ -297,6 +297,9 @@ void st_log_sums_free(struct st_log_sums *s);
  */
 int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
 		st_log_progress_fn progress, void *ctx, struct st_err *err);
+/* The same, the sums without their groups (none: ngroups 0). */
+int st_log_load_images(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		       st_log_progress_fn progress, void *ctx, struct st_err *err);
 
 /*
  * The sums of an in-memory log (tests), events in log order, as d's rows

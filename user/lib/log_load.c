@@ -35,12 +35,21 @@ struct limg {
 	bool started;		/* by its fork or exec */
 };
 
+/*
+ * A group is 72 bytes: there are as many as site rows (millions), and
+ * finish() turns the array into the sums' st_log_groups where it lies.
+ * Without sums there are no groups: by_key indexes the site rows.
+ */
 struct lgroup {
 	struct st_log_group g;
-	int64_t site;		/* in ld->sites, or -1 */
-	/* Its errors by errno, exact: one entry per errno it returned. */
-	struct st_errno_count *err;
-	uint32_t nerr, errcap;
+	uint32_t site;		/* in l->sites, plus one; 0: none */
+};
+
+/* A site row's errors by errno, exact: one entry per errno it returned. */
+struct lerrs {
+	struct st_errno_count *v;
+	uint32_t n, cap;
+	uint32_t site;		/* in l->sites */
 };
 
 struct loader {
@@ -52,8 +61,13 @@ struct loader {
 	size_t pidmask, npid;
 	struct lgroup *grp;
 	size_t ngrp, grpcap;
+	bool images;		/* the sums of the images are wanted */
+	bool groups;		/* and the groups': by_key indexes grp */
 	struct st_hidx by_key;
 	struct st_hcache img_c, grp_c;	/* the images and groups in use */
+	struct lerrs *errs;	/* of the site rows with errors (a few) */
+	size_t nerrs, errscap;
+	struct st_hidx errs_by_site;
 	struct st_site_row *sites;
 	size_t nsites, sitecap;
 	uint64_t events, syscalls, last_ns;
@@ -188,24 +202,44 @@ static struct lgroup *grp_of(struct loader *l, const struct st_event *e)
 	g->g.abi = e->abi;
 	g->g.nr = e->nr;
 	g->g.first_seq = UINT64_MAX;
-	g->site = -1;
 	if (st_hidx_add(&l->by_key, h, (uint32_t)l->ngrp, grp_hash, l))
 		return NULL;
 	return &l->grp[l->ngrp++];
 }
 
-/* A new site row from the event's, its strings pooled in d. */
-static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e)
+static bool site_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	const struct st_site_row *s = &((const struct loader *)ctx)->sites[pos];
+	const struct st_event *e = key;
+
+	return s->proc_id == e->proc_id && s->addr == e->addr && s->abi == e->abi &&
+	       s->nr == e->nr;
+}
+
+static uint64_t site_hash(const void *ctx, uint32_t pos)
+{
+	const struct st_site_row *s = &((const struct loader *)ctx)->sites[pos];
+
+	return key_hash(s->proc_id, s->addr, s->abi, s->nr);
+}
+
+/*
+ * A new site row from the event's, its strings pooled in d; indexed by
+ * its key (hash h) when there are no groups. Returns its position or -1.
+ */
+static int64_t site_new(struct loader *l, const struct st_event *e, uint64_t h)
 {
 	const struct st_site_row *from = e->site;
 	struct st_site_row *s;
 
+	if (l->nsites == UINT32_MAX - 1)
+		return -1;
 	if (l->nsites == l->sitecap) {
 		size_t cap = l->sitecap ? 2 * l->sitecap : 4096;
 		struct st_site_row *p = realloc(l->sites, cap * sizeof(*p));
 
 		if (!p)
-			return -ENOMEM;
+			return -1;
 		l->sites = p;
 		l->sitecap = cap;
 	}
@@ -221,85 +255,129 @@ static int site_new(struct loader *l, struct lgroup *g, const struct st_event *e
 	s->first_ns = UINT64_MAX;
 	s->min_ns = UINT64_MAX;
 	if (st_dump_str(l->d, from->path, &s->path))
-		return -ENOMEM;
+		return -1;
 	if (from->sym && from->sym->symbol) {
 		if (st_dump_sym(l->d, &(struct st_sym){ .symbol = from->sym->symbol }, &s->sym))
-			return -ENOMEM;
+			return -1;
 		l->d->symbolized = true;
 	}
-	g->site = (int64_t)l->nsites++;
-	return 0;
+	if (!l->groups && st_hidx_add(&l->by_key, h, (uint32_t)l->nsites, site_hash, l))
+		return -1;
+	return (int64_t)l->nsites++;
 }
 
-/* One more error of errno err at g's site (a site has a few errnos). */
-static int grp_errno(struct lgroup *g, uint32_t err)
+/* The event's site row, new if the event has a site; -1: none, -2: no memory. */
+static int64_t site_of(struct loader *l, const struct st_event *e)
 {
+	uint64_t h = key_hash(e->proc_id, e->addr, e->abi, e->nr);
+	int64_t i = st_hidx_find_c(&l->by_key, &l->grp_c, h, site_eq, l, e);
+
+	if (i >= 0 || !e->site)
+		return i;
+	i = site_new(l, e, h);
+	return i >= 0 ? i : -2;
+}
+
+static bool errs_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	return ((const struct loader *)ctx)->errs[pos].site == *(const uint32_t *)key;
+}
+
+static uint64_t errs_hash(const void *ctx, uint32_t pos)
+{
+	return st_hash_mix(((const struct loader *)ctx)->errs[pos].site);
+}
+
+/* One more error of errno err at a site (a site has a few errnos). */
+static int site_errno(struct loader *l, uint32_t site, uint32_t err)
+{
+	int64_t k = st_hidx_find(&l->errs_by_site, st_hash_mix(site), errs_eq, l, &site);
+	struct lerrs *e;
 	uint32_t i;
 
-	for (i = 0; i < g->nerr; i++)
-		if (g->err[i].err == err) {
-			g->err[i].count++;
+	if (k < 0) {
+		if (l->nerrs == UINT32_MAX - 1)
+			return -ENOMEM;
+		if (l->nerrs == l->errscap) {
+			size_t cap = l->errscap ? 2 * l->errscap : 64;
+			struct lerrs *p = realloc(l->errs, cap * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			l->errs = p;
+			l->errscap = cap;
+		}
+		k = (int64_t)l->nerrs;
+		l->errs[k] = (struct lerrs){ .site = site };
+		if (st_hidx_add(&l->errs_by_site, st_hash_mix(site), (uint32_t)k, errs_hash, l))
+			return -ENOMEM;
+		l->nerrs++;
+	}
+	e = &l->errs[k];
+	for (i = 0; i < e->n; i++)
+		if (e->v[i].err == err) {
+			e->v[i].count++;
 			return 0;
 		}
-	if (g->nerr == g->errcap) {
-		uint32_t cap = g->errcap ? 2 * g->errcap : 2;
-		struct st_errno_count *p = realloc(g->err, cap * sizeof(*p));
+	if (e->n == e->cap) {
+		uint32_t cap = e->cap ? 2 * e->cap : 2;
+		struct st_errno_count *p = realloc(e->v, cap * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
-		g->err = p;
-		g->errcap = cap;
+		e->v = p;
+		e->cap = cap;
 	}
-	g->err[g->nerr++] = (struct st_errno_count){ err, 1 };
+	e->v[e->n++] = (struct st_errno_count){ err, 1 };
 	return 0;
 }
 
-/* The site rows' errnos, from their groups' (every error is in the log). */
+static void errs_free(struct loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nerrs; i++)
+		free(l->errs[i].v);
+	free(l->errs);
+	l->errs = NULL;
+	l->nerrs = l->errscap = 0;
+	st_hidx_free(&l->errs_by_site);
+}
+
+/* The site rows' errnos (every error is in the log). */
 static int sites_errnos(struct loader *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->ngrp; i++) {
-		struct lgroup *g = &l->grp[i];
+	for (i = 0; i < l->nerrs; i++) {
+		const struct lerrs *v = &l->errs[i];
 		struct st_errnos e;
 
-		if (g->site < 0 || !g->nerr)
-			continue;
-		st_errnos_sum(g->err, g->nerr, &e);
-		if (st_dump_errnos(l->d, &e, &l->sites[g->site].errnos))
+		st_errnos_sum(v->v, v->n, &e);
+		if (st_dump_errnos(l->d, &e, &l->sites[v->site].errnos))
 			return -ENOMEM;
 	}
+	errs_free(l);
 	return 0;
 }
 
-static int add_syscall(struct loader *l, struct limg *im, const struct st_event *e)
+/* What the sums need of a syscall: its image's phases. */
+static int image_phases(struct loader *l, struct limg *im, const struct st_event *e)
 {
-	struct st_proc_row *p = &im->row;
 	struct st_log_image *sum = &im->sum;
-	struct lgroup *g = grp_of(l, e);
-	bool error = e->ret < 0 && e->ret >= -4095;
 
-	if (!g)
-		return -ENOMEM;
-	l->syscalls++;
-	p->syscalls++;
-	p->errors += error;
-	p->syscall_ns += e->dur_ns;
 	switch (e->phase) {
 	case ST_PHASE_NONE:
 		sum->unknown = true;
-		g->g.none_calls++;
 		break;
 	case ST_PHASE_LOADER:
 		sum->has_loader = true;
-		g->g.loader_calls++;
 		/* The first in the log: the interpreter is where it was. */
 		if (!sum->interp && e->site && e->site->path &&
 		    st_dump_str(l->d, e->site->path, &sum->interp))
 			return -ENOMEM;
 		break;
 	case ST_PHASE_PROGRAM:
-		g->g.program_calls++;
 		if (!sum->has_program || e->seq < sum->boundary)
 			sum->boundary = e->seq;
 		if (!sum->has_program || e->ts_ns < sum->program_ns)
@@ -307,14 +385,61 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 		sum->has_program = true;
 		break;
 	}
+	return 0;
+}
+
+/* ... and its group's. */
+static void group_phases(struct lgroup *g, const struct st_event *e)
+{
+	switch (e->phase) {
+	case ST_PHASE_NONE:
+		g->g.none_calls++;
+		break;
+	case ST_PHASE_LOADER:
+		g->g.loader_calls++;
+		break;
+	case ST_PHASE_PROGRAM:
+		g->g.program_calls++;
+		break;
+	}
 	if (e->seq < g->g.first_seq || g->g.first_seq == UINT64_MAX) {
 		g->g.first_seq = e->seq;
 		g->g.first_phase = e->phase;
 	}
-	if (e->site && g->site < 0 && site_new(l, g, e))
+}
+
+static int add_syscall(struct loader *l, struct limg *im, const struct st_event *e)
+{
+	struct st_proc_row *p = &im->row;
+	bool error = e->ret < 0 && e->ret >= -4095;
+	int64_t site;
+
+	l->syscalls++;
+	p->syscalls++;
+	p->errors += error;
+	p->syscall_ns += e->dur_ns;
+	if (l->images && image_phases(l, im, e))
 		return -ENOMEM;
-	if (g->site >= 0) {
-		struct st_site_row *s = &l->sites[g->site];
+	if (l->groups) {
+		struct lgroup *g = grp_of(l, e);
+
+		if (!g)
+			return -ENOMEM;
+		group_phases(g, e);
+		if (e->site && !g->site) {
+			site = site_new(l, e, 0);
+			if (site < 0)
+				return -ENOMEM;
+			g->site = (uint32_t)site + 1;
+		}
+		site = (int64_t)g->site - 1;
+	} else {
+		site = site_of(l, e);
+		if (site == -2)
+			return -ENOMEM;
+	}
+	if (site >= 0) {
+		struct st_site_row *s = &l->sites[site];
 
 		s->calls++;
 		s->errors += error;
@@ -327,7 +452,7 @@ static int add_syscall(struct loader *l, struct limg *im, const struct st_event 
 			s->first_ordinal = e->seq;
 		if (e->ts_ns < s->first_ns)
 			s->first_ns = e->ts_ns;
-		if (error && grp_errno(g, (uint32_t)-e->ret))
+		if (error && site_errno(l, (uint32_t)site, (uint32_t)-e->ret))
 			return -ENOMEM;
 	}
 	return 0;
@@ -441,12 +566,12 @@ static int add_event(struct loader *l, const struct st_event *e)
 	return 0;
 }
 
-/* Sorting positions in l->grp, not the groups: no second copy of them. */
+/* Sorting positions in the groups, not the groups: no second copy of them. */
 static int grp_pos_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct lgroup *g = ctx;
-	const struct st_log_group *x = &g[*(const uint32_t *)a].g;
-	const struct st_log_group *y = &g[*(const uint32_t *)b].g;
+	const struct st_log_group *g = ctx;
+	const struct st_log_group *x = &g[*(const uint32_t *)a];
+	const struct st_log_group *y = &g[*(const uint32_t *)b];
 
 	if (x->proc_id != y->proc_id)
 		return x->proc_id < y->proc_id ? -1 : 1;
@@ -464,12 +589,65 @@ static int img_cmp(const void *a, const void *b)
 	return x->row.id < y->row.id ? -1 : x->row.id > y->row.id;
 }
 
-/* The rows, sorted, into d; the sums beside them. */
+/*
+ * Shrinks p (n elements of size, at least one) to its n elements; keeps p
+ * if realloc cannot.
+ */
+static void *shrink(void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, (n ? n : 1) * size);
+
+	return q ? q : p;
+}
+
+/*
+ * The groups as the sums' array, in l->grp's own memory: each st_log_group
+ * moved down to its place (never past its own lgroup), then put in key
+ * order by following the cycles of the sorted positions.
+ */
+static struct st_log_group *groups_in_place(struct loader *l)
+{
+	struct st_log_group *g = (struct st_log_group *)l->grp, tmp;
+	uint32_t *pos;
+	size_t i, j, k, n = l->ngrp;
+
+	pos = malloc((n ? n : 1) * sizeof(*pos));
+	if (!pos)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		memmove(&g[i], &l->grp[i].g, sizeof(*g));
+		pos[i] = (uint32_t)i;
+	}
+	qsort_r(pos, n, sizeof(*pos), grp_pos_cmp, g);
+	/* g[i] = old g[pos[i]]; a position done is marked pos[j] == j. */
+	for (i = 0; i < n; i++) {
+		if (pos[i] == i)
+			continue;
+		tmp = g[i];
+		for (j = i; (k = pos[j]) != i; j = k) {
+			g[j] = g[k];
+			pos[j] = (uint32_t)j;
+		}
+		g[j] = tmp;
+		pos[j] = (uint32_t)j;
+	}
+	free(pos);
+	l->grp = NULL;
+	l->ngrp = l->grpcap = 0;
+	return shrink(g, n, sizeof(*g));
+}
+
+/*
+ * The rows, sorted, into d; the sums beside them. The images become
+ * d->procs and the groups the sums' in their own memory: at a glibc
+ * build's 2 million groups a copy beside them was the readers' peak.
+ */
 static int finish(struct loader *l, struct st_log_sums *sums)
 {
 	struct st_dump *d = l->d;
 	struct st_session_row *ss = &d->session;
-	size_t i;
+	struct st_proc_row *procs;
+	size_t i, ngrp = l->ngrp;
 
 	if (sites_errnos(l))
 		return -ENOMEM;
@@ -479,15 +657,26 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	free(l->by_pid);
 	l->by_pid = NULL;
 
-	qsort(l->img, l->nimg, sizeof(*l->img), img_cmp);
-	d->procs = calloc(l->nimg ? l->nimg : 1, sizeof(*d->procs));
-	if (!d->procs)
+	if (sums && l->groups) {
+		sums->groups = groups_in_place(l);
+		if (!sums->groups)
+			return -ENOMEM;
+		sums->ngroups = ngrp;
+	} else {
+		free(l->grp);
+		l->grp = NULL;
+		l->ngrp = l->grpcap = 0;
+	}
+	if (!l->img && !(l->img = calloc(1, sizeof(*l->img))))
 		return -ENOMEM;
+	qsort(l->img, l->nimg, sizeof(*l->img), img_cmp);
 	if (sums) {
 		sums->images = calloc(l->nimg ? l->nimg : 1, sizeof(*sums->images));
 		if (!sums->images)
 			return -ENOMEM;
 	}
+	/* Each row moves down to its place, never past its own limg. */
+	procs = (struct st_proc_row *)l->img;
 	for (i = 0; i < l->nimg; i++) {
 		struct limg *im = &l->img[i];
 
@@ -495,13 +684,14 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 			im->row.start_ns = im->min_ts;
 		if (!im->row.parent_id && !im->row.prev_id)
 			ss->flags |= SYSTRACE_SESSION_F_ON_EXEC;
-		d->procs[i] = im->row;
-		im->row.exe = NULL;
-		im->row.argv = NULL;
 		if (sums)
 			sums->images[i] = im->sum;
+		memmove(&procs[i], &im->row, sizeof(*procs));
 	}
+	d->procs = shrink(procs, l->nimg, sizeof(*procs));
 	d->nprocs = l->nimg;
+	l->img = NULL;
+	l->nimg = l->imgcap = 0;
 	d->sites = l->sites;
 	d->nsites = l->nsites;
 	l->sites = NULL;
@@ -524,20 +714,6 @@ static int finish(struct loader *l, struct st_log_sums *sums)
 	ss->execs = l->execs;
 	ss->exits = l->exits;
 	if (sums) {
-		uint32_t *pos = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*pos));
-
-		sums->groups = malloc((l->ngrp ? l->ngrp : 1) * sizeof(*sums->groups));
-		if (!pos || !sums->groups) {
-			free(pos);
-			return -ENOMEM;
-		}
-		for (i = 0; i < l->ngrp; i++)
-			pos[i] = (uint32_t)i;
-		qsort_r(pos, l->ngrp, sizeof(*pos), grp_pos_cmp, l->grp);
-		for (i = 0; i < l->ngrp; i++)
-			sums->groups[i] = l->grp[pos[i]].g;
-		free(pos);
-		sums->ngroups = l->ngrp;
 		sums->events = l->events;
 		sums->syscalls = l->syscalls;
 		sums->last_ns = l->last_ns;
@@ -556,8 +732,7 @@ static void loader_free(struct loader *l)
 	free(l->img);
 	free(l->by_pid);
 	st_hidx_free(&l->by_id);
-	for (i = 0; i < l->ngrp; i++)
-		free(l->grp[i].err);
+	errs_free(l);
 	free(l->grp);
 	st_hidx_free(&l->by_key);
 	free(l->sites);
@@ -570,10 +745,10 @@ void st_log_sums_free(struct st_log_sums *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
-		st_log_progress_fn progress, void *ctx, struct st_err *err)
+static int load(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		bool groups, st_log_progress_fn progress, void *ctx, struct st_err *err)
 {
-	struct loader l = { .d = d };
+	struct loader l = { .d = d, .images = sums != NULL, .groups = sums && groups };
 	struct st_log_src *src;
 	struct st_event ev;
 	uint64_t done, size;
@@ -609,11 +784,23 @@ int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
 	return ret;
 }
 
+int st_log_load(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		st_log_progress_fn progress, void *ctx, struct st_err *err)
+{
+	return load(path, d, sums, true, progress, ctx, err);
+}
+
+int st_log_load_images(const char *path, struct st_dump *d, struct st_log_sums *sums,
+		       st_log_progress_fn progress, void *ctx, struct st_err *err)
+{
+	return load(path, d, sums, false, progress, ctx, err);
+}
+
 int st_log_sums_of(const struct st_log *log, struct st_dump *d,
 		   struct st_log_sums *sums)
 {
 	struct st_dump tmp = { 0 };
-	struct loader l = { .d = &tmp };
+	struct loader l = { .d = &tmp, .images = true, .groups = true };
 	size_t i, k;
 	int ret = 0;
 

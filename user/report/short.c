@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log_hash.h"
 #include "report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -248,17 +249,68 @@ static int psite_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static uint64_t sysc_hash(const struct sysc *s)
+{
+	return st_hash3(s->func, s->abi, s->nr);
+}
+
+static bool sysc_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	return !sysc_cmp(&((const struct sysc *)ctx)[pos], key);
+}
+
+static uint64_t sysc_rehash(const void *ctx, uint32_t pos)
+{
+	return sysc_hash(&((const struct sysc *)ctx)[pos]);
+}
+
+/*
+ * The (func, abi, nr) sums, each once: a row per site would be 58 MB at a
+ * glibc build's 2 million sites, the sums are a few thousand.
+ */
+struct sysc_sums {
+	struct sysc *v;
+	size_t n, cap;
+	struct st_hidx idx;
+};
+
+static int sysc_add(struct sysc_sums *s, const struct sysc *c)
+{
+	uint64_t h = sysc_hash(c);
+	int64_t i = st_hidx_find(&s->idx, h, sysc_eq, s->v, c);
+
+	if (i >= 0) {
+		s->v[i].calls += c->calls;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct sysc *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n] = *c;
+	if (st_hidx_add(&s->idx, h, (uint32_t)s->n, sysc_rehash, s->v))
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
 /* "openat:12 read:3": the syscalls of a function's pairs, most calls first. */
 static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 			 size_t nps, const struct pair *pairs, size_t np,
 			 struct sh_result *r)
 {
 	size_t *func_of = malloc((nps ? nps : 1) * sizeof(*func_of));
-	struct sysc *sc = calloc(d->nsites ? d->nsites : 1, sizeof(*sc));
-	size_t i, j, k, nsc = 0;
+	struct sysc_sums sums = { 0 };
+	struct sysc *sc;
+	size_t i, j, k, nsc;
 	int ret = -ENOMEM;
 
-	if (!func_of || !sc)
+	if (!func_of)
 		goto out;
 	for (i = 0; i < nps; i++)
 		func_of[i] = UNRESOLVED;
@@ -271,19 +323,13 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 
 		if (!p || func_of[p - ps] == UNRESOLVED)
 			continue;
-		sc[nsc++] = (struct sysc){ func_of[p - ps], d->sites[i].abi,
-					   d->sites[i].nr, d->sites[i].calls };
+		if (sysc_add(&sums, &(struct sysc){ func_of[p - ps], d->sites[i].abi,
+						     d->sites[i].nr, d->sites[i].calls }))
+			goto out;
 	}
-	if (nsc)
-		st_qsort(sc, nsc, sizeof(*sc), sysc_cmp);
-	/* Sum equal (func, abi, nr) in place. */
-	for (i = 0, k = 0; i < nsc; i++) {
-		if (k && !sysc_cmp(&sc[k - 1], &sc[i]))
-			sc[k - 1].calls += sc[i].calls;
-		else
-			sc[k++] = sc[i];
-	}
-	nsc = k;
+	sc = sums.v;
+	nsc = sums.n;
+	st_qsort(sc, nsc, sizeof(*sc), sysc_cmp);
 	for (i = 0; i < nsc; i = j) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -313,7 +359,8 @@ static int syscall_lists(const struct st_dump *d, const struct st_psite *ps,
 	ret = 0;
 out:
 	free(func_of);
-	free(sc);
+	free(sums.v);
+	st_hidx_free(&sums.idx);
 	return ret;
 }
 

@@ -5,7 +5,8 @@
 # format and back, byte for byte; report phases and timeline read them
 # with the generator's exact counts; the readers' peak RSS does not grow
 # with the number of events (10x the events, the same rows: the reader
-# that held every event grew by hundreds of MB); what is not a log is
+# that held every event grew by hundreds of MB), nor report syscalls' by
+# more than 320 bytes per site row; what is not a log is
 # refused with its line, exit 6; a log path that is no regular file
 # (a device node, a FIFO) is written in place, never replaced; the
 # Perfetto trace decodes against Perfetto's field numbers; the timeline
@@ -85,7 +86,7 @@ eq "report phases --input: the generator's site rows" \
 # Memory: 10x the events, the same rows, the same peak RSS (within 8 MiB).
 gen "$T/small.csv" -n 500 -k 200 -j 4
 gen "$T/big.csv" -n 500 -k 2000 -j 4
-for what in "report phases" "report timeline" "log --input"; do
+for what in "report phases" "report timeline" "report syscalls" "log --input"; do
 	read -r -a cmd <<<"$what"
 	extra=()
 	[ "$what" != "log --input" ] || extra=(-o "$T/out.jsonl")
@@ -100,6 +101,23 @@ for what in "report phases" "report timeline" "log --input"; do
 		diag <"$T/rb.err"
 	fi
 done
+# Memory per site row: 10x the rows, at most 320 bytes more per row (a
+# row is 152 bytes; report syscalls kept every process's sums, its sums'
+# groups and a copy of them beside the rows: 477 bytes a row).
+gen "$T/rows1.csv" -n 500 -k 40 -j 4
+gen "$T/rows10.csv" -n 5000 -k 40 -j 4
+runrss "$T/rs" "$CTL" report syscalls --input "$T/rows1.csv"
+rc_s=$rc rss_s=$rss
+runrss "$T/rb" "$CTL" report syscalls --input "$T/rows10.csv"
+rows=$(($(count "$T/rows10.csv" sites) - $(count "$T/rows1.csv" sites)))
+per_row=$(((rss - rss_s) * 1024 / rows))
+if [ "$rc_s$rc" = 00 ] && [ "$per_row" -le 320 ]; then
+	ok "report syscalls: $per_row bytes of peak RSS per site row ($rss_s KiB, $rss KiB)"
+else
+	not_ok "report syscalls: $per_row bytes of peak RSS per site row ($rss_s KiB, $rss KiB; exit $rc_s, $rc)"
+	diag <"$T/rb.err"
+fi
+rm -f "$T/rows1.csv" "$T/rows10.csv"
 eq "report phases of the big log: the generator's loader calls" \
 	"$("$CTL" report phases --input "$T/big.csv" --csv --table totals 2>/dev/null | sed -n 2p | cut -d, -f6)" \
 	"$(count "$T/big.csv" loader)"
