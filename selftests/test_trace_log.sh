@@ -8,7 +8,8 @@
 # has each image's calls and process events exactly; `systracectl log` drains
 # a session started elsewhere, each event once: a second reader goes on
 # where the first stopped; the Chrome trace has consistent slices; bad
-# requests fail with their exit codes. The same on both backends
+# requests fail with their exit codes; start --self-usage reports
+# systracectl's own peak RSS, without CMD's. The same on both backends
 # (selftests/run bpf trace_log): the module's per-CPU rings and the BPF
 # programs' per-CPU ring buffers give the same events.
 # tags: trace debug bpf
@@ -98,6 +99,20 @@ D=$T/trace.two
 mkdir -p "$D"
 trace_dump "$sid"
 d_two=$D
+
+# --self-usage: systracectl's own peak RSS (RUSAGE_SELF), not CMD's: CMD
+# touches 200 MiB and prints its own ru_maxrss; the line is stderr's last,
+# --quiet or not.
+trace --quiet --self-usage --log "$T/self.csv" -- python3 -c \
+	'import resource; b = b"x" * (200 << 20); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)'
+assert_eq "$TRACE_RC" 0 "start --self-usage: exit status ($TRACE_ERR)"
+last=$(tail -n 1 "$D/start.err")
+assert_match "$last" '^systracectl: self: peak RSS [0-9]+ KiB, user [0-9]+\.[0-9]{3} s, system [0-9]+\.[0-9]{3} s \(systracectl alone, not CMD\)$' \
+	"start --self-usage: its line, last"
+self_rss=$(sed -n 's/^systracectl: self: peak RSS \([0-9]*\) KiB.*/\1/p' <<<"$last")
+expect_ge "$TRACE_OUT" 204800 "start --self-usage: CMD's own peak RSS, KiB"
+expect_le "$self_rss" $((TRACE_OUT / 4)) "start --self-usage: systracectl's peak RSS leaves CMD's out (CMD's: $TRACE_OUT KiB)"
+expect_ge "$self_rss" 1 "start --self-usage: systracectl's peak RSS"
 
 # Refusals.
 trace -- "$P" 1 0 0

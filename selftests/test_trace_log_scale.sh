@@ -12,7 +12,8 @@
 # gives exactly the loader phase the dump's rows say: the first_ordinal of
 # the image's first site row outside ld.so is its number of loader-phase
 # calls (seq is dense). log --input converts it to JSONL (zstd) and back
-# to the same bytes. The same on both backends (selftests/run bpf trace_log_scale).
+# to the same bytes; systracectl's own peak RSS (start --self-usage) stays
+# within 256 MiB. The same on both backends (selftests/run bpf trace_log_scale).
 # tags: trace bpf
 # timeout: 1200
 . "$(dirname "$0")/lib.sh"
@@ -23,11 +24,15 @@ on_exit mod_unload_quiet
 mod_load
 
 P=$PROGS/sites
-trace --log "$T/big.csv" --log-buffer 64M -- /bin/sh -c "for i in 1 2 3 4 5 6 7 8; do $P 150000 100000 5; sleep 1; done"
+trace --self-usage --log "$T/big.csv" --log-buffer 64M -- /bin/sh -c "for i in 1 2 3 4 5 6 7 8; do $P 150000 100000 5; sleep 1; done"
 assert_eq "$TRACE_RC" 0 "start --log of 2 million syscalls: exit status ($TRACE_ERR)"
 [ ! -e "$T/big.csv.partial" ] || fail "big.csv.partial is left after the log was written"
 expect_contains "$TRACE_ERR" "events to $T/big.csv (csv), none dropped" "start --log: the log's line"
 d_big=$D
+# systracectl's memory stays bounded while it records (issue 24: 256 MB).
+self_rss=$(sed -n 's/^systracectl: self: peak RSS \([0-9]*\) KiB.*/\1/p' "$D/start.err")
+expect_ge "${self_rss:-0}" 1 "start --self-usage: systracectl's own peak RSS is said"
+expect_le "${self_rss:-0}" 262144 "start --log of 2 million syscalls: systracectl's own peak RSS, KiB"
 
 for r in syscalls amortize phases; do
 	"$SYSTRACECTL" report "$r" --input "$T/big.csv" --json -o "$T/log.$r.json" 2>"$T/log.$r.err"

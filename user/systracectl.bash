@@ -24,7 +24,7 @@ _systracectl_select="--sort --top --syscall --comm --pid --errors"
 _systracectl_options() {
 	case $1 in
 	status | list) echo "--json -h --help" ;;
-	start) echo "-n --name -c --counters -b --backend -q --quiet --log --log-format --log-buffer --early-object -h --help --" ;;
+	start) echo "-n --name -c --counters -b --backend -q --quiet --self-usage --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols $_systracectl_select -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;

@@ -23,6 +23,7 @@
 
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"
+	"                         [--self-usage]\n"
 	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
 	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
@@ -38,6 +39,8 @@ const char start_usage[] =
 	"                        pinned under /sys/fs/bpf/systrace/), auto (default:\n"
 	"                        the module when it is loaded, else bpf)\n"
 	"  -q, --quiet           no summary at the end\n"
+	"  --self-usage          at the very end, systracectl's own peak RSS and\n"
+	"                        CPU time (not CMD's), even with --quiet\n"
 	"  --log FILE            record every syscall in order (the temporal log)\n"
 	"                        while CMD runs, and write it to FILE at the end\n"
 	"                        (FILE.partial until whole; .zst compresses it)\n"
@@ -387,6 +390,24 @@ static int exit_like(int status)
 }
 
 /*
+ * --self-usage: what systracectl itself used, its draining and the log's
+ * writing included. RUSAGE_SELF counts this process's threads only, never
+ * CMD's processes, which /usr/bin/time would mix in (its max RSS is the
+ * largest of the whole tree's).
+ */
+static void print_self_usage(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	st_warn("self: peak RSS %ld KiB, user %ld.%03ld s, system %ld.%03ld s "
+		"(systracectl alone, not CMD)", ru.ru_maxrss,
+		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
+		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
+}
+
+/*
  * The options of a new session that start and attach share: -n/--name
  * NAME (1 to SYSTRACE_NAME_MAX - 1 bytes, not all digits, no control
  * character) and -c/--counters MODE.
@@ -428,6 +449,7 @@ struct start_opts {
 	struct st_session_req req;	/* name and counters */
 	int backend;			/* enum st_backend_kind */
 	bool quiet;
+	bool self_usage;
 	struct st_log_opts log;
 	char **cmd;
 };
@@ -440,6 +462,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		{ "counters", required_argument, NULL, 'c' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "self-usage", no_argument, NULL, 'R' },
 		{ "log", required_argument, NULL, 'L' },
 		{ "log-format", required_argument, NULL, 'f' },
 		{ "log-buffer", required_argument, NULL, 'B' },
@@ -472,6 +495,9 @@ static int parse(int argc, char **argv, struct start_opts *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'R':
+			o->self_usage = true;
 			break;
 		case 'h':
 			return st_print_usage(start_usage, ST_CODES_ALL);
@@ -586,9 +612,13 @@ int start_main(int argc, char **argv)
 		ret = st_log_save(&rec, be, s.id, &o.log);
 		if (ret) {
 			st_backend_close(be);
+			if (o.self_usage)
+				print_self_usage();
 			return ret;
 		}
 	}
 	st_backend_close(be);
+	if (o.self_usage)
+		print_self_usage();
 	return exit_like(status);
 }
