@@ -217,11 +217,202 @@ static const struct {
 };
 _Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per column");
 
+/*
+ * A syscall's line, nearly every line of a log, written straight into the
+ * buffer: room for it is made first (JSONL_ROOM), so no piece checks it.
+ * The bytes are the ones event_cells() and the loop below give.
+ */
+#define JSONL_ROOM 4096
+/* Longer strings take st_json_put_string(), which makes its own room. */
+#define JSONL_SHORT 256
+
+static const char pairs[] =
+	"00010203040506070809" "10111213141516171819"
+	"20212223242526272829" "30313233343536373839"
+	"40414243444546474849" "50515253545556575859"
+	"60616263646566676869" "70717273747576777879"
+	"80818283848586878889" "90919293949596979899";
+
+/* v in decimal at d (as st_obuf_u64); returns the byte after it. */
+static inline char *put_dec(char *d, uint64_t v)
+{
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	/* Digits: log10 from the bit length, then one comparison. */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	char *end = d + t + ((v | 1) >= p10[t]), *e = end;
+
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		e -= 2;
+		memcpy(e, pairs + v * 2, 2);
+	} else {
+		*--e = (char)('0' + v);
+	}
+	return end;
+}
+
+/* As st_obuf_s64. */
+static inline char *put_sdec(char *d, uint64_t v)
+{
+	if ((int64_t)v >= 0)
+		return put_dec(d, v);
+	*d++ = '-';
+	return put_dec(d, -v);
+}
+
+/* "0x..." with its quotes (as st_obuf_hex, quoted). */
+static inline char *put_qhex(char *d, uint64_t v)
+{
+	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
+	char *e = d + 3 + n;
+
+	*d = '"';
+	d[1] = '0';
+	d[2] = 'x';
+	*e = '"';
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	return d + 4 + n;
+}
+
+#define PUT_LIT(d, lit) (memcpy((d), (lit), sizeof(lit) - 1), (d) + sizeof(lit) - 1)
+
+/* Whether s's n bytes are all ASCII from ' ', but " and \\: JSON as they are. */
+static inline bool json_plain(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t x, acc = 0;
+	unsigned char c;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&x, s, 8);
+		acc |= (x - ones * 0x20) | ((x ^ ones * '"') - ones) |
+		       ((x ^ ones * '\\') - ones) | x;
+	}
+	if (acc & high)
+		return false;
+	for (; n; s++, n--) {
+		c = (unsigned char)*s;
+		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* s (NULL: null) as a JSON string at d, in w->o's buffer; returns the end. */
+static inline char *put_jstr(struct st_obuf *o, char *d, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return PUT_LIT(d, "null");
+	n = strlen(s);
+	if (n <= JSONL_SHORT && json_plain(s, n)) {
+		*d++ = '"';
+		memcpy(d, s, n);
+		d[n] = '"';
+		return d + n + 1;
+	}
+	o->len = (size_t)(d - o->b);
+	st_json_put_string(o, s);
+	if (o->cap - o->len < JSONL_ROOM)
+		st_obuf_spill(o);
+	return o->b + o->len;
+}
+
+static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_obuf *o = &w->o;
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+	char *d;
+
+	if (o->cap - o->len < JSONL_ROOM)
+		st_obuf_spill(o);
+	d = o->b + o->len;
+	d = PUT_LIT(d, "{\"session_id\":");
+	d = put_dec(d, w->meta.session_id);
+	d = PUT_LIT(d, ",\"proc_id\":");
+	d = put_dec(d, ev->proc_id);
+	d = PUT_LIT(d, ",\"pid\":");
+	d = put_dec(d, ev->pid);
+	d = PUT_LIT(d, ",\"tid\":");
+	d = put_dec(d, ev->tid);
+	d = PUT_LIT(d, ",\"comm\":");
+	d = put_jstr(o, d, p ? p->comm : NULL);
+	d = PUT_LIT(d, ",\"seq\":");
+	d = put_dec(d, ev->seq);
+	d = PUT_LIT(d, ",\"ts_ns\":");
+	d = put_dec(d, ev->ts_ns);
+	d = PUT_LIT(d, ",\"dur_ns\":");
+	d = put_dec(d, ev->dur_ns);
+	d = PUT_LIT(d, ",\"event\":\"syscall\",\"abi\":");
+	d = put_jstr(o, d, st_abi_name(ev->abi));
+	d = PUT_LIT(d, ",\"nr\":");
+	d = put_dec(d, ev->nr);
+	d = PUT_LIT(d, ",\"syscall\":");
+	d = put_jstr(o, d, st_syscall_name(ev->abi, ev->nr));
+	d = PUT_LIT(d, ",\"ret\":");
+	d = put_sdec(d, (uint64_t)ev->ret);
+	d = PUT_LIT(d, ",\"errno\":");
+	if (st_ret_is_error(ev->ret))
+		d = put_dec(d, (uint64_t)-ev->ret);
+	else
+		d = PUT_LIT(d, "null");
+	d = PUT_LIT(d, ",\"addr\":");
+	d = put_qhex(d, ev->addr);
+	if (s) {
+		d = PUT_LIT(d, ",\"map\":");
+		d = put_jstr(o, d, st_map_name(s->map));
+		d = PUT_LIT(d, ",\"path\":");
+		d = put_jstr(o, d, s->path);
+		d = PUT_LIT(d, ",\"offset\":");
+		if (s->map != SYSTRACE_MAP_UNKNOWN)
+			d = put_qhex(d, s->offset);
+		else
+			d = PUT_LIT(d, "null");
+		d = PUT_LIT(d, ",\"symbol\":");
+		d = put_jstr(o, d, s->sym ? s->sym->symbol : NULL);
+	} else {
+		d = PUT_LIT(d, ",\"map\":null,\"path\":null,\"offset\":null,\"symbol\":null");
+	}
+	if (ev->phase != ST_PHASE_NONE) {
+		d = PUT_LIT(d, ",\"phase\":");
+		d = put_jstr(o, d, phase_name(ev->phase));
+		if (ev->early)
+			d = PUT_LIT(d, ",\"early\":true");
+		else
+			d = PUT_LIT(d, ",\"early\":false");
+	} else {
+		d = PUT_LIT(d, ",\"phase\":null,\"early\":null");
+	}
+	d = PUT_LIT(d, ",\"child_proc_id\":null,\"child_pid\":null,\"exit_code\":null,"
+		    "\"exit_signal\":null,\"argv\":null,\"argv_truncated\":null}\n");
+	o->len = (size_t)(d - o->b);
+}
+
 static int jsonl_event(struct st_log_writer *w, const struct st_event *ev)
 {
 	struct st_cell v[C_N];
 	size_t c;
 
+	if (ev->kind == ST_EV_SYSCALL) {
+		jsonl_syscall(w, ev);
+		return 0;
+	}
 	event_cells(w, ev, v);
 	for (c = 0; c < C_N; c++) {
 		st_obuf_put(&w->o, jsonl_keys[c].s, jsonl_keys[c].n);
