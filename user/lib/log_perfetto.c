@@ -335,6 +335,8 @@ struct pending {
 /* Syscall names' iids by abi and number, below this number. */
 #define SYS_IIDS 1024
 
+#define RECENT 16
+
 struct perfetto {
 	struct pbuf pkt, intern[IN_N], one;
 	size_t pkt_at, ev_at;		/* where the packet's and its event's bodies start */
@@ -351,6 +353,14 @@ struct perfetto {
 	uint64_t mru_path[2], mru_sym[2];
 	uint32_t sys_iid[__SYSTRACE_ABI_MAX][SYS_IIDS];	/* 0: not yet */
 	uint64_t annot_iid[A_N], phase_iid[2];			/* 0: not yet */
+	/*
+	 * The tracks of the threads seen last, described: a look-up in the
+	 * index costs three hashes. thr is never 0 (track 0 is an image's).
+	 */
+	struct {
+		uint64_t proc_id;
+		uint32_t tid, img, thr;
+	} recent[RECENT];
 };
 
 static bool track_eq(const void *ctx, uint32_t pos, const void *key)
@@ -632,7 +642,9 @@ static uint64_t annot_iid(struct perfetto *P, enum annot a)
 	return P->annot_iid[a];
 }
 
-static void annot_varint(struct perfetto *P, enum annot a, unsigned int kind, uint64_t v)
+/* Inline: kind is a constant at each call, and a syscall makes seven. */
+static inline __attribute__((always_inline))
+void annot_varint(struct perfetto *P, enum annot a, unsigned int kind, uint64_t v)
 {
 	uint64_t iid = annot_iid(P, a);
 	struct pbuf *p = &P->pkt;
@@ -655,7 +667,8 @@ static void annot_varint(struct perfetto *P, enum annot a, unsigned int kind, ui
 	p->n = (size_t)(o - p->b);
 }
 
-static void annot_uint(struct perfetto *P, enum annot a, unsigned int kind, uint64_t v)
+static inline void annot_uint(struct perfetto *P, enum annot a, unsigned int kind,
+			      uint64_t v)
 {
 	annot_varint(P, a, kind, v);
 }
@@ -920,6 +933,7 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 	int64_t img, thr;
 	uint64_t uuid;
 	bool first;
+	typeof(P->recent[0]) *recent;
 
 	if (!P) {
 		P = w->priv = calloc(1, sizeof(*P));
@@ -929,16 +943,22 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 	if (!P->started)
 		start(w, P, e->ts_ns);
 	ends_until(w, P, e->ts_ns);
-	img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
-			     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
-	if (img < 0)
-		return -ENOMEM;
+	recent = &P->recent[(e->proc_id ^ (uint64_t)ev_tid(e) << 4) & (RECENT - 1)];
+	if (recent->thr && recent->proc_id == e->proc_id && recent->tid == ev_tid(e)) {
+		img = recent->img;
+		thr = recent->thr;
+	} else {
+		img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
+				     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
+		if (img < 0)
+			return -ENOMEM;
+		thr = thread_track(w, P, e, img);
+		if (thr < 0)
+			return -ENOMEM;
+		*recent = (typeof(*recent)){ e->proc_id, ev_tid(e), (uint32_t)img, (uint32_t)thr };
+	}
 	first = !P->t[img].seen;
 	P->t[img].seen = true;
-	thr = thread_track(w, P, e, img);
-	if (thr < 0)
-		return -ENOMEM;
-	img = track_find(P, e->proc_id, 0);	/* the table may have moved */
 	uuid = image_uuid(e->proc_id) + P->t[thr].threads;
 	event_begin(P, e->ts_ns);
 	if (first && P->t[img].flow_in) {
