@@ -89,12 +89,12 @@ struct pbuf {
 	bool nomem;
 };
 
-static void pb_need(struct pbuf *p, size_t k)
+static void pb_grow(struct pbuf *p, size_t k)
 {
 	size_t cap;
 	uint8_t *b;
 
-	if (p->n + k <= p->cap || p->nomem)
+	if (p->nomem)
 		return;
 	cap = p->cap ? p->cap : 256;
 	while (cap < p->n + k)
@@ -106,6 +106,13 @@ static void pb_need(struct pbuf *p, size_t k)
 	}
 	p->b = b;
 	p->cap = cap;
+}
+
+/* Room for k more bytes, or p->nomem. */
+static inline void pb_need(struct pbuf *p, size_t k)
+{
+	if (p->n + k > p->cap)
+		pb_grow(p, k);
 }
 
 static inline void pb_varint(struct pbuf *p, uint64_t v)
@@ -696,6 +703,41 @@ static void annot_mru(struct perfetto *P, enum annot a, const char *v, uint64_t 
 	annot_varint(P, a, DA_STRING_IID, intern_mru(P, IN_VALUE, v, mru));
 }
 
+/*
+ * A slice's end: as track_event_only() gives it, made on the stack (one
+ * for each syscall: the most common packet but one). Nothing is interned
+ * between packets, so none carries interned data.
+ */
+static void slice_end(struct st_log_writer *w, struct perfetto *P, uint64_t ts, uint64_t uuid)
+{
+	uint8_t b[48], *o = b + 2, *ev;
+	size_t i;
+
+	for (i = 0; i < IN_N; i++)
+		if (P->intern[i].n) {
+			track_event_only(w, P, ts, uuid, TYPE_SLICE_END, 0);
+			return;
+		}
+	*o++ = TP_TIMESTAMP << 3 | WT_VARINT;
+	o = put_varint(o, ts);
+	*o++ = TP_SEQUENCE_ID << 3 | WT_VARINT;
+	*o++ = SEQUENCE;
+	*o++ = TP_SEQUENCE_FLAGS << 3 | WT_VARINT;
+	*o++ = SEQ_NEEDS_INCREMENTAL_STATE;
+	*o++ = TP_TRACK_EVENT << 3 | WT_LEN;
+	ev = o++;
+	*o++ = TE_TYPE << 3 | WT_VARINT;
+	*o++ = TYPE_SLICE_END;
+	*o++ = TE_TRACK_UUID << 3 | WT_VARINT;
+	o = put_varint(o, uuid);
+	*ev = (uint8_t)(o - ev - 1);
+	b[0] = TRACE_PACKET << 3 | WT_LEN;
+	b[1] = (uint8_t)(o - b - 2);
+	st_obuf_put(&w->o, b, (size_t)(o - b));
+	if (ts > P->last_ts)
+		P->last_ts = ts;
+}
+
 /* ---- slice ends, in time order ---- */
 
 static bool heap_less(const struct pending *a, const struct pending *b)
@@ -758,7 +800,7 @@ static void ends_until(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
 	while (P->nheap && P->heap[0].ts <= ts) {
 		struct pending e = heap_pop(P);
 
-		track_event_only(w, P, e.ts, e.uuid, TYPE_SLICE_END, 0);
+		slice_end(w, P, e.ts, e.uuid);
 	}
 }
 
