@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "argv.h"
 #include "log_writer.h"
 #include "names.h"
@@ -452,13 +453,39 @@ static const struct st_log_writer_ops jsonl_ops = {
 
 /* ---- the writer ---- */
 
-/* On the worker's thread: its errno is its own, so it is kept here. */
+static void write_failed(struct st_log_writer *w, int e)
+{
+	if (!__atomic_load_n(&w->werr, __ATOMIC_RELAXED))
+		__atomic_store_n(&w->werr, e ? e : EIO, __ATOMIC_RELAXED);
+}
+
+/*
+ * On the worker's thread: its errno is its own, so it is kept here. A
+ * file's chunk goes to write(2) as it is: through stdio it was copied once
+ * more (a MiB chunk does not fit what is left of a MiB buffer); a zstd
+ * stream (no fd) takes it through stdio.
+ */
 static void write_out(void *arg, char *b, size_t len)
 {
 	struct st_log_writer *w = arg;
+	ssize_t k;
 
-	if (fwrite(b, 1, len, w->f) != len && !__atomic_load_n(&w->werr, __ATOMIC_RELAXED))
-		__atomic_store_n(&w->werr, errno ? errno : EIO, __ATOMIC_RELAXED);
+	if (w->fd < 0) {
+		if (fwrite(b, 1, len, w->f) != len)
+			write_failed(w, errno);
+		return;
+	}
+	while (len) {
+		k = write(w->fd, b, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			write_failed(w, k < 0 ? errno : EIO);
+			return;
+		}
+		b += k;
+		len -= (size_t)k;
+	}
 }
 
 int st_log_writer_new(struct st_log_writer **wp, FILE *f,
@@ -479,6 +506,8 @@ int st_log_writer_new(struct st_log_writer **wp, FILE *f,
 	w->ops = ops[fmt];
 	w->f = f;
 	w->meta = *m;
+	/* What f holds goes first: the worker writes to its fd. */
+	w->fd = fflush(f) ? -1 : fileno(f);
 	if (!st_worker_start(&wk, WBUF_SIZE, WBUF_QUEUE, write_out, w)) {
 		st_obuf_init(&w->o, f, st_worker_buf(wk), WBUF_SIZE);
 		w->o.w = wk;
