@@ -130,102 +130,15 @@ static void event_cells(const struct st_log_writer *w, const struct st_event *ev
 	}
 }
 
-/* ---- CSV ---- */
-
-static int csv_begin(struct st_log_writer *w)
-{
-	size_t c;
-
-	for (c = 0; c < C_N; c++) {
-		if (c)
-			st_obuf_putc(&w->o, ',');
-		st_obuf_puts(&w->o, log_cols[c]);
-	}
-	st_obuf_putc(&w->o, '\n');
-	return 0;
-}
-
-/* An exec's argv: its command line (argv.h) as one field. */
-static int csv_argv(struct st_log_writer *w, const struct st_cell *c)
-{
-	char *s = st_argv_shell_str(c->s, (size_t)c->u);
-
-	if (!s)
-		return -ENOMEM;
-	st_csv_field(&w->o, s);
-	free(s);
-	return 0;
-}
-
-static int csv_event(struct st_log_writer *w, const struct st_event *ev)
-{
-	struct st_cell v[C_N];
-	size_t c;
-
-	event_cells(w, ev, v);
-	for (c = 0; c < C_N; c++) {
-		if (c)
-			st_obuf_putc(&w->o, ',');
-		switch (v[c].kind) {
-		case ST_U64:
-			st_obuf_u64(&w->o, v[c].u);
-			break;
-		case ST_S64:
-			st_obuf_s64(&w->o, v[c].u);
-			break;
-		case ST_HEX:
-			st_obuf_hex(&w->o, v[c].u);
-			break;
-		case ST_BOOL:
-			st_obuf_putc(&w->o, v[c].u ? '1' : '0');
-			break;
-		case ST_STR:
-			st_csv_field(&w->o, v[c].s);
-			break;
-		case ST_ARGV:
-			if (csv_argv(w, &v[c]))
-				return -ENOMEM;
-			break;
-		default:
-			break;
-		}
-	}
-	st_obuf_putc(&w->o, '\n');
-	return 0;
-}
-
-static const struct st_log_writer_ops csv_ops = {
-	.begin = csv_begin, .event = csv_event,
-};
-
-/* ---- JSONL: every key, null when missing ---- */
-
-/* What comes before each value: {"key": or ,"key": (made once). */
-#define JKEY(name, first) { (first) ? "{\"" name "\":" : ",\"" name "\":", \
-			    sizeof(name) + 3 }
-static const struct {
-	const char *s;
-	size_t n;
-} jsonl_keys[] = {
-	JKEY("session_id", 1), JKEY("proc_id", 0), JKEY("pid", 0), JKEY("tid", 0),
-	JKEY("comm", 0), JKEY("seq", 0), JKEY("ts_ns", 0), JKEY("dur_ns", 0),
-	JKEY("event", 0), JKEY("abi", 0), JKEY("nr", 0), JKEY("syscall", 0),
-	JKEY("ret", 0), JKEY("errno", 0), JKEY("addr", 0), JKEY("map", 0),
-	JKEY("path", 0), JKEY("offset", 0), JKEY("symbol", 0), JKEY("phase", 0),
-	JKEY("early", 0), JKEY("child_proc_id", 0), JKEY("child_pid", 0),
-	JKEY("exit_code", 0), JKEY("exit_signal", 0), JKEY("argv", 0),
-	JKEY("argv_truncated", 0),
-};
-_Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per column");
-
 /*
- * A syscall's line, nearly every line of a log, written straight into the
- * buffer: room for it is made first (JSONL_ROOM), so no piece checks it.
- * The bytes are the ones event_cells() and the loop below give.
+ * A syscall's line, nearly every line of a log, is written straight into
+ * the buffer (csv_syscall, jsonl_syscall): room for it is made first
+ * (LINE_ROOM), so no piece checks it. The bytes are the ones event_cells()
+ * and the loops over its cells give.
  */
-#define JSONL_ROOM 4096
-/* Longer strings take st_json_put_string(), which makes its own room. */
-#define JSONL_SHORT 256
+#define LINE_ROOM 4096
+/* Longer strings take the general functions, which make their own room. */
+#define LINE_SHORT 256
 
 static const char pairs[] =
 	"00010203040506070809" "10111213141516171819"
@@ -321,7 +234,7 @@ static inline char *put_jstr(struct st_obuf *o, char *d, const char *s)
 	if (!s)
 		return PUT_LIT(d, "null");
 	n = strlen(s);
-	if (n <= JSONL_SHORT && json_plain(s, n)) {
+	if (n <= LINE_SHORT && json_plain(s, n)) {
 		*d++ = '"';
 		memcpy(d, s, n);
 		d[n] = '"';
@@ -329,10 +242,223 @@ static inline char *put_jstr(struct st_obuf *o, char *d, const char *s)
 	}
 	o->len = (size_t)(d - o->b);
 	st_json_put_string(o, s);
-	if (o->cap - o->len < JSONL_ROOM)
+	if (o->cap - o->len < LINE_ROOM)
 		st_obuf_spill(o);
 	return o->b + o->len;
 }
+
+/* As put_qhex, without the quotes (as st_obuf_hex). */
+static inline char *put_hex(char *d, uint64_t v)
+{
+	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
+	char *e = d + 2 + n;
+
+	d[0] = '0';
+	d[1] = 'x';
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	return d + 2 + n;
+}
+
+/* Whether s's n bytes hold none that makes a CSV field quoted (st_csv_field). */
+static inline bool csv_plain(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t x, a, b, c, e, acc = 0;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&x, s, 8);
+		a = x ^ ones * ',';
+		b = x ^ ones * '"';
+		c = x ^ ones * '\r';
+		e = x ^ ones * '\n';
+		acc |= ((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c) |
+		       ((e - ones) & ~e);
+	}
+	if (acc & high)
+		return false;
+	for (; n; s++, n--)
+		if (*s == ',' || *s == '"' || *s == '\r' || *s == '\n')
+			return false;
+	return true;
+}
+
+/* s (NULL: nothing) as a CSV field at d, in o's buffer; returns the end. */
+static inline char *put_csv(struct st_obuf *o, char *d, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return d;
+	n = strlen(s);
+	if (n <= LINE_SHORT && csv_plain(s, n)) {
+		memcpy(d, s, n);
+		return d + n;
+	}
+	o->len = (size_t)(d - o->b);
+	st_csv_field(o, s);
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	return o->b + o->len;
+}
+
+/* ---- CSV ---- */
+
+static int csv_begin(struct st_log_writer *w)
+{
+	size_t c;
+
+	for (c = 0; c < C_N; c++) {
+		if (c)
+			st_obuf_putc(&w->o, ',');
+		st_obuf_puts(&w->o, log_cols[c]);
+	}
+	st_obuf_putc(&w->o, '\n');
+	return 0;
+}
+
+/* An exec's argv: its command line (argv.h) as one field. */
+static int csv_argv(struct st_log_writer *w, const struct st_cell *c)
+{
+	char *s = st_argv_shell_str(c->s, (size_t)c->u);
+
+	if (!s)
+		return -ENOMEM;
+	st_csv_field(&w->o, s);
+	free(s);
+	return 0;
+}
+
+static void csv_syscall(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_obuf *o = &w->o;
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+	char *d;
+
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	d = o->b + o->len;
+	d = put_dec(d, w->meta.session_id);
+	*d++ = ',';
+	d = put_dec(d, ev->proc_id);
+	*d++ = ',';
+	d = put_dec(d, ev->pid);
+	*d++ = ',';
+	d = put_dec(d, ev->tid);
+	*d++ = ',';
+	d = put_csv(o, d, p ? p->comm : NULL);
+	*d++ = ',';
+	d = put_dec(d, ev->seq);
+	*d++ = ',';
+	d = put_dec(d, ev->ts_ns);
+	*d++ = ',';
+	d = put_dec(d, ev->dur_ns);
+	d = PUT_LIT(d, ",syscall,");
+	d = put_csv(o, d, st_abi_name(ev->abi));
+	*d++ = ',';
+	d = put_dec(d, ev->nr);
+	*d++ = ',';
+	d = put_csv(o, d, st_syscall_name(ev->abi, ev->nr));
+	*d++ = ',';
+	d = put_sdec(d, (uint64_t)ev->ret);
+	*d++ = ',';
+	if (st_ret_is_error(ev->ret))
+		d = put_dec(d, (uint64_t)-ev->ret);
+	*d++ = ',';
+	d = put_hex(d, ev->addr);
+	*d++ = ',';
+	if (s) {
+		d = put_csv(o, d, st_map_name(s->map));
+		*d++ = ',';
+		d = put_csv(o, d, s->path);
+		*d++ = ',';
+		if (s->map != SYSTRACE_MAP_UNKNOWN)
+			d = put_hex(d, s->offset);
+		*d++ = ',';
+		d = put_csv(o, d, s->sym ? s->sym->symbol : NULL);
+	} else {
+		d = PUT_LIT(d, ",,,");
+	}
+	*d++ = ',';
+	if (ev->phase != ST_PHASE_NONE) {
+		d = put_csv(o, d, phase_name(ev->phase));
+		*d++ = ',';
+		*d++ = ev->early ? '1' : '0';
+	} else {
+		*d++ = ',';
+	}
+	/* child_proc_id, child_pid, exit_code, exit_signal, argv, argv_truncated */
+	d = PUT_LIT(d, ",,,,,,\n");
+	o->len = (size_t)(d - o->b);
+}
+
+static int csv_event(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_cell v[C_N];
+	size_t c;
+
+	if (ev->kind == ST_EV_SYSCALL) {
+		csv_syscall(w, ev);
+		return 0;
+	}
+	event_cells(w, ev, v);
+	for (c = 0; c < C_N; c++) {
+		if (c)
+			st_obuf_putc(&w->o, ',');
+		switch (v[c].kind) {
+		case ST_U64:
+			st_obuf_u64(&w->o, v[c].u);
+			break;
+		case ST_S64:
+			st_obuf_s64(&w->o, v[c].u);
+			break;
+		case ST_HEX:
+			st_obuf_hex(&w->o, v[c].u);
+			break;
+		case ST_BOOL:
+			st_obuf_putc(&w->o, v[c].u ? '1' : '0');
+			break;
+		case ST_STR:
+			st_csv_field(&w->o, v[c].s);
+			break;
+		case ST_ARGV:
+			if (csv_argv(w, &v[c]))
+				return -ENOMEM;
+			break;
+		default:
+			break;
+		}
+	}
+	st_obuf_putc(&w->o, '\n');
+	return 0;
+}
+
+static const struct st_log_writer_ops csv_ops = {
+	.begin = csv_begin, .event = csv_event,
+};
+
+/* ---- JSONL: every key, null when missing ---- */
+
+/* What comes before each value: {"key": or ,"key": (made once). */
+#define JKEY(name, first) { (first) ? "{\"" name "\":" : ",\"" name "\":", \
+			    sizeof(name) + 3 }
+static const struct {
+	const char *s;
+	size_t n;
+} jsonl_keys[] = {
+	JKEY("session_id", 1), JKEY("proc_id", 0), JKEY("pid", 0), JKEY("tid", 0),
+	JKEY("comm", 0), JKEY("seq", 0), JKEY("ts_ns", 0), JKEY("dur_ns", 0),
+	JKEY("event", 0), JKEY("abi", 0), JKEY("nr", 0), JKEY("syscall", 0),
+	JKEY("ret", 0), JKEY("errno", 0), JKEY("addr", 0), JKEY("map", 0),
+	JKEY("path", 0), JKEY("offset", 0), JKEY("symbol", 0), JKEY("phase", 0),
+	JKEY("early", 0), JKEY("child_proc_id", 0), JKEY("child_pid", 0),
+	JKEY("exit_code", 0), JKEY("exit_signal", 0), JKEY("argv", 0),
+	JKEY("argv_truncated", 0),
+};
+_Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per column");
 
 static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
 {
@@ -341,7 +467,7 @@ static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
 	const struct st_proc_row *p = ev->proc;
 	char *d;
 
-	if (o->cap - o->len < JSONL_ROOM)
+	if (o->cap - o->len < LINE_ROOM)
 		st_obuf_spill(o);
 	d = o->b + o->len;
 	d = PUT_LIT(d, "{\"session_id\":");
