@@ -343,6 +343,7 @@ struct pending {
 #define SYS_IIDS 1024
 
 #define RECENT 16
+#define SYM_IIDS 128
 
 struct perfetto {
 	struct pbuf pkt, intern[IN_N], one;
@@ -356,10 +357,11 @@ struct perfetto {
 	size_t nheap, heap_cap;
 	uint64_t last_ts;
 	bool started;
-	/* The iids of the syscalls' last two paths and symbols, latest first. */
-	uint64_t mru_path[2], mru_sym[2];
+	/* The iids of the syscalls' last two paths, latest first. */
+	uint64_t mru_path[2];
 	uint32_t sys_iid[__SYSTRACE_ABI_MAX][SYS_IIDS];	/* 0: not yet */
 	uint64_t annot_iid[A_N], phase_iid[2];			/* 0: not yet */
+	uint32_t sym_iid[SYM_IIDS];				/* 0: none */
 	/*
 	 * The tracks of the threads seen last, described: a look-up in the
 	 * index costs three hashes. thr is never 0 (track 0 is an image's).
@@ -508,6 +510,29 @@ static uint64_t intern_mru(struct perfetto *P, enum intern_kind k, const char *s
 	}
 	mru[1] = mru[0];
 	mru[0] = iid;
+	return iid;
+}
+
+/*
+ * As intern(), for a syscall's symbol: one of a few tens, at a new address
+ * each event of a read log, and not the one before (two MRU entries missed
+ * most of them). Kept by length and three of its bytes, checked whole.
+ */
+static uint64_t intern_sym(struct perfetto *P, const char *s)
+{
+	struct interner *in = &P->in[IN_VALUE];
+	size_t n = strlen(s);
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t *slot, iid;
+
+	slot = &P->sym_iid[(n * 31 + (n ? u[0] * 7u + u[n - 1] * 131u + u[n / 2] * 17u : 0)) &
+			   (SYM_IIDS - 1)];
+	iid = *slot;
+	if (iid && in->v[iid - 1].len == n && !memcmp(in->v[iid - 1].s, s, n))
+		return iid;
+	iid = (uint32_t)intern(P, IN_VALUE, s);
+	if (iid)
+		*slot = iid;
 	return iid;
 }
 
@@ -904,7 +929,7 @@ static void syscall_annots(struct perfetto *P, const struct st_event *e)
 		annot_uint(P, A_OFFSET, DA_POINTER, s->offset);
 	}
 	if (s && s->sym && s->sym->symbol)
-		annot_mru(P, A_SYMBOL, s->sym->symbol, P->mru_sym);
+		annot_varint(P, A_SYMBOL, DA_STRING_IID, intern_sym(P, s->sym->symbol));
 	if (phase_name(e->phase)) {
 		uint64_t *iid = &P->phase_iid[e->phase == ST_PHASE_PROGRAM];
 
