@@ -7,9 +7,10 @@
  * fields of 8 messages, all written in one direction, one packet at a
  * time; protobuf-c would need Perfetto's .proto files in the tree and
  * their generated code, and builds each message as a tree of structs
- * before packing it. Here a packet is built in a buffer, innermost message
- * first, and its bytes go straight to the file. The field numbers are
- * Perfetto's (protos/perfetto/trace/: trace_packet.proto,
+ * before packing it. Here a packet is written in one buffer in its order,
+ * each nested message's length set when it ends (one byte is kept for it,
+ * which nearly all need), and its bytes go straight to the file. The field
+ * numbers are Perfetto's (protos/perfetto/trace/: trace_packet.proto,
  * track_event/track_event.proto, track_descriptor.proto,
  * process_descriptor.proto, debug_annotation.proto,
  * interned_data/interned_data.proto); docs/cli.md lists them.
@@ -88,12 +89,12 @@ struct pbuf {
 	bool nomem;
 };
 
-static void pb_need(struct pbuf *p, size_t k)
+static void pb_grow(struct pbuf *p, size_t k)
 {
 	size_t cap;
 	uint8_t *b;
 
-	if (p->n + k <= p->cap || p->nomem)
+	if (p->nomem)
 		return;
 	cap = p->cap ? p->cap : 256;
 	while (cap < p->n + k)
@@ -105,6 +106,13 @@ static void pb_need(struct pbuf *p, size_t k)
 	}
 	p->b = b;
 	p->cap = cap;
+}
+
+/* Room for k more bytes, or p->nomem. */
+static inline void pb_need(struct pbuf *p, size_t k)
+{
+	if (p->n + k > p->cap)
+		pb_grow(p, k);
 }
 
 static inline void pb_varint(struct pbuf *p, uint64_t v)
@@ -178,6 +186,55 @@ static void pb_msg(struct pbuf *p, unsigned int field, struct pbuf *inner)
 	inner->n = 0;
 }
 
+/* v at o, unchecked (10 bytes at most); returns the byte after it. */
+static inline uint8_t *put_varint(uint8_t *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (uint8_t)v;
+	return o;
+}
+
+/*
+ * A nested message written in place: its tag and one byte for its length,
+ * which most messages need (pb_close() moves the body up when not). Returns
+ * where the body starts, for pb_close().
+ */
+static size_t pb_open(struct pbuf *p, unsigned int field)
+{
+	pb_tag(p, field, WT_LEN);
+	pb_need(p, 1);
+	if (p->nomem)
+		return 0;
+	p->b[p->n++] = 0;
+	return p->n;
+}
+
+/* Ends the message whose body starts at at: its length, as a varint. */
+static void pb_close(struct pbuf *p, size_t at)
+{
+	size_t len, k = 1;
+	uint64_t v;
+
+	if (p->nomem)
+		return;
+	len = p->n - at;
+	if (len < 0x80) {
+		p->b[at - 1] = (uint8_t)len;
+		return;
+	}
+	for (v = len >> 7; v; v >>= 7)
+		k++;
+	pb_need(p, k - 1);
+	if (p->nomem)
+		return;
+	memmove(p->b + at - 1 + k, p->b + at, len);
+	put_varint(p->b + at - 1, len);
+	p->n += k - 1;
+}
+
 /* ---- interning: strings to iids, per kind, sent once ---- */
 
 enum intern_kind { IN_NAME, IN_ANNOT, IN_VALUE, IN_N };
@@ -239,6 +296,36 @@ static uint64_t str_hash(const char *s, size_t n)
 
 /* ---- the writer's state ---- */
 
+/* The annotations' names, interned at their first use. */
+enum annot {
+	A_RET, A_ERRNO, A_ADDR, A_PATH, A_OFFSET, A_SYMBOL, A_PHASE, A_EARLY, A_SEQ,
+	A_CHILD_PROC_ID, A_CHILD_PID, A_PROC_ID, A_PREV_ID, A_ARGV, A_ARGV_TRUNCATED, A_END,
+	A_EXIT_CODE, A_EXIT_SIGNAL, A_SESSION_ID, A_DROPPED_EVENTS, A_N
+};
+
+static const char *const annot_names[A_N] = {
+	[A_RET] = "ret",
+	[A_ERRNO] = "errno",
+	[A_ADDR] = "addr",
+	[A_PATH] = "path",
+	[A_OFFSET] = "offset",
+	[A_SYMBOL] = "symbol",
+	[A_PHASE] = "phase",
+	[A_EARLY] = "early",
+	[A_SEQ] = "seq",
+	[A_CHILD_PROC_ID] = "child_proc_id",
+	[A_CHILD_PID] = "child_pid",
+	[A_PROC_ID] = "proc_id",
+	[A_PREV_ID] = "prev_id",
+	[A_ARGV] = "argv",
+	[A_ARGV_TRUNCATED] = "argv_truncated",
+	[A_END] = "end",
+	[A_EXIT_CODE] = "exit_code",
+	[A_EXIT_SIGNAL] = "exit_signal",
+	[A_SESSION_ID] = "session_id",
+	[A_DROPPED_EVENTS] = "dropped_events",
+};
+
 /* An image (tid 0) or one of its threads: its track, and what is open. */
 struct track {
 	uint64_t proc_id;
@@ -252,8 +339,15 @@ struct pending {
 	uint64_t uuid;
 };
 
+/* Syscall names' iids by abi and number, below this number. */
+#define SYS_IIDS 1024
+
+#define RECENT 16
+#define SYM_IIDS 128
+
 struct perfetto {
-	struct pbuf pkt, ev, sub, intern[IN_N], one;
+	struct pbuf pkt, intern[IN_N], one;
+	size_t pkt_at, ev_at;		/* where the packet's and its event's bodies start */
 	struct interner in[IN_N];
 	struct track *t;
 	size_t n, cap;
@@ -263,8 +357,19 @@ struct perfetto {
 	size_t nheap, heap_cap;
 	uint64_t last_ts;
 	bool started;
-	/* The iids of the syscalls' last two paths and symbols, latest first. */
-	uint64_t mru_path[2], mru_sym[2];
+	/* The iids of the syscalls' last two paths, latest first. */
+	uint64_t mru_path[2];
+	uint32_t sys_iid[__SYSTRACE_ABI_MAX][SYS_IIDS];	/* 0: not yet */
+	uint64_t annot_iid[A_N], phase_iid[2];			/* 0: not yet */
+	uint32_t sym_iid[SYM_IIDS];				/* 0: none */
+	/*
+	 * The tracks of the threads seen last, described: a look-up in the
+	 * index costs three hashes. thr is never 0 (track 0 is an image's).
+	 */
+	struct {
+		uint64_t proc_id;
+		uint32_t tid, img, thr;
+	} recent[RECENT];
 };
 
 static bool track_eq(const void *ctx, uint32_t pos, const void *key)
@@ -408,44 +513,66 @@ static uint64_t intern_mru(struct perfetto *P, enum intern_kind k, const char *s
 	return iid;
 }
 
-/* Sends the packet in P->pkt (with what it interned first) as Trace.packet. */
+/*
+ * As intern(), for a syscall's symbol: one of a few tens, at a new address
+ * each event of a read log, and not the one before (two MRU entries missed
+ * most of them). Kept by length and three of its bytes, checked whole.
+ */
+static uint64_t intern_sym(struct perfetto *P, const char *s)
+{
+	struct interner *in = &P->in[IN_VALUE];
+	size_t n = strlen(s);
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t *slot, iid;
+
+	slot = &P->sym_iid[(n * 31 + (n ? u[0] * 7u + u[n - 1] * 131u + u[n / 2] * 17u : 0)) &
+			   (SYM_IIDS - 1)];
+	iid = *slot;
+	if (iid && in->v[iid - 1].len == n && !memcmp(in->v[iid - 1].s, s, n))
+		return iid;
+	iid = (uint32_t)intern(P, IN_VALUE, s);
+	if (iid)
+		*slot = iid;
+	return iid;
+}
+
+/*
+ * A packet is written in P->pkt as it is sent, Trace.packet's tag first,
+ * each nested message's length set when it ends; what it interned goes
+ * last, as before.
+ */
+static void packet_begin(struct perfetto *P)
+{
+	P->pkt.n = 0;
+	P->pkt_at = pb_open(&P->pkt, TRACE_PACKET);
+}
+
+/* Ends the packet in P->pkt (with what it interned) and sends it. */
 static void packet_out(struct st_log_writer *w, struct perfetto *P)
 {
-	struct pbuf *p = &P->pkt, *sub = &P->sub;
-	uint8_t hdr[32];	/* 11 at most; room for st_obuf_put()'s copy */
-	size_t i, h = 0, len;
+	struct pbuf *p = &P->pkt;
+	size_t i, at = 0;
 	bool interned = false;
 
 	for (i = 0; i < IN_N; i++)
 		if (P->intern[i].n) {
-			sub->nomem |= P->intern[i].nomem;
-			pb_need(sub, P->intern[i].n);
-			if (!sub->nomem) {
-				memcpy(sub->b + sub->n, P->intern[i].b, P->intern[i].n);
-				sub->n += P->intern[i].n;
+			if (!interned)
+				at = pb_open(p, TP_INTERNED_DATA);
+			interned = true;
+			p->nomem |= P->intern[i].nomem;
+			pb_need(p, P->intern[i].n);
+			if (!p->nomem) {
+				memcpy(p->b + p->n, P->intern[i].b, P->intern[i].n);
+				p->n += P->intern[i].n;
 			}
 			P->intern[i].n = 0;
-			interned = true;
 		}
 	if (interned)
-		pb_msg(p, TP_INTERNED_DATA, sub);
-	len = p->n;
-	hdr[h++] = TRACE_PACKET << 3 | WT_LEN;
-	do {
-		hdr[h++] = (uint8_t)((len & 0x7f) | (len >= 0x80 ? 0x80 : 0));
-		len >>= 7;
-	} while (len);
-	st_obuf_put(&w->o, hdr, h);
-	st_obuf_put(&w->o, p->b, p->n);
+		pb_close(p, at);
+	pb_close(p, P->pkt_at);
+	if (!p->nomem)
+		st_obuf_put(&w->o, p->b, p->n);
 	p->n = 0;
-}
-
-/* The packet's head: time and sequence, and the interned state it needs. */
-static void packet_head(struct perfetto *P, uint64_t ts)
-{
-	pb_uint(&P->pkt, TP_TIMESTAMP, ts);
-	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
-	pb_uint(&P->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
 }
 
 /* A track: a process's (pid given: named comm) or another. */
@@ -453,82 +580,187 @@ static void descriptor(struct st_log_writer *w, struct perfetto *P,
 		       uint64_t uuid, uint64_t parent, const char *name,
 		       const uint32_t *pid, const char *comm)
 {
-	struct pbuf *d = &P->ev, *proc = &P->sub;
+	struct pbuf *p = &P->pkt;
+	size_t d, proc;
 
-	pb_uint(d, TD_UUID, uuid);
+	packet_begin(P);
+	pb_uint(p, TP_SEQUENCE_ID, SEQUENCE);
+	d = pb_open(p, TP_TRACK_DESCRIPTOR);
+	pb_uint(p, TD_UUID, uuid);
 	if (parent)
-		pb_uint(d, TD_PARENT_UUID, parent);
-	pb_str(d, TD_NAME, name);
+		pb_uint(p, TD_PARENT_UUID, parent);
+	pb_str(p, TD_NAME, name);
 	if (pid) {
-		pb_int(proc, PD_PID, (int32_t)*pid);
-		pb_str(proc, PD_PROCESS_NAME, comm);
-		pb_msg(d, TD_PROCESS, proc);
+		proc = pb_open(p, TD_PROCESS);
+		pb_int(p, PD_PID, (int32_t)*pid);
+		pb_str(p, PD_PROCESS_NAME, comm);
+		pb_close(p, proc);
 	}
-	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
-	pb_msg(&P->pkt, TP_TRACK_DESCRIPTOR, d);
+	pb_close(p, d);
 	packet_out(w, P);
 }
 
-/* A track event in P->ev (its annotations included) as a packet. */
+/*
+ * A track event's packet, begun: its head (time and sequence, and the
+ * interned state it needs) and the event's tag. Flow ids and annotations
+ * follow, then track_event() ends it.
+ */
+static void event_begin(struct perfetto *P, uint64_t ts)
+{
+	struct pbuf *p = &P->pkt;
+	uint8_t *o;
+
+	packet_begin(P);
+	pb_need(p, 32);
+	if (p->nomem)
+		return;
+	o = p->b + p->n;
+	*o++ = TP_TIMESTAMP << 3 | WT_VARINT;
+	o = put_varint(o, ts);
+	*o++ = TP_SEQUENCE_ID << 3 | WT_VARINT;
+	*o++ = SEQUENCE;
+	*o++ = TP_SEQUENCE_FLAGS << 3 | WT_VARINT;
+	*o++ = SEQ_NEEDS_INCREMENTAL_STATE;
+	*o++ = TP_TRACK_EVENT << 3 | WT_LEN;
+	*o++ = 0;
+	p->n = (size_t)(o - p->b);
+	P->ev_at = p->n;
+}
+
+/* The event begun by event_begin(): its type, track and name, sent. */
 static void track_event(struct st_log_writer *w, struct perfetto *P,
 			uint64_t ts, uint64_t uuid, int type, uint64_t name_iid)
 {
-	struct pbuf *e = &P->ev;
+	struct pbuf *p = &P->pkt;
+	uint8_t *o;
 
-	pb_uint(e, TE_TYPE, (uint64_t)type);
-	pb_uint(e, TE_TRACK_UUID, uuid);
-	if (name_iid)
-		pb_uint(e, TE_NAME_IID, name_iid);
-	packet_head(P, ts);
-	pb_msg(&P->pkt, TP_TRACK_EVENT, e);
+	pb_need(p, 32);
+	if (!p->nomem) {
+		o = p->b + p->n;
+		*o++ = TE_TYPE << 3 | WT_VARINT;
+		*o++ = (uint8_t)type;
+		*o++ = TE_TRACK_UUID << 3 | WT_VARINT;
+		o = put_varint(o, uuid);
+		if (name_iid) {
+			*o++ = TE_NAME_IID << 3 | WT_VARINT;
+			o = put_varint(o, name_iid);
+		}
+		p->n = (size_t)(o - p->b);
+		pb_close(p, P->ev_at);
+	}
 	packet_out(w, P);
 	if (ts > P->last_ts)
 		P->last_ts = ts;
 }
 
-/* Annotations go into P->ev before track_event() adds the rest. */
-static void annot_head(struct perfetto *P, const char *name)
+/* An event with no flow and no annotation. */
+static void track_event_only(struct st_log_writer *w, struct perfetto *P,
+			     uint64_t ts, uint64_t uuid, int type, uint64_t name_iid)
 {
-	pb_uint(&P->sub, DA_NAME_IID, intern_lit(P, IN_ANNOT, name));
+	event_begin(P, ts);
+	track_event(w, P, ts, uuid, type, name_iid);
 }
 
-static void annot_uint(struct perfetto *P, const char *name, unsigned int kind,
-		       uint64_t v)
+/*
+ * An annotation of the event being built: its name's iid and a varint
+ * value of field kind (a number, or a string's iid). 24 bytes at most:
+ * its length fits a byte.
+ */
+/* The iid of annotation name a. */
+static uint64_t annot_iid(struct perfetto *P, enum annot a)
 {
-	annot_head(P, name);
-	pb_uint(&P->sub, kind, v);
-	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+	if (!P->annot_iid[a])
+		P->annot_iid[a] = intern(P, IN_ANNOT, annot_names[a]);
+	return P->annot_iid[a];
 }
 
-static void annot_str(struct perfetto *P, const char *name, const char *v)
+/* Inline: kind is a constant at each call, and a syscall makes seven. */
+static inline __attribute__((always_inline))
+void annot_varint(struct perfetto *P, enum annot a, unsigned int kind, uint64_t v)
 {
-	annot_head(P, name);
-	pb_uint(&P->sub, DA_STRING_IID, intern(P, IN_VALUE, v));
-	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+	uint64_t iid = annot_iid(P, a);
+	struct pbuf *p = &P->pkt;
+	uint8_t *o, *body;
+
+	if (p->n + 32 > p->cap) {
+		pb_need(p, 32);
+		if (p->nomem)
+			return;
+	}
+	o = p->b + p->n;
+	*o = TE_DEBUG_ANNOTATIONS << 3 | WT_LEN;
+	body = o + 2;
+	o = body;
+	*o++ = DA_NAME_IID << 3 | WT_VARINT;
+	o = put_varint(o, iid);
+	o = put_varint(o, (uint64_t)kind << 3 | WT_VARINT);
+	o = put_varint(o, v);
+	body[-1] = (uint8_t)(o - body);
+	p->n = (size_t)(o - p->b);
+}
+
+static inline void annot_uint(struct perfetto *P, enum annot a, unsigned int kind,
+			      uint64_t v)
+{
+	annot_varint(P, a, kind, v);
+}
+
+static void annot_str(struct perfetto *P, enum annot a, const char *v)
+{
+	annot_varint(P, a, DA_STRING_IID, intern(P, IN_VALUE, v));
 }
 
 /* A string said once (an exec's command line): not interned. */
-static void annot_text(struct perfetto *P, const char *name, const char *v)
+static void annot_text(struct perfetto *P, enum annot a, const char *v)
 {
-	annot_head(P, name);
-	pb_str(&P->sub, DA_STRING, v);
-	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+	uint64_t iid = annot_iid(P, a);
+	struct pbuf *p = &P->pkt;
+	size_t at = pb_open(p, TE_DEBUG_ANNOTATIONS);
+
+	pb_uint(p, DA_NAME_IID, iid);
+	pb_str(p, DA_STRING, v);
+	pb_close(p, at);
 }
 
 /* As annot_str(), v one of the strings mru[] keeps. */
-static void annot_mru(struct perfetto *P, const char *name, const char *v, uint64_t mru[2])
+static void annot_mru(struct perfetto *P, enum annot a, const char *v, uint64_t mru[2])
 {
-	annot_head(P, name);
-	pb_uint(&P->sub, DA_STRING_IID, intern_mru(P, IN_VALUE, v, mru));
-	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+	annot_varint(P, a, DA_STRING_IID, intern_mru(P, IN_VALUE, v, mru));
 }
 
-/* As annot_str(), v a string literal. */
-static void annot_lit(struct perfetto *P, const char *name, const char *v)
+/*
+ * A slice's end: as track_event_only() gives it, made on the stack (one
+ * for each syscall: the most common packet but one). Nothing is interned
+ * between packets, so none carries interned data.
+ */
+static void slice_end(struct st_log_writer *w, struct perfetto *P, uint64_t ts, uint64_t uuid)
 {
-	annot_head(P, name);
-	pb_uint(&P->sub, DA_STRING_IID, intern_lit(P, IN_VALUE, v));
-	pb_msg(&P->ev, TE_DEBUG_ANNOTATIONS, &P->sub);
+	uint8_t b[48], *o = b + 2, *ev;
+	size_t i;
+
+	for (i = 0; i < IN_N; i++)
+		if (P->intern[i].n) {
+			track_event_only(w, P, ts, uuid, TYPE_SLICE_END, 0);
+			return;
+		}
+	*o++ = TP_TIMESTAMP << 3 | WT_VARINT;
+	o = put_varint(o, ts);
+	*o++ = TP_SEQUENCE_ID << 3 | WT_VARINT;
+	*o++ = SEQUENCE;
+	*o++ = TP_SEQUENCE_FLAGS << 3 | WT_VARINT;
+	*o++ = SEQ_NEEDS_INCREMENTAL_STATE;
+	*o++ = TP_TRACK_EVENT << 3 | WT_LEN;
+	ev = o++;
+	*o++ = TE_TYPE << 3 | WT_VARINT;
+	*o++ = TYPE_SLICE_END;
+	*o++ = TE_TRACK_UUID << 3 | WT_VARINT;
+	o = put_varint(o, uuid);
+	*ev = (uint8_t)(o - ev - 1);
+	b[0] = TRACE_PACKET << 3 | WT_LEN;
+	b[1] = (uint8_t)(o - b - 2);
+	st_obuf_put(&w->o, b, (size_t)(o - b));
+	if (ts > P->last_ts)
+		P->last_ts = ts;
 }
 
 /* ---- slice ends, in time order ---- */
@@ -593,7 +825,7 @@ static void ends_until(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
 	while (P->nheap && P->heap[0].ts <= ts) {
 		struct pending e = heap_pop(P);
 
-		track_event(w, P, e.ts, e.uuid, TYPE_SLICE_END, 0);
+		slice_end(w, P, e.ts, e.uuid);
 	}
 }
 
@@ -628,13 +860,13 @@ static int64_t describe_image(struct st_log_writer *w, struct perfetto *P,
 	P->t[i].described = true;
 	if (prev_id && (prev = track_find(P, prev_id, 0)) >= 0 && P->t[prev].open) {
 		P->t[prev].open = false;
-		track_event(w, P, ts, image_uuid(prev_id), TYPE_SLICE_END, 0);
+		track_event_only(w, P, ts, image_uuid(prev_id), TYPE_SLICE_END, 0);
 	}
 	snprintf(name, sizeof(name), "%s %" PRIu32, comm, pid);
 	descriptor(w, P, image_uuid(proc_id), 0, name, &pid, comm);
 	P->t[i].open = true;
-	track_event(w, P, ts, image_uuid(proc_id), TYPE_SLICE_BEGIN,
-		    intern(P, IN_NAME, comm));
+	track_event_only(w, P, ts, image_uuid(proc_id), TYPE_SLICE_BEGIN,
+			 intern(P, IN_NAME, comm));
 	return i;
 }
 
@@ -664,25 +896,50 @@ static const char *phase_name(enum st_phase ph)
 	       ph == ST_PHASE_PROGRAM ? "program" : NULL;
 }
 
+/* The iid of e's syscall's name (syscall_NR when it has none). */
+static uint64_t syscall_iid(struct perfetto *P, const struct st_event *e)
+{
+	const char *name;
+	char other[32];
+	uint64_t iid;
+
+	if (e->abi < __SYSTRACE_ABI_MAX && e->nr < SYS_IIDS && P->sys_iid[e->abi][e->nr])
+		return P->sys_iid[e->abi][e->nr];
+	name = st_syscall_name(e->abi, e->nr);
+	if (!name) {
+		snprintf(other, sizeof(other), "syscall_%" PRIu32, e->nr);
+		name = other;
+	}
+	iid = intern(P, IN_NAME, name);
+	if (e->abi < __SYSTRACE_ABI_MAX && e->nr < SYS_IIDS)
+		P->sys_iid[e->abi][e->nr] = (uint32_t)iid;
+	return iid;
+}
+
 static void syscall_annots(struct perfetto *P, const struct st_event *e)
 {
 	const struct st_site_row *s = e->site;
 
-	annot_uint(P, "ret", DA_INT, (uint64_t)e->ret);
+	annot_uint(P, A_RET, DA_INT, (uint64_t)e->ret);
 	if (st_ret_is_error(e->ret))
-		annot_uint(P, "errno", DA_UINT, (uint64_t)-e->ret);
-	annot_uint(P, "addr", DA_POINTER, e->addr);
+		annot_uint(P, A_ERRNO, DA_UINT, (uint64_t)-e->ret);
+	annot_uint(P, A_ADDR, DA_POINTER, e->addr);
 	if (s && s->map == SYSTRACE_MAP_FILE && s->path) {
-		annot_mru(P, "path", s->path, P->mru_path);
-		annot_uint(P, "offset", DA_POINTER, s->offset);
+		annot_mru(P, A_PATH, s->path, P->mru_path);
+		annot_uint(P, A_OFFSET, DA_POINTER, s->offset);
 	}
 	if (s && s->sym && s->sym->symbol)
-		annot_mru(P, "symbol", s->sym->symbol, P->mru_sym);
-	if (phase_name(e->phase))
-		annot_lit(P, "phase", phase_name(e->phase));
+		annot_varint(P, A_SYMBOL, DA_STRING_IID, intern_sym(P, s->sym->symbol));
+	if (phase_name(e->phase)) {
+		uint64_t *iid = &P->phase_iid[e->phase == ST_PHASE_PROGRAM];
+
+		if (!*iid)
+			*iid = intern(P, IN_VALUE, phase_name(e->phase));
+		annot_varint(P, A_PHASE, DA_STRING_IID, *iid);
+	}
 	if (e->early)
-		annot_uint(P, "early", DA_BOOL, 1);
-	annot_uint(P, "seq", DA_UINT, e->seq);
+		annot_uint(P, A_EARLY, DA_BOOL, 1);
+	annot_uint(P, A_SEQ, DA_UINT, e->seq);
 }
 
 static int process_annots(struct perfetto *P, const struct st_event *e)
@@ -691,29 +948,29 @@ static int process_annots(struct perfetto *P, const struct st_event *e)
 	char *cmdline;
 
 	if (e->kind == ST_EV_FORK) {
-		annot_uint(P, "child_proc_id", DA_UINT, e->child_proc_id);
-		annot_uint(P, "child_pid", DA_UINT, e->child_pid);
+		annot_uint(P, A_CHILD_PROC_ID, DA_UINT, e->child_proc_id);
+		annot_uint(P, A_CHILD_PID, DA_UINT, e->child_pid);
 	} else if (e->kind == ST_EV_EXEC) {
-		annot_uint(P, "proc_id", DA_UINT, e->proc_id);
+		annot_uint(P, A_PROC_ID, DA_UINT, e->proc_id);
 		if (p && p->prev_id)
-			annot_uint(P, "prev_id", DA_UINT, p->prev_id);
+			annot_uint(P, A_PREV_ID, DA_UINT, p->prev_id);
 		if (p && p->exe)
-			annot_str(P, "path", p->exe);
+			annot_str(P, A_PATH, p->exe);
 		if (p && p->argv) {
 			/* The command line (argv.h): valid UTF-8 whatever argv is. */
 			cmdline = st_argv_shell_str(p->argv, p->argv_len);
 			if (!cmdline)
 				return -ENOMEM;
-			annot_text(P, "argv", cmdline);
+			annot_text(P, A_ARGV, cmdline);
 			free(cmdline);
-			annot_uint(P, "argv_truncated", DA_BOOL, p->argv_truncated);
+			annot_uint(P, A_ARGV_TRUNCATED, DA_BOOL, p->argv_truncated);
 		}
 	} else {
-		annot_str(P, "end", p && st_end_name(p->end) ? st_end_name(p->end) : "unknown");
+		annot_str(P, A_END, p && st_end_name(p->end) ? st_end_name(p->end) : "unknown");
 		if (p && p->has_exit_code)
-			annot_uint(P, "exit_code", DA_UINT, p->exit_code);
+			annot_uint(P, A_EXIT_CODE, DA_UINT, p->exit_code);
 		if (p && p->has_exit_signal)
-			annot_uint(P, "exit_signal", DA_UINT, p->exit_signal);
+			annot_uint(P, A_EXIT_SIGNAL, DA_UINT, p->exit_signal);
 	}
 	return 0;
 }
@@ -721,12 +978,14 @@ static int process_annots(struct perfetto *P, const struct st_event *e)
 static int start(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
 {
 	/* The sequence's first packet clears its interned state. */
+	packet_begin(P);
 	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
 	pb_uint(&P->pkt, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
 	packet_out(w, P);
 	descriptor(w, P, 1, 0, "systrace log", NULL, NULL);
-	annot_uint(P, "session_id", DA_UINT, w->meta.session_id);
-	annot_uint(P, "dropped_events", DA_UINT, w->meta.dropped_events);
+	event_begin(P, ts);
+	annot_uint(P, A_SESSION_ID, DA_UINT, w->meta.session_id);
+	annot_uint(P, A_DROPPED_EVENTS, DA_UINT, w->meta.dropped_events);
 	track_event(w, P, ts, 1, TYPE_INSTANT, intern(P, IN_NAME, "log"));
 	P->started = true;
 	return 0;
@@ -741,8 +1000,7 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 	int64_t img, thr;
 	uint64_t uuid;
 	bool first;
-	const char *name;
-	char other[32];
+	typeof(P->recent[0]) *recent;
 
 	if (!P) {
 		P = w->priv = calloc(1, sizeof(*P));
@@ -752,36 +1010,38 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 	if (!P->started)
 		start(w, P, e->ts_ns);
 	ends_until(w, P, e->ts_ns);
-	img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
-			     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
-	if (img < 0)
-		return -ENOMEM;
+	recent = &P->recent[(e->proc_id ^ (uint64_t)ev_tid(e) << 4) & (RECENT - 1)];
+	if (recent->thr && recent->proc_id == e->proc_id && recent->tid == ev_tid(e)) {
+		img = recent->img;
+		thr = recent->thr;
+	} else {
+		img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
+				     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
+		if (img < 0)
+			return -ENOMEM;
+		thr = thread_track(w, P, e, img);
+		if (thr < 0)
+			return -ENOMEM;
+		*recent = (typeof(*recent)){ e->proc_id, ev_tid(e), (uint32_t)img, (uint32_t)thr };
+	}
 	first = !P->t[img].seen;
 	P->t[img].seen = true;
-	thr = thread_track(w, P, e, img);
-	if (thr < 0)
-		return -ENOMEM;
-	img = track_find(P, e->proc_id, 0);	/* the table may have moved */
 	uuid = image_uuid(e->proc_id) + P->t[thr].threads;
+	event_begin(P, e->ts_ns);
 	if (first && P->t[img].flow_in) {
-		pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc_id);
+		pb_fixed64(&P->pkt, TE_TERMINATING_FLOW_IDS, e->proc_id);
 	} else if (first && e->kind == ST_EV_EXEC && e->proc && e->proc->prev_id) {
 		/* A fork's child that made no call before its exec. */
 		int64_t prev = track_find(P, e->proc->prev_id, 0);
 
 		if (prev >= 0 && P->t[prev].flow_in && !P->t[prev].seen) {
 			P->t[prev].seen = true;
-			pb_fixed64(&P->ev, TE_TERMINATING_FLOW_IDS, e->proc->prev_id);
+			pb_fixed64(&P->pkt, TE_TERMINATING_FLOW_IDS, e->proc->prev_id);
 		}
 	}
 	if (e->kind == ST_EV_SYSCALL) {
-		name = st_syscall_name(e->abi, e->nr);
-		if (!name) {
-			snprintf(other, sizeof(other), "syscall_%" PRIu32, e->nr);
-			name = other;
-		}
 		syscall_annots(P, e);
-		track_event(w, P, e->ts_ns, uuid, TYPE_SLICE_BEGIN, intern(P, IN_NAME, name));
+		track_event(w, P, e->ts_ns, uuid, TYPE_SLICE_BEGIN, syscall_iid(P, e));
 		if (heap_push(P, e->ts_ns + e->dur_ns, uuid))
 			return -ENOMEM;
 	} else {
@@ -790,7 +1050,7 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 
 			/* Only a child whose first event is still to come. */
 			if (child < 0 || !P->t[child].seen)
-				pb_fixed64(&P->ev, TE_FLOW_IDS, e->child_proc_id);
+				pb_fixed64(&P->pkt, TE_FLOW_IDS, e->child_proc_id);
 		}
 		if (process_annots(P, e))
 			return -ENOMEM;
@@ -807,10 +1067,10 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 		}
 		if (e->kind == ST_EV_EXIT && P->t[img].open) {
 			P->t[img].open = false;
-			track_event(w, P, e->ts_ns, image_uuid(e->proc_id), TYPE_SLICE_END, 0);
+			track_event_only(w, P, e->ts_ns, image_uuid(e->proc_id), TYPE_SLICE_END, 0);
 		}
 	}
-	if (P->pkt.nomem || P->ev.nomem || P->sub.nomem || P->one.nomem)
+	if (P->pkt.nomem || P->one.nomem)
 		return -ENOMEM;
 	return 0;
 }
@@ -827,8 +1087,8 @@ static int perfetto_end(struct st_log_writer *w)
 	for (i = 0; i < P->n; i++)
 		if (!P->t[i].tid && P->t[i].open) {
 			P->t[i].open = false;
-			track_event(w, P, P->last_ts, image_uuid(P->t[i].proc_id),
-				    TYPE_SLICE_END, 0);
+			track_event_only(w, P, P->last_ts, image_uuid(P->t[i].proc_id),
+					 TYPE_SLICE_END, 0);
 		}
 	return P->pkt.nomem ? -ENOMEM : 0;
 }
@@ -846,8 +1106,6 @@ static void perfetto_free(struct st_log_writer *w)
 	if (!P)
 		return;
 	pbuf_free(&P->pkt);
-	pbuf_free(&P->ev);
-	pbuf_free(&P->sub);
 	pbuf_free(&P->one);
 	for (k = 0; k < IN_N; k++) {
 		pbuf_free(&P->intern[k]);

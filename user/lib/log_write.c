@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "argv.h"
 #include "log_writer.h"
 #include "names.h"
@@ -129,6 +130,180 @@ static void event_cells(const struct st_log_writer *w, const struct st_event *ev
 	}
 }
 
+/*
+ * A syscall's line, nearly every line of a log, is written straight into
+ * the buffer (csv_syscall, jsonl_syscall): room for it is made first
+ * (LINE_ROOM), so no piece checks it. The bytes are the ones event_cells()
+ * and the loops over its cells give.
+ */
+#define LINE_ROOM 4096
+/* Longer strings take the general functions, which make their own room. */
+#define LINE_SHORT 256
+
+static const char pairs[] =
+	"00010203040506070809" "10111213141516171819"
+	"20212223242526272829" "30313233343536373839"
+	"40414243444546474849" "50515253545556575859"
+	"60616263646566676869" "70717273747576777879"
+	"80818283848586878889" "90919293949596979899";
+
+/* v in decimal at d (as st_obuf_u64); returns the byte after it. */
+static inline char *put_dec(char *d, uint64_t v)
+{
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	/* Digits: log10 from the bit length, then one comparison. */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	char *end = d + t + ((v | 1) >= p10[t]), *e = end;
+
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		e -= 2;
+		memcpy(e, pairs + v * 2, 2);
+	} else {
+		*--e = (char)('0' + v);
+	}
+	return end;
+}
+
+/* As st_obuf_s64. */
+static inline char *put_sdec(char *d, uint64_t v)
+{
+	if ((int64_t)v >= 0)
+		return put_dec(d, v);
+	*d++ = '-';
+	return put_dec(d, -v);
+}
+
+/* "0x..." with its quotes (as st_obuf_hex, quoted). */
+static inline char *put_qhex(char *d, uint64_t v)
+{
+	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
+	char *e = d + 3 + n;
+
+	*d = '"';
+	d[1] = '0';
+	d[2] = 'x';
+	*e = '"';
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	return d + 4 + n;
+}
+
+#define PUT_LIT(d, lit) (memcpy((d), (lit), sizeof(lit) - 1), (d) + sizeof(lit) - 1)
+
+/* Whether s's n bytes are all ASCII from ' ', but " and \\: JSON as they are. */
+static inline bool json_plain(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t x, acc = 0;
+	unsigned char c;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&x, s, 8);
+		acc |= (x - ones * 0x20) | ((x ^ ones * '"') - ones) |
+		       ((x ^ ones * '\\') - ones) | x;
+	}
+	if (acc & high)
+		return false;
+	for (; n; s++, n--) {
+		c = (unsigned char)*s;
+		if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* s (NULL: null) as a JSON string at d, in w->o's buffer; returns the end. */
+static inline char *put_jstr(struct st_obuf *o, char *d, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return PUT_LIT(d, "null");
+	n = strlen(s);
+	if (n <= LINE_SHORT && json_plain(s, n)) {
+		*d++ = '"';
+		memcpy(d, s, n);
+		d[n] = '"';
+		return d + n + 1;
+	}
+	o->len = (size_t)(d - o->b);
+	st_json_put_string(o, s);
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	return o->b + o->len;
+}
+
+/* As put_qhex, without the quotes (as st_obuf_hex). */
+static inline char *put_hex(char *d, uint64_t v)
+{
+	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
+	char *e = d + 2 + n;
+
+	d[0] = '0';
+	d[1] = 'x';
+	do {
+		*--e = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	return d + 2 + n;
+}
+
+/* Whether s's n bytes hold none that makes a CSV field quoted (st_csv_field). */
+static inline bool csv_plain(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t x, a, b, c, e, acc = 0;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&x, s, 8);
+		a = x ^ ones * ',';
+		b = x ^ ones * '"';
+		c = x ^ ones * '\r';
+		e = x ^ ones * '\n';
+		acc |= ((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c) |
+		       ((e - ones) & ~e);
+	}
+	if (acc & high)
+		return false;
+	for (; n; s++, n--)
+		if (*s == ',' || *s == '"' || *s == '\r' || *s == '\n')
+			return false;
+	return true;
+}
+
+/* s (NULL: nothing) as a CSV field at d, in o's buffer; returns the end. */
+static inline char *put_csv(struct st_obuf *o, char *d, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return d;
+	n = strlen(s);
+	if (n <= LINE_SHORT && csv_plain(s, n)) {
+		memcpy(d, s, n);
+		return d + n;
+	}
+	o->len = (size_t)(d - o->b);
+	st_csv_field(o, s);
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	return o->b + o->len;
+}
+
 /* ---- CSV ---- */
 
 static int csv_begin(struct st_log_writer *w)
@@ -156,11 +331,79 @@ static int csv_argv(struct st_log_writer *w, const struct st_cell *c)
 	return 0;
 }
 
+static void csv_syscall(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_obuf *o = &w->o;
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+	char *d;
+
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	d = o->b + o->len;
+	d = put_dec(d, w->meta.session_id);
+	*d++ = ',';
+	d = put_dec(d, ev->proc_id);
+	*d++ = ',';
+	d = put_dec(d, ev->pid);
+	*d++ = ',';
+	d = put_dec(d, ev->tid);
+	*d++ = ',';
+	d = put_csv(o, d, p ? p->comm : NULL);
+	*d++ = ',';
+	d = put_dec(d, ev->seq);
+	*d++ = ',';
+	d = put_dec(d, ev->ts_ns);
+	*d++ = ',';
+	d = put_dec(d, ev->dur_ns);
+	d = PUT_LIT(d, ",syscall,");
+	d = put_csv(o, d, st_abi_name(ev->abi));
+	*d++ = ',';
+	d = put_dec(d, ev->nr);
+	*d++ = ',';
+	d = put_csv(o, d, st_syscall_name(ev->abi, ev->nr));
+	*d++ = ',';
+	d = put_sdec(d, (uint64_t)ev->ret);
+	*d++ = ',';
+	if (st_ret_is_error(ev->ret))
+		d = put_dec(d, (uint64_t)-ev->ret);
+	*d++ = ',';
+	d = put_hex(d, ev->addr);
+	*d++ = ',';
+	if (s) {
+		d = put_csv(o, d, st_map_name(s->map));
+		*d++ = ',';
+		d = put_csv(o, d, s->path);
+		*d++ = ',';
+		if (s->map != SYSTRACE_MAP_UNKNOWN)
+			d = put_hex(d, s->offset);
+		*d++ = ',';
+		d = put_csv(o, d, s->sym ? s->sym->symbol : NULL);
+	} else {
+		d = PUT_LIT(d, ",,,");
+	}
+	*d++ = ',';
+	if (ev->phase != ST_PHASE_NONE) {
+		d = put_csv(o, d, phase_name(ev->phase));
+		*d++ = ',';
+		*d++ = ev->early ? '1' : '0';
+	} else {
+		*d++ = ',';
+	}
+	/* child_proc_id, child_pid, exit_code, exit_signal, argv, argv_truncated */
+	d = PUT_LIT(d, ",,,,,,\n");
+	o->len = (size_t)(d - o->b);
+}
+
 static int csv_event(struct st_log_writer *w, const struct st_event *ev)
 {
 	struct st_cell v[C_N];
 	size_t c;
 
+	if (ev->kind == ST_EV_SYSCALL) {
+		csv_syscall(w, ev);
+		return 0;
+	}
 	event_cells(w, ev, v);
 	for (c = 0; c < C_N; c++) {
 		if (c)
@@ -217,11 +460,86 @@ static const struct {
 };
 _Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per column");
 
+static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
+{
+	struct st_obuf *o = &w->o;
+	const struct st_site_row *s = ev->site;
+	const struct st_proc_row *p = ev->proc;
+	char *d;
+
+	if (o->cap - o->len < LINE_ROOM)
+		st_obuf_spill(o);
+	d = o->b + o->len;
+	d = PUT_LIT(d, "{\"session_id\":");
+	d = put_dec(d, w->meta.session_id);
+	d = PUT_LIT(d, ",\"proc_id\":");
+	d = put_dec(d, ev->proc_id);
+	d = PUT_LIT(d, ",\"pid\":");
+	d = put_dec(d, ev->pid);
+	d = PUT_LIT(d, ",\"tid\":");
+	d = put_dec(d, ev->tid);
+	d = PUT_LIT(d, ",\"comm\":");
+	d = put_jstr(o, d, p ? p->comm : NULL);
+	d = PUT_LIT(d, ",\"seq\":");
+	d = put_dec(d, ev->seq);
+	d = PUT_LIT(d, ",\"ts_ns\":");
+	d = put_dec(d, ev->ts_ns);
+	d = PUT_LIT(d, ",\"dur_ns\":");
+	d = put_dec(d, ev->dur_ns);
+	d = PUT_LIT(d, ",\"event\":\"syscall\",\"abi\":");
+	d = put_jstr(o, d, st_abi_name(ev->abi));
+	d = PUT_LIT(d, ",\"nr\":");
+	d = put_dec(d, ev->nr);
+	d = PUT_LIT(d, ",\"syscall\":");
+	d = put_jstr(o, d, st_syscall_name(ev->abi, ev->nr));
+	d = PUT_LIT(d, ",\"ret\":");
+	d = put_sdec(d, (uint64_t)ev->ret);
+	d = PUT_LIT(d, ",\"errno\":");
+	if (st_ret_is_error(ev->ret))
+		d = put_dec(d, (uint64_t)-ev->ret);
+	else
+		d = PUT_LIT(d, "null");
+	d = PUT_LIT(d, ",\"addr\":");
+	d = put_qhex(d, ev->addr);
+	if (s) {
+		d = PUT_LIT(d, ",\"map\":");
+		d = put_jstr(o, d, st_map_name(s->map));
+		d = PUT_LIT(d, ",\"path\":");
+		d = put_jstr(o, d, s->path);
+		d = PUT_LIT(d, ",\"offset\":");
+		if (s->map != SYSTRACE_MAP_UNKNOWN)
+			d = put_qhex(d, s->offset);
+		else
+			d = PUT_LIT(d, "null");
+		d = PUT_LIT(d, ",\"symbol\":");
+		d = put_jstr(o, d, s->sym ? s->sym->symbol : NULL);
+	} else {
+		d = PUT_LIT(d, ",\"map\":null,\"path\":null,\"offset\":null,\"symbol\":null");
+	}
+	if (ev->phase != ST_PHASE_NONE) {
+		d = PUT_LIT(d, ",\"phase\":");
+		d = put_jstr(o, d, phase_name(ev->phase));
+		if (ev->early)
+			d = PUT_LIT(d, ",\"early\":true");
+		else
+			d = PUT_LIT(d, ",\"early\":false");
+	} else {
+		d = PUT_LIT(d, ",\"phase\":null,\"early\":null");
+	}
+	d = PUT_LIT(d, ",\"child_proc_id\":null,\"child_pid\":null,\"exit_code\":null,"
+		    "\"exit_signal\":null,\"argv\":null,\"argv_truncated\":null}\n");
+	o->len = (size_t)(d - o->b);
+}
+
 static int jsonl_event(struct st_log_writer *w, const struct st_event *ev)
 {
 	struct st_cell v[C_N];
 	size_t c;
 
+	if (ev->kind == ST_EV_SYSCALL) {
+		jsonl_syscall(w, ev);
+		return 0;
+	}
 	event_cells(w, ev, v);
 	for (c = 0; c < C_N; c++) {
 		st_obuf_put(&w->o, jsonl_keys[c].s, jsonl_keys[c].n);
@@ -261,13 +579,39 @@ static const struct st_log_writer_ops jsonl_ops = {
 
 /* ---- the writer ---- */
 
-/* On the worker's thread: its errno is its own, so it is kept here. */
+static void write_failed(struct st_log_writer *w, int e)
+{
+	if (!__atomic_load_n(&w->werr, __ATOMIC_RELAXED))
+		__atomic_store_n(&w->werr, e ? e : EIO, __ATOMIC_RELAXED);
+}
+
+/*
+ * On the worker's thread: its errno is its own, so it is kept here. A
+ * file's chunk goes to write(2) as it is: through stdio it was copied once
+ * more (a MiB chunk does not fit what is left of a MiB buffer); a zstd
+ * stream (no fd) takes it through stdio.
+ */
 static void write_out(void *arg, char *b, size_t len)
 {
 	struct st_log_writer *w = arg;
+	ssize_t k;
 
-	if (fwrite(b, 1, len, w->f) != len && !__atomic_load_n(&w->werr, __ATOMIC_RELAXED))
-		__atomic_store_n(&w->werr, errno ? errno : EIO, __ATOMIC_RELAXED);
+	if (w->fd < 0) {
+		if (fwrite(b, 1, len, w->f) != len)
+			write_failed(w, errno);
+		return;
+	}
+	while (len) {
+		k = write(w->fd, b, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			write_failed(w, k < 0 ? errno : EIO);
+			return;
+		}
+		b += k;
+		len -= (size_t)k;
+	}
 }
 
 int st_log_writer_new(struct st_log_writer **wp, FILE *f,
@@ -288,6 +632,8 @@ int st_log_writer_new(struct st_log_writer **wp, FILE *f,
 	w->ops = ops[fmt];
 	w->f = f;
 	w->meta = *m;
+	/* What f holds goes first: the worker writes to its fd. */
+	w->fd = fflush(f) ? -1 : fileno(f);
 	if (!st_worker_start(&wk, WBUF_SIZE, WBUF_QUEUE, write_out, w)) {
 		st_obuf_init(&w->o, f, st_worker_buf(wk), WBUF_SIZE);
 		w->o.w = wk;

@@ -18,6 +18,7 @@ struct st_log_writer_ops {
 struct st_log_writer {
 	const struct st_log_writer_ops *ops;
 	FILE *f;
+	int fd;			/* f's, or -1 (a zstd stream): the worker's writes */
 	struct st_obuf o;	/* everything goes through it */
 	struct st_log_meta meta;
 	uint64_t events;

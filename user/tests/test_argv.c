@@ -358,6 +358,70 @@ TEST(argv_log_jsonl_reads_back_utf8_argv)
 	unlink(path);
 }
 
+/* The varint at *p (advanced past it), or UINT64_MAX past end. */
+static uint64_t pf_varint(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	int s;
+
+	for (s = 0; *p < end && s < 64; s += 7) {
+		v |= (uint64_t)(**p & 0x7f) << s;
+		if (!(*(*p)++ & 0x80))
+			return v;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * A command line of 16,377 bytes (4,093 bytes 0xff): the Perfetto writer
+ * sets a message's length when the message ends, in the one byte it kept
+ * for it, and moves the body up when it needs more: here the exec's event
+ * and its packet take three bytes. Every packet's length must lead to the
+ * next one, and the string keep its own length.
+ */
+TEST(argv_log_perfetto_long_command_line)
+{
+	static char argv[SYSTRACE_ARGV_MAX];
+	struct st_log log;
+	struct st_dump d;
+	const unsigned char *p, *end, *at;
+	unsigned char lead[4] = { 6 << 3 | 2, 0xf9, 0x7f, 'p' };	/* string_value, 16377 */
+	size_t len = 0, packets = 0, big = 0;
+	uint64_t n;
+	char *pf;
+	bool t = false;
+
+	argv[0] = 'p';
+	memset(argv + 2, 0xff, sizeof(argv) - 3);
+	argv_log(&log, &d);
+	free(d.procs[0].argv);
+	ASSERT_EQ(st_argv_copy(argv, sizeof(argv), &d.procs[0].argv, &d.procs[0].argv_len, &t), 0);
+	ASSERT_EQ(d.procs[0].argv_len, SYSTRACE_ARGV_MAX);
+	pf = log_out(&log, ST_LOG_PERFETTO, &len);
+	ASSERT_TRUE(pf);
+	p = (const unsigned char *)pf;
+	end = p + len;
+	while (p < end && *p == (1 << 3 | 2)) {
+		p++;
+		n = pf_varint(&p, end);
+		if (n > (uint64_t)(end - p))
+			break;
+		packets++;
+		big += n >= 16384;
+		p += n;
+	}
+	EXPECT_TRUE(p == end);
+	EXPECT_EQ(packets, 15);
+	EXPECT_EQ(big, 1);
+	at = memmem(pf, len, lead, sizeof(lead));
+	ASSERT_TRUE(at);
+	EXPECT_TRUE(at + 3 + 16377 <= end && !memcmp(at + 3, "p $'\\xff\\xff", 12) &&
+		    !memcmp(at + 3 + 16377 - 9, "\\xff\\xff'", 9));
+	free(pf);
+	st_log_free(&log);
+	st_dump_free(&d);
+}
+
 TEST(argv_log_chrome_and_perfetto_carry_it)
 {
 	struct st_log log;
