@@ -31,8 +31,8 @@
 
 #define RBUF_INIT (1 << 20)
 #define RBUF_MAX (64 << 20)
-/* Zeroes after the text: csv_split() reads 16 bytes at a time. */
-#define RBUF_PAD 64
+/* Zeroes after the text: csv_split() reads 16 bytes at a time, jkey_at() 32. */
+#define RBUF_PAD ST_RA_PAD
 
 static const char *const col_names[C_NCOLS] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
@@ -74,9 +74,13 @@ struct st_log_src {
 	uint64_t size;
 	struct st_log_meta meta;
 	bool meta_known;
-	/* text */
-	char *buf;
+	/*
+	 * text: buf[pos..len), zeroes after it; buf is own (cap bytes) or,
+	 * read ahead (in_chunk), a chunk of the thread's
+	 */
+	char *buf, *own;
 	size_t cap, pos, len;
+	bool in_chunk;
 	bool eof;
 	size_t line;		/* of the next record */
 	int map[64];		/* CSV: column of each header field */
@@ -142,48 +146,113 @@ static inline bool streq(const char *s, const char *lit)
 
 /* ---- the buffer ---- */
 
+/* The own buffer, with room for need bytes of text, its pad after them. */
+static int own_room(struct st_log_src *s, struct st_err *err, size_t need)
+{
+	size_t cap = s->cap;
+	char *b;
+
+	while (need + 1 > cap) {
+		cap *= 2;
+		if (cap > RBUF_MAX + 1)
+			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
+	}
+	if (cap == s->cap)
+		return 0;
+	b = realloc(s->own, cap + RBUF_PAD);
+	if (!b) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+		return -ENOMEM;
+	}
+	if (s->buf == s->own)
+		s->buf = b;
+	s->own = b;
+	s->cap = cap;
+	return 0;
+}
+
+static int read_failed(struct st_log_src *s, struct st_err *err, int e)
+{
+	if (e == EPROTO || e == EBADMSG)
+		st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
+			   s->path, e == EPROTO ? "cut short" : "damaged");
+	else
+		st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
+	return -e;
+}
+
+/*
+ * The next chunk of the read-ahead thread as the text, in place: the
+ * record not read yet (buf[pos..len)) copied into the room before it, or
+ * when longer than that room, both into the own buffer.
+ */
+static int refill_ra(struct st_log_src *s, struct st_err *err)
+{
+	size_t left = s->len - s->pos, n;
+	ssize_t k;
+	char *d;
+	int ret;
+
+	if (left + 1 >= RBUF_MAX)
+		return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
+	k = st_readahead_take(s->ra, &d);
+	if (k < 0)
+		return read_failed(s, err, errno ? errno : EIO);
+	n = (size_t)k;
+	if (!n) {
+		s->eof = true;	/* the text stays, its zeroes after it */
+		return 0;
+	}
+	if (memchr(d, '\0', n))
+		return bad(s, err, s->line, "a NUL byte: not a log");
+	if (left <= ST_RA_ROOM) {
+		memcpy(d - left, s->buf + s->pos, left);
+		if (s->in_chunk)
+			st_readahead_give(s->ra);
+		s->buf = d - left;
+		s->in_chunk = true;
+	} else {
+		if (s->buf == s->own) {
+			memmove(s->own, s->own + s->pos, left);
+			s->pos = 0;
+		}
+		ret = own_room(s, err, left + n);
+		if (ret)
+			return ret;
+		if (s->buf != s->own)
+			memcpy(s->own, s->buf + s->pos, left);
+		memcpy(s->own + left, d, n);
+		if (s->in_chunk)
+			st_readahead_give(s->ra);
+		st_readahead_give(s->ra);
+		s->buf = s->own;
+		s->in_chunk = false;
+		memset(s->buf + left + n, 0, RBUF_PAD);
+	}
+	s->pos = 0;
+	s->len = left + n;
+	return 0;
+}
+
 /* More text after buf[len]; returns 0 (eof set at the end) or -errno. */
 static int refill(struct st_log_src *s, struct st_err *err)
 {
 	size_t n;
-	int e;
+	int e, ret;
 
+	if (s->ra)
+		return refill_ra(s, err);
 	if (s->pos) {
 		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
 		s->len -= s->pos;
 		s->pos = 0;
 	}
-	if (s->len + 1 >= s->cap) {
-		size_t cap = s->cap * 2;
-		char *b;
-
-		if (cap > RBUF_MAX + 1)
-			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
-		b = realloc(s->buf, cap + RBUF_PAD);
-		if (!b) {
-			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
-			return -ENOMEM;
-		}
-		s->buf = b;
-		s->cap = cap;
-	}
-	if (s->ra) {
-		ssize_t k = st_readahead_read(s->ra, s->buf + s->len, s->cap - 1 - s->len);
-
-		n = k > 0 ? (size_t)k : 0;
-		e = k < 0 ? (errno ? errno : EIO) : 0;
-	} else {
-		n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
-		e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
-	}
-	if (e) {
-		if (e == EPROTO || e == EBADMSG)
-			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
-				   s->path, e == EPROTO ? "cut short" : "damaged");
-		else
-			st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
-		return -e;
-	}
+	if (s->len + 1 >= s->cap && (ret = own_room(s, err, s->cap)))
+		return ret;
+	n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
+	e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
+	if (e)
+		return read_failed(s, err, e);
 	if (memchr(s->buf + s->len, '\0', n))
 		return bad(s, err, s->line, "a NUL byte: not a log");
 	s->len += n;
@@ -1393,7 +1462,7 @@ static int sniff(struct st_log_src *s, struct st_err *err)
 	/* A regular file is read ahead on a second thread (a pipe could block it). */
 	if (s->size && st_readahead_start(&s->ra, s->f))
 		s->ra = NULL;
-	s->buf = calloc(1, RBUF_INIT + RBUF_PAD);
+	s->buf = s->own = calloc(1, RBUF_INIT + RBUF_PAD);
 	if (!s->buf) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
 		return -ENOMEM;
@@ -1533,7 +1602,7 @@ void st_log_src_close(struct st_log_src *s)
 		close(s->fd);
 	st_merge_free(s->merge);
 	free(s->runs);
-	free(s->buf);
+	free(s->own);
 	free(s->argv_buf);
 	free(s->img);
 	st_hidx_free(&s->by_id);

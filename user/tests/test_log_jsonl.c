@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "log.h"
+#include "log_file.h"
 #include "log_read.h"
 #include "test.h"
 
@@ -294,4 +295,157 @@ TEST(log_jsonl_a_last_line_cut_short_is_an_error_of_its_line)
 	st_log_src_close(src);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * Records across the read-ahead thread's chunks (1 MiB, 64 KiB of room
+ * before each for the record carried over): ones longer than that room,
+ * one longer than a chunk; JSONL and CSV, each event exact.
+ */
+static void long_records(bool *failed, bool csv)
+{
+	const size_t n = 6000, big[] = { 5, 1000, 3000 }, len[] = { 100000, 70000, 3 << 20 };
+	char *path = strdup("/tmp/systrace-test-jsonl-XXXXXX"), *sym;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct st_log_src *src;
+	struct st_event ev;
+	struct st_err err;
+	size_t i, j, k = 0, bad_ts = 0, bad_sym = 0;
+	int ret;
+
+	ASSERT_TRUE(f);
+	sym = malloc((3 << 20) + 1);
+	memset(sym, 's', 3 << 20);
+	if (csv)
+		fputs("proc_id,ts_ns,event,map,path,offset,symbol\n", f);
+	for (i = 0; i < n; i++) {
+		size_t l = 3;
+
+		for (j = 0; j < 3; j++)
+			if (i == big[j])
+				l = len[j];
+		if (csv)
+			fprintf(f, "1,%zu,syscall,file,/l.so,0x10,\"%.*s\n%.*s\"\n", 1000 + i,
+				(int)l / 2, sym, (int)(l - l / 2 - 1), sym);
+		else
+			fprintf(f, HEAD("1", "10", "10", "\"a\"", "%zu", "%zu", "1")
+				SYSCALL("0", "\"0x10\"", "\"/l.so\"", "\"0x10\"", "\"%.*s\"",
+					"null", "null"), i, 1000 + i, (int)l, sym);
+	}
+	fclose(f);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	while ((ret = st_log_src_next(src, &ev, &err)) == 1) {
+		size_t l = 3;
+
+		for (j = 0; j < 3; j++)
+			if (k == big[j])
+				l = len[j];
+		bad_ts += ev.ts_ns != 1000 + k;
+		bad_sym += !ev.site || !ev.site->sym || strlen(ev.site->sym->symbol) != l ||
+			   (csv && ev.site->sym->symbol[l / 2] != '\n');
+		k++;
+	}
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(k, n);
+	EXPECT_EQ(bad_ts, 0);
+	EXPECT_EQ(bad_sym, 0);
+	st_log_src_close(src);
+	unlink(path);
+	free(path);
+	free(sym);
+}
+
+TEST(log_records_longer_than_the_read_ahead_room_or_chunk_read_whole)
+{
+	long_records(failed, false);
+	long_records(failed, true);
+}
+
+/* A record over 64 MiB: refused, with its line. */
+TEST(log_record_over_64_mib_is_refused_with_its_line)
+{
+	char *path = strdup("/tmp/systrace-test-jsonl-XXXXXX"), *big, expect[512];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct st_log_src *src;
+	struct st_event ev;
+	struct st_err err;
+
+	ASSERT_TRUE(f);
+	big = malloc(65 << 20);
+	memset(big, 'x', 65 << 20);
+	fputs(LINE("0", "100"), f);
+	fprintf(f, "{\"proc_id\":1,\"ts_ns\":200,\"event\":\"exit\",\"zz\":\"%.*s\"}\n",
+		65 << 20, big);
+	fputs(LINE("2", "300"), f);
+	fclose(f);
+	free(big);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	EXPECT_EQ(st_log_src_next(src, &ev, &err), 1);
+	EXPECT_EQ(st_log_src_next(src, &ev, &err), -EINVAL);
+	snprintf(expect, sizeof(expect), "%s:2: a record longer than 64 MiB", path);
+	EXPECT_STREQ(err.msg, expect);
+	st_log_src_close(src);
+	unlink(path);
+	free(path);
+}
+
+#define SYM_LINE HEAD("1", "10", "10", "\"a\"", "0", "%zu", "1") \
+	SYSCALL("0", "\"0x10\"", "\"/l.so\"", "\"0x10\"", "\"%.*s\"", "null", "null")
+
+/*
+ * Records that start where the one carried over to the next chunk fills
+ * the room before it exactly (ST_RA_ROOM bytes), by one byte less, or by
+ * one byte more (then it goes to the reader's own buffer).
+ */
+TEST(log_records_carried_over_at_the_read_ahead_room_s_limit)
+{
+	const size_t at[] = { (1 << 20) - ST_RA_ROOM, (2 << 20) - ST_RA_ROOM + 1,
+			      (3 << 20) - ST_RA_ROOM - 1 };
+	char *path = strdup("/tmp/systrace-test-jsonl-XXXXXX"), *sym;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct st_log_src *src;
+	struct st_event ev;
+	struct st_err err;
+	size_t off = 0, ts = 0, i, k = 0, bad = 0, *lens = calloc(20000, sizeof(*lens));
+	int ret;
+
+	ASSERT_TRUE(f && lens);
+	sym = malloc(1 << 20);
+	memset(sym, 'y', 1 << 20);
+	for (i = 0; i < 3; i++) {
+		/* Lines of 600 or so bytes up to at[i], the last one padded. */
+		size_t base;
+
+		for (;;) {
+			base = (size_t)snprintf(NULL, 0, SYM_LINE, ts, 0, sym);
+			if (at[i] - off < 2 * (base + 200))
+				break;
+			lens[ts] = 200;
+			off += (size_t)fprintf(f, SYM_LINE, ts++, 200, sym);
+		}
+		lens[ts] = at[i] - off - base;
+		off += (size_t)fprintf(f, SYM_LINE, ts, (int)lens[ts], sym);
+		ts++;
+		ASSERT_EQ(off, at[i]);
+		lens[ts] = 100000;
+		off += (size_t)fprintf(f, SYM_LINE, ts++, 100000, sym);
+	}
+	fclose(f);
+	free(sym);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	while ((ret = st_log_src_next(src, &ev, &err)) == 1) {
+		bad += ev.ts_ns != k || !ev.site || !ev.site->sym ||
+		       strlen(ev.site->sym->symbol) != lens[k];
+		k++;
+	}
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(k, ts);
+	EXPECT_EQ(bad, 0);
+	st_log_src_close(src);
+	unlink(path);
+	free(path);
+	free(lens);
 }
