@@ -94,6 +94,7 @@ struct st_log_src {
 	uint32_t jvalid;		/* the columns whose number is in jval */
 	uint64_t jval[32];		/* [31]: an unknown key's, unused */
 	uint32_t last_abi, last_map;	/* the names matched last */
+	const char *last_abi_name, *last_map_name;	/* their names, or NULL */
 	char numbuf[C_NCOLS][24];
 	/* images */
 	struct image *img;
@@ -757,10 +758,14 @@ static inline bool jkey_at(const char *p, const struct jkey *k)
 {
 	__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p),
 				   _mm_load_si128((const __m128i *)k->pat));
-	__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)),
-				   _mm_load_si128((const __m128i *)(k->pat + 16)));
-	uint32_t m = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+	uint32_t m = (uint32_t)_mm_movemask_epi8(a);
 
+	if (k->len > 16) {
+		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)),
+					   _mm_load_si128((const __m128i *)(k->pat + 16)));
+
+		m |= (uint32_t)_mm_movemask_epi8(b) << 16;
+	}
 	return (m & k->mask) == k->mask;
 }
 
@@ -1011,20 +1016,24 @@ static bool parse_s64(const char *s, int64_t *v)
 	return true;
 }
 
-/* A name of names(i) for i < max, or a number below max; *last: a guess. */
+/*
+ * A name of names(i) for i < max, or a number below max; *last: a guess,
+ * *last_name its name once matched (no call of names() for the common).
+ */
 static bool parse_enum(const char *s, const char *(*names)(uint32_t),
-		       uint32_t max, uint32_t *v, uint32_t *last)
+		       uint32_t max, uint32_t *v, uint32_t *last, const char **last_name)
 {
 	uint64_t n;
 	uint32_t i;
 
-	if (*last < max && names(*last) && streq(s, names(*last))) {
+	if (*last_name && streq(s, *last_name)) {
 		*v = *last;
 		return true;
 	}
 	for (i = 0; i < max; i++) {
 		if (names(i) && streq(s, names(i))) {
 			*v = *last = i;
+			*last_name = names(i);
 			return true;
 		}
 	}
@@ -1276,7 +1285,7 @@ int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		/* As the row above: what is set here, every time. */
 		st->sym = NULL;
 		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map,
-				&s->last_map))
+				&s->last_map, &s->last_map_name))
 			return bad(s, err, line, "map: unknown \"%s\"", f[C_MAP]);
 		ret = num(s, err, line, f, jv, C_OFFSET, &st->offset, UINT64_MAX);
 		if (ret)
@@ -1355,7 +1364,7 @@ int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 	else if (f[C_RET] && !parse_s64(f[C_RET], &e->ret))
 		return bad(s, err, line, "ret: not a number: \"%s\"", f[C_RET]);
 	if (f[C_ABI] && !parse_enum(f[C_ABI], st_abi_name, __SYSTRACE_ABI_MAX, &e->abi,
-				    &s->last_abi))
+				    &s->last_abi, &s->last_abi_name))
 		return bad(s, err, line, "abi: unknown \"%s\"", f[C_ABI]);
 	if (f[C_PHASE]) {
 		if (streq(f[C_PHASE], "loader"))
