@@ -418,10 +418,10 @@ void st_log_out_abort(struct st_log_out *o)
 #define RA_CHUNKS 4
 
 struct ra_chunk {
-	char *b;
-	size_t n, at;		/* bytes in b, bytes taken */
+	char *b;		/* ST_RA_ROOM, then the text, then ST_RA_PAD zeroes */
+	size_t n;		/* bytes of text */
 	int err;		/* errno of a failed read; n is 0 */
-	bool full;
+	bool full;		/* read into, not given back yet */
 };
 
 struct st_readahead {
@@ -430,7 +430,8 @@ struct st_readahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ra_chunk c[RA_CHUNKS];
-	unsigned int head, tail;	/* the next to take, the next to fill */
+	/* the next to take, the next to give back, the next to fill */
+	unsigned int head, given, tail;
 	bool stop, done;
 };
 
@@ -452,11 +453,11 @@ static void *ra_main(void *arg)
 		c = &r->c[r->tail];
 		pthread_mutex_unlock(&r->lock);
 		errno = 0;
-		n = fread(c->b, 1, RA_CHUNK, r->f);
+		n = fread(c->b + ST_RA_ROOM, 1, RA_CHUNK, r->f);
 		e = !n && ferror(r->f) ? (errno ? errno : EIO) : 0;
+		memset(c->b + ST_RA_ROOM + n, 0, ST_RA_PAD);
 		pthread_mutex_lock(&r->lock);
 		c->n = n;
-		c->at = 0;
 		c->err = e;
 		c->full = true;
 		r->tail = (r->tail + 1) % RA_CHUNKS;
@@ -477,7 +478,7 @@ int st_readahead_start(struct st_readahead **rp, FILE *f)
 		return -ENOMEM;
 	r->f = f;
 	for (i = 0; i < RA_CHUNKS; i++)
-		if (!(r->c[i].b = malloc(RA_CHUNK)))
+		if (!(r->c[i].b = malloc(ST_RA_ROOM + RA_CHUNK + ST_RA_PAD)))
 			goto fail;
 	if (pthread_mutex_init(&r->lock, NULL))
 		goto fail;
@@ -499,10 +500,9 @@ fail:
 	return -ENOMEM;
 }
 
-ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len)
+ssize_t st_readahead_take(struct st_readahead *r, char **p)
 {
 	struct ra_chunk *c = &r->c[r->head];
-	size_t k;
 
 	if (r->done)
 		return 0;
@@ -511,6 +511,7 @@ ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
 	if (!c->n) {
+		/* The last chunk: never given back (the thread has ended). */
 		r->done = true;
 		if (c->err) {
 			errno = c->err;
@@ -518,17 +519,18 @@ ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len)
 		}
 		return 0;
 	}
-	k = c->n - c->at < len ? c->n - c->at : len;
-	memcpy(buf, c->b + c->at, k);
-	c->at += k;
-	if (c->at == c->n) {
-		pthread_mutex_lock(&r->lock);
-		c->full = false;
-		r->head = (r->head + 1) % RA_CHUNKS;
-		pthread_cond_broadcast(&r->cond);
-		pthread_mutex_unlock(&r->lock);
-	}
-	return (ssize_t)k;
+	r->head = (r->head + 1) % RA_CHUNKS;
+	*p = c->b + ST_RA_ROOM;
+	return (ssize_t)c->n;
+}
+
+void st_readahead_give(struct st_readahead *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->c[r->given].full = false;
+	r->given = (r->given + 1) % RA_CHUNKS;
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
 }
 
 void st_readahead_stop(struct st_readahead *r)

@@ -28,10 +28,21 @@ bool st_zstd_magic(const unsigned char *b, size_t n);
  * under way. Only the thread touches f until stop() returns.
  */
 struct st_readahead;
+/* Free bytes before each chunk's text; zero bytes after it. */
+#define ST_RA_ROOM (64 << 10)
+#define ST_RA_PAD 64
 /* 0, or -ENOMEM (no memory, no thread): the caller then reads f itself. */
 int st_readahead_start(struct st_readahead **rp, FILE *f);
-/* As read(2): up to len bytes, 0 at the end, -1 with errno (f's error). */
-ssize_t st_readahead_read(struct st_readahead *r, void *buf, size_t len);
+/*
+ * The next chunk, in place (no copy): *p its text, its bytes returned; 0
+ * at the end, -1 with errno (f's error). The caller may write into it,
+ * and into the ST_RA_ROOM bytes before it (a record carried over from the
+ * chunk before); ST_RA_PAD zero bytes follow it. It is the caller's until
+ * given back: give() gives back the oldest chunk taken, which the thread
+ * then reads into again. At most RA_CHUNKS - 1 taken and not given back.
+ */
+ssize_t st_readahead_take(struct st_readahead *r, char **p);
+void st_readahead_give(struct st_readahead *r);
 void st_readahead_stop(struct st_readahead *r);
 
 #endif

@@ -31,8 +31,8 @@
 
 #define RBUF_INIT (1 << 20)
 #define RBUF_MAX (64 << 20)
-/* Zeroes after the text: csv_split() reads 16 bytes at a time. */
-#define RBUF_PAD 64
+/* Zeroes after the text: csv_split() reads 16 bytes at a time, jkey_at() 32. */
+#define RBUF_PAD ST_RA_PAD
 
 static const char *const col_names[C_NCOLS] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
@@ -45,6 +45,18 @@ const char *st_log_col_name(enum st_log_col c)
 {
 	return col_names[c];
 }
+
+/*
+ * JSONL's fast way: the keys of the line read last, in their order, each
+ * as its text "key": (at most 32 bytes) and its column (-1: unknown).
+ */
+#define JKEY_MAX 64
+struct jkey {
+	char pat[32];
+	uint32_t mask;		/* the bits of pat's bytes */
+	uint8_t len;
+	int8_t col;
+} __attribute__((aligned(16)));
 
 /* An image as far as the log has told: for prev_id and parent_id. */
 struct image {
@@ -62,9 +74,13 @@ struct st_log_src {
 	uint64_t size;
 	struct st_log_meta meta;
 	bool meta_known;
-	/* text */
-	char *buf;
+	/*
+	 * text: buf[pos..len), zeroes after it; buf is own (cap bytes) or,
+	 * read ahead (in_chunk), a chunk of the thread's
+	 */
+	char *buf, *own;
 	size_t cap, pos, len;
+	bool in_chunk;
 	bool eof;
 	size_t line;		/* of the next record */
 	int map[64];		/* CSV: column of each header field */
@@ -73,7 +89,12 @@ struct st_log_src {
 	uint8_t field_of[C_NCOLS];
 	bool dup;
 	enum st_log_col next_key;	/* JSONL: the key expected next */
+	struct jkey jkeys[JKEY_MAX];	/* JSONL: the keys of the line read last */
+	unsigned int njkeys;		/* 0: none known (jsonl_fast() waits) */
+	uint32_t jvalid;		/* the columns whose number is in jval */
+	uint64_t jval[32];		/* [31]: an unknown key's, unused */
 	uint32_t last_abi, last_map;	/* the names matched last */
+	const char *last_abi_name, *last_map_name;	/* their names, or NULL */
 	char numbuf[C_NCOLS][24];
 	/* images */
 	struct image *img;
@@ -126,48 +147,113 @@ static inline bool streq(const char *s, const char *lit)
 
 /* ---- the buffer ---- */
 
+/* The own buffer, with room for need bytes of text, its pad after them. */
+static int own_room(struct st_log_src *s, struct st_err *err, size_t need)
+{
+	size_t cap = s->cap;
+	char *b;
+
+	while (need + 1 > cap) {
+		cap *= 2;
+		if (cap > RBUF_MAX + 1)
+			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
+	}
+	if (cap == s->cap)
+		return 0;
+	b = realloc(s->own, cap + RBUF_PAD);
+	if (!b) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
+		return -ENOMEM;
+	}
+	if (s->buf == s->own)
+		s->buf = b;
+	s->own = b;
+	s->cap = cap;
+	return 0;
+}
+
+static int read_failed(struct st_log_src *s, struct st_err *err, int e)
+{
+	if (e == EPROTO || e == EBADMSG)
+		st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
+			   s->path, e == EPROTO ? "cut short" : "damaged");
+	else
+		st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
+	return -e;
+}
+
+/*
+ * The next chunk of the read-ahead thread as the text, in place: the
+ * record not read yet (buf[pos..len)) copied into the room before it, or
+ * when longer than that room, both into the own buffer.
+ */
+static int refill_ra(struct st_log_src *s, struct st_err *err)
+{
+	size_t left = s->len - s->pos, n;
+	ssize_t k;
+	char *d;
+	int ret;
+
+	if (left + 1 >= RBUF_MAX)
+		return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
+	k = st_readahead_take(s->ra, &d);
+	if (k < 0)
+		return read_failed(s, err, errno ? errno : EIO);
+	n = (size_t)k;
+	if (!n) {
+		s->eof = true;	/* the text stays, its zeroes after it */
+		return 0;
+	}
+	if (memchr(d, '\0', n))
+		return bad(s, err, s->line, "a NUL byte: not a log");
+	if (left <= ST_RA_ROOM) {
+		memcpy(d - left, s->buf + s->pos, left);
+		if (s->in_chunk)
+			st_readahead_give(s->ra);
+		s->buf = d - left;
+		s->in_chunk = true;
+	} else {
+		if (s->buf == s->own) {
+			memmove(s->own, s->own + s->pos, left);
+			s->pos = 0;
+		}
+		ret = own_room(s, err, left + n);
+		if (ret)
+			return ret;
+		if (s->buf != s->own)
+			memcpy(s->own, s->buf + s->pos, left);
+		memcpy(s->own + left, d, n);
+		if (s->in_chunk)
+			st_readahead_give(s->ra);
+		st_readahead_give(s->ra);
+		s->buf = s->own;
+		s->in_chunk = false;
+		memset(s->buf + left + n, 0, RBUF_PAD);
+	}
+	s->pos = 0;
+	s->len = left + n;
+	return 0;
+}
+
 /* More text after buf[len]; returns 0 (eof set at the end) or -errno. */
 static int refill(struct st_log_src *s, struct st_err *err)
 {
 	size_t n;
-	int e;
+	int e, ret;
 
+	if (s->ra)
+		return refill_ra(s, err);
 	if (s->pos) {
 		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
 		s->len -= s->pos;
 		s->pos = 0;
 	}
-	if (s->len + 1 >= s->cap) {
-		size_t cap = s->cap * 2;
-		char *b;
-
-		if (cap > RBUF_MAX + 1)
-			return bad(s, err, s->line, "a record longer than %d MiB", RBUF_MAX >> 20);
-		b = realloc(s->buf, cap + RBUF_PAD);
-		if (!b) {
-			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
-			return -ENOMEM;
-		}
-		s->buf = b;
-		s->cap = cap;
-	}
-	if (s->ra) {
-		ssize_t k = st_readahead_read(s->ra, s->buf + s->len, s->cap - 1 - s->len);
-
-		n = k > 0 ? (size_t)k : 0;
-		e = k < 0 ? (errno ? errno : EIO) : 0;
-	} else {
-		n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
-		e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
-	}
-	if (e) {
-		if (e == EPROTO || e == EBADMSG)
-			st_err_set(err, ST_ERR_LOCAL, 0, "read log", "%s: the zstd stream is %s",
-				   s->path, e == EPROTO ? "cut short" : "damaged");
-		else
-			st_err_set(err, ST_ERR_LOCAL, e, "read log", "%s", s->path);
-		return -e;
-	}
+	if (s->len + 1 >= s->cap && (ret = own_room(s, err, s->cap)))
+		return ret;
+	n = fread(s->buf + s->len, 1, s->cap - 1 - s->len, s->f);
+	e = !n && ferror(s->f) ? (errno ? errno : EIO) : 0;
+	if (e)
+		return read_failed(s, err, e);
 	if (memchr(s->buf + s->len, '\0', n))
 		return bad(s, err, s->line, "a NUL byte: not a log");
 	s->len += n;
@@ -382,10 +468,17 @@ static char *skip_ws(char *p)
 	return p;
 }
 
-static int hexval(char c)
+/* Each byte's value as a hex digit plus one, 0 for none: one load per digit. */
+static const uint8_t hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static inline int hexval(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return hex1[(unsigned char)c] - 1;
 }
 
 static int hex4(const char *p)
@@ -559,8 +652,12 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 {
 	const char *why = NULL;
 	char *key, *v, *end;
+	unsigned int nk = 0;
+	bool learn = true;
+	size_t raw;
 	int c;
 
+	s->njkeys = 0;
 	memset(f, 0, C_NCOLS * sizeof(*f));
 	p = skip_ws(p);
 	if (*p != '{')
@@ -576,11 +673,28 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 		key = json_string(p + 1, &end, &why);
 		if (!key)
 			return bad(s, err, line, "%s", why);
+		raw = (size_t)(end - 1 - key);
 		p = skip_ws(end);
 		if (*p != ':')
 			return bad(s, err, line, "':' expected after \"%s\"", key);
 		p = skip_ws(p + 1);
 		c = json_key_col(s, key);
+		/* The key for jsonl_fast(): one without escapes (its text is its value). */
+		if (learn && nk < JKEY_MAX && raw + 3 <= sizeof(s->jkeys[0].pat) &&
+		    strlen(key) == raw) {
+			struct jkey *k = &s->jkeys[nk++];
+
+			memset(k->pat, 0, sizeof(k->pat));
+			k->pat[0] = '"';
+			memcpy(k->pat + 1, key, raw);
+			k->pat[raw + 1] = '"';
+			k->pat[raw + 2] = ':';
+			k->len = (uint8_t)(raw + 3);
+			k->mask = k->len == 32 ? UINT32_MAX : (1u << k->len) - 1;
+			k->col = (int8_t)c;
+		} else {
+			learn = false;
+		}
 		if (c >= 0)
 			s->next_key = (enum st_log_col)(c + 1);
 		if (*p == '"') {
@@ -641,7 +755,158 @@ close:
 	p = skip_ws(p + 1);
 	if (*p && *p != '\n')
 		return bad(s, err, line, "text after the object");
+	s->njkeys = learn ? nk : 0;
 	return 0;
+}
+
+#ifdef __SSE2__
+/* Whether p[0..len) is the key k's text: two 16-byte compares. */
+static inline bool jkey_at(const char *p, const struct jkey *k)
+{
+	__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p),
+				   _mm_load_si128((const __m128i *)k->pat));
+	uint32_t m = (uint32_t)_mm_movemask_epi8(a);
+
+	if (k->len > 16) {
+		__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)),
+					   _mm_load_si128((const __m128i *)(k->pat + 16)));
+
+		m |= (uint32_t)_mm_movemask_epi8(b) << 16;
+	}
+	return (m & k->mask) == k->mask;
+}
+
+/* The first '"', '\\' or control character at or after p. */
+static inline const char *jstr_stop(const char *p)
+{
+	for (;; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+					 _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v));
+		uint32_t b = (uint32_t)_mm_movemask_epi8(m);
+
+		if (b)
+			return p + __builtin_ctz(b);
+	}
+}
+#else
+static inline bool jkey_at(const char *p, const struct jkey *k)
+{
+	return !memcmp(p, k->pat, k->len);
+}
+
+static inline const char *jstr_stop(const char *p)
+{
+	while (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return p;
+}
+#endif
+
+/*
+ * The common line, fast: as the log's writer writes it. No blank; its
+ * keys those of the line read last, in their order (or the first of
+ * them); each value null, an integer, a string without an escape, true
+ * or false; '}' and '\n' at its end. Fills f[] as json_fields() would and
+ * returns the line's end (after its '\n'), or NULL with the text as it
+ * was: json_fields() then reads the line (an argv, an escape, a blank, an
+ * error, a line not in the buffer whole). The text ends in zeroes
+ * (RBUF_PAD), which stop every scan below.
+ */
+static char *jsonl_fast(struct st_log_src *s, char **f)
+{
+	char *p = s->buf + s->pos, *cut[JKEY_MAX];
+	const struct jkey *k = s->jkeys, *last = s->jkeys + s->njkeys - 1;
+	unsigned int ncut = 0, i, d;
+	uint32_t valid = 0, got;
+	uint64_t x;
+	char *v;
+	int c, h;
+
+	_Static_assert(C_NCOLS <= 32, "a bit of jvalid per column");
+	if (*p != '{')
+		return NULL;
+	memset(f, 0, C_NCOLS * sizeof(*f));
+	for (p++;; k++) {
+		if (!jkey_at(p, k))
+			return NULL;
+		p += k->len;
+		c = k->col;
+		v = NULL;
+		got = 0;
+		if (*p == 'n') {
+			if (memcmp(p, "null", 4))
+				return NULL;
+			p += 4;
+		} else if (c == C_ARGV) {
+			return NULL;	/* an array, or an error */
+		} else if (*p == '"') {
+			v = p + 1;
+			p = (char *)jstr_stop(v);
+			if (*p != '"')
+				return NULL;
+			if (p == v && c != C_COMM) {
+				v = NULL;	/* "": missing */
+			} else {
+				cut[ncut++] = p;
+				/* An address, an offset: 0x and 1 to 16 hex digits. */
+				if (v[0] == '0' && v[1] == 'x' && p - v > 2 && p - v <= 18) {
+					for (x = 0, i = 2; (h = hexval(v[i])) >= 0; i++)
+						x = x << 4 | (uint64_t)h;
+					if (v + i == p) {
+						s->jval[c & 31] = x;
+						got = 1;
+					}
+				}
+			}
+			p++;
+		} else if ((d = (unsigned int)(*p - '0')) < 10) {
+			v = p;
+			for (x = d, p++; (d = (unsigned int)(*p - '0')) < 10; p++)
+				x = x * 10 + d;
+			/* Up to 19 digits: no overflow. */
+			if (p - v <= 19) {
+				s->jval[c & 31] = x;
+				got = 1;
+			} else if (p - v >= (ptrdiff_t)sizeof(s->numbuf[0]) && c >= 0) {
+				return NULL;
+			}
+			cut[ncut++] = p;
+		} else if (*p == '-') {
+			v = p++;
+			if ((unsigned int)(*p - '0') >= 10)
+				return NULL;
+			for (p++; (unsigned int)(*p - '0') < 10; p++)
+				;
+			if (p - v >= (ptrdiff_t)sizeof(s->numbuf[0]) && c >= 0)
+				return NULL;
+			cut[ncut++] = p;
+		} else if (*p == 't' && !memcmp(p, "true", 4)) {
+			v = (char *)"1";
+			p += 4;
+		} else if (*p == 'f' && !memcmp(p, "false", 5)) {
+			v = (char *)"0";
+			p += 5;
+		} else {
+			return NULL;
+		}
+		if (c >= 0) {
+			f[c] = v;
+			valid = (valid & ~(1u << c)) | got << c;
+		}
+		if (*p == ',' && k < last) {
+			p++;
+			continue;
+		}
+		if (*p == '}' && p[1] == '\n')
+			break;
+		return NULL;
+	}
+	for (i = 0; i < ncut; i++)
+		*cut[i] = '\0';
+	s->jvalid = valid;
+	return p + 2;
 }
 
 /* The next JSONL line's fields: 1, 0 at the end, -errno. */
@@ -652,6 +917,11 @@ static int jsonl_next(struct st_log_src *s, struct st_err *err, char **f,
 	int ret;
 
 	for (;;) {
+		if (s->njkeys && (nl = jsonl_fast(s, f))) {
+			*line = s->line++;
+			s->pos = (size_t)(nl - s->buf);
+			return 1;
+		}
 		while (!(nl = memchr(s->buf + s->pos, '\n', s->len - s->pos)) && !s->eof)
 			if ((ret = refill(s, err)))
 				return ret;
@@ -661,6 +931,7 @@ static int jsonl_next(struct st_log_src *s, struct st_err *err, char **f,
 			*nl = '\0';
 		*line = s->line++;
 		ret = 0;
+		s->jvalid = 0;
 		if (*skip_ws(s->buf + s->pos))
 			ret = json_fields(s, err, s->buf + s->pos, f, *line) ? -EINVAL : 1;
 		s->pos = nl ? (size_t)(nl + 1 - s->buf) : s->len;
@@ -752,20 +1023,24 @@ static bool parse_s64(const char *s, int64_t *v)
 	return true;
 }
 
-/* A name of names(i) for i < max, or a number below max; *last: a guess. */
+/*
+ * A name of names(i) for i < max, or a number below max; *last: a guess,
+ * *last_name its name once matched (no call of names() for the common).
+ */
 static bool parse_enum(const char *s, const char *(*names)(uint32_t),
-		       uint32_t max, uint32_t *v, uint32_t *last)
+		       uint32_t max, uint32_t *v, uint32_t *last, const char **last_name)
 {
 	uint64_t n;
 	uint32_t i;
 
-	if (*last < max && names(*last) && streq(s, names(*last))) {
+	if (*last_name && streq(s, *last_name)) {
 		*v = *last;
 		return true;
 	}
 	for (i = 0; i < max; i++) {
 		if (names(i) && streq(s, names(i))) {
 			*v = *last = i;
+			*last_name = names(i);
 			return true;
 		}
 	}
@@ -782,23 +1057,31 @@ static int not_num(struct st_log_src *s, struct st_err *err, size_t line,
 	return bad(s, err, line, "%s: not a number: \"%s\"", col_names[c], f[c]);
 }
 
-/* Column c's number into *v, 0 when missing. */
-static inline int num(struct st_log_src *s, struct st_err *err, size_t line,
-		      char **f, enum st_log_col c, uint64_t *v, uint64_t max)
+/*
+ * Column c's number into *v, 0 when missing. jv: the columns whose number
+ * jsonl_fast() took already, in s->jval (0 for CSV: a constant, so that
+ * the CSV reader's copy of this has no test of it).
+ */
+static inline __attribute__((always_inline)) int num(struct st_log_src *s, struct st_err *err, size_t line,
+		      char **f, uint32_t jv, enum st_log_col c, uint64_t *v, uint64_t max)
 {
 	*v = 0;
 	if (!f[c])
 		return 0;
-	if (!parse_u64(f[c], v) || *v > max)
+	if (jv >> c & 1)
+		*v = s->jval[c];
+	else if (!parse_u64(f[c], v))
+		return not_num(s, err, line, f, c);
+	if (*v > max)
 		return not_num(s, err, line, f, c);
 	return 0;
 }
 
-static inline int num32(struct st_log_src *s, struct st_err *err, size_t line,
-			char **f, enum st_log_col c, uint32_t *v)
+static inline __attribute__((always_inline)) int num32(struct st_log_src *s, struct st_err *err, size_t line,
+			char **f, uint32_t jv, enum st_log_col c, uint32_t *v)
 {
 	uint64_t x;
-	int ret = num(s, err, line, f, c, &x, UINT32_MAX);
+	int ret = num(s, err, line, f, jv, c, &x, UINT32_MAX);
 
 	*v = (uint32_t)x;
 	return ret;
@@ -916,8 +1199,9 @@ static int exec_argv(struct st_log_src *s, struct st_err *err, size_t line,
 }
 
 /* The rows of the event: what the log says of its image and its site. */
-static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
-		      char **f, struct st_event *e)
+static inline __attribute__((always_inline))
+int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
+	       char **f, uint32_t jv, struct st_event *e)
 {
 	struct st_proc_row *p = &s->proc;
 	struct image *im;
@@ -986,13 +1270,13 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		p->has_end_ns = true;
 		p->end_ns = e->ts_ns;
 		if (f[C_EXIT_CODE]) {
-			ret = num32(s, err, line, f, C_EXIT_CODE, &p->exit_code);
+			ret = num32(s, err, line, f, jv, C_EXIT_CODE, &p->exit_code);
 			if (ret)
 				return ret;
 			p->has_exit_code = true;
 		}
 		if (f[C_EXIT_SIGNAL]) {
-			ret = num32(s, err, line, f, C_EXIT_SIGNAL, &p->exit_signal);
+			ret = num32(s, err, line, f, jv, C_EXIT_SIGNAL, &p->exit_signal);
 			if (ret)
 				return ret;
 			p->has_exit_signal = true;
@@ -1008,9 +1292,9 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 		/* As the row above: what is set here, every time. */
 		st->sym = NULL;
 		if (!parse_enum(f[C_MAP], st_map_name, __SYSTRACE_MAP_MAX, &st->map,
-				&s->last_map))
+				&s->last_map, &s->last_map_name))
 			return bad(s, err, line, "map: unknown \"%s\"", f[C_MAP]);
-		ret = num(s, err, line, f, C_OFFSET, &st->offset, UINT64_MAX);
+		ret = num(s, err, line, f, jv, C_OFFSET, &st->offset, UINT64_MAX);
 		if (ret)
 			return ret;
 		if (e->kind != ST_EV_SYSCALL)
@@ -1032,8 +1316,9 @@ static int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 }
 
 /* One record's fields (NULL: missing) to *e and its rows. */
-static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
-		    char **f, struct st_event *e)
+static inline __attribute__((always_inline))
+int to_event(struct st_log_src *s, struct st_err *err, size_t line,
+	     char **f, uint32_t jv, struct st_event *e)
 {
 	uint64_t v = 0;
 	size_t k;
@@ -1064,27 +1349,29 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 		return bad(s, err, line, "event: \"%s\" is none of syscall, fork, exec, exit",
 			   f[C_EVENT]);
 	e->kind = (enum st_ev_kind)k;
-	if ((ret = num(s, err, line, f, C_SESSION_ID, &v, UINT32_MAX)))
+	if ((ret = num(s, err, line, f, jv, C_SESSION_ID, &v, UINT32_MAX)))
 		return ret;
 	if (f[C_SESSION_ID] && !s->meta_known) {
 		s->meta.session_id = (uint32_t)v;
 		s->meta_known = true;
 	}
-	if ((ret = num(s, err, line, f, C_PROC_ID, &e->proc_id, UINT64_MAX)) ||
-	    (ret = num(s, err, line, f, C_SEQ, &e->seq, UINT64_MAX)) ||
-	    (ret = num(s, err, line, f, C_TS_NS, &e->ts_ns, UINT64_MAX)) ||
-	    (ret = num(s, err, line, f, C_DUR_NS, &e->dur_ns, UINT64_MAX)) ||
-	    (ret = num(s, err, line, f, C_ADDR, &e->addr, UINT64_MAX)) ||
-	    (ret = num(s, err, line, f, C_CHILD_PROC_ID, &e->child_proc_id, UINT64_MAX)) ||
-	    (ret = num32(s, err, line, f, C_PID, &e->pid)) ||
-	    (ret = num32(s, err, line, f, C_TID, &e->tid)) ||
-	    (ret = num32(s, err, line, f, C_NR, &e->nr)) ||
-	    (ret = num32(s, err, line, f, C_CHILD_PID, &e->child_pid)))
+	if ((ret = num(s, err, line, f, jv, C_PROC_ID, &e->proc_id, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, jv, C_SEQ, &e->seq, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, jv, C_TS_NS, &e->ts_ns, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, jv, C_DUR_NS, &e->dur_ns, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, jv, C_ADDR, &e->addr, UINT64_MAX)) ||
+	    (ret = num(s, err, line, f, jv, C_CHILD_PROC_ID, &e->child_proc_id, UINT64_MAX)) ||
+	    (ret = num32(s, err, line, f, jv, C_PID, &e->pid)) ||
+	    (ret = num32(s, err, line, f, jv, C_TID, &e->tid)) ||
+	    (ret = num32(s, err, line, f, jv, C_NR, &e->nr)) ||
+	    (ret = num32(s, err, line, f, jv, C_CHILD_PID, &e->child_pid)))
 		return ret;
-	if (f[C_RET] && !parse_s64(f[C_RET], &e->ret))
+	if (jv >> C_RET & 1 && s->jval[C_RET] <= INT64_MAX)
+		e->ret = (int64_t)s->jval[C_RET];
+	else if (f[C_RET] && !parse_s64(f[C_RET], &e->ret))
 		return bad(s, err, line, "ret: not a number: \"%s\"", f[C_RET]);
 	if (f[C_ABI] && !parse_enum(f[C_ABI], st_abi_name, __SYSTRACE_ABI_MAX, &e->abi,
-				    &s->last_abi))
+				    &s->last_abi, &s->last_abi_name))
 		return bad(s, err, line, "abi: unknown \"%s\"", f[C_ABI]);
 	if (f[C_PHASE]) {
 		if (streq(f[C_PHASE], "loader"))
@@ -1100,7 +1387,7 @@ static int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 			return bad(s, err, line, "early: \"%s\" is not 0 or 1", f[C_EARLY]);
 		e->early = f[C_EARLY][0] == '1';
 	}
-	return event_rows(s, err, line, f, e);
+	return event_rows(s, err, line, f, jv, e);
 }
 
 /* ---- the source ---- */
@@ -1191,7 +1478,7 @@ static int sniff(struct st_log_src *s, struct st_err *err)
 	/* A regular file is read ahead on a second thread (a pipe could block it). */
 	if (s->size && st_readahead_start(&s->ra, s->f))
 		s->ra = NULL;
-	s->buf = calloc(1, RBUF_INIT + RBUF_PAD);
+	s->buf = s->own = calloc(1, RBUF_INIT + RBUF_PAD);
 	if (!s->buf) {
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
 		return -ENOMEM;
@@ -1290,7 +1577,9 @@ int st_log_src_next(struct st_log_src *s, struct st_event *ev,
 	}
 	if (ret != 1)
 		return ret;
-	ret = to_event(s, err, line, f, ev);
+	/* Two copies of to_event(): CSV's without a test of jv. */
+	ret = s->kind == SRC_JSONL ? to_event(s, err, line, f, s->jvalid, ev) :
+				     to_event(s, err, line, f, 0, ev);
 	if (ret == -ENOMEM)
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "read log", "%s", s->path);
 	return ret ? ret : 1;
@@ -1329,7 +1618,7 @@ void st_log_src_close(struct st_log_src *s)
 		close(s->fd);
 	st_merge_free(s->merge);
 	free(s->runs);
-	free(s->buf);
+	free(s->own);
 	free(s->argv_buf);
 	free(s->img);
 	st_hidx_free(&s->by_id);
