@@ -1041,6 +1041,11 @@ static void tmp_signal(int sig)
 	raise(sig);
 }
 
+/*
+ * A signal the program was started with ignored (a background job of a
+ * script, nohup) stays ignored: catching it would remove the file that is
+ * still being written, and the program would go on writing it unnamed.
+ */
 static void tmp_guard(bool on)
 {
 	struct sigaction sa = { .sa_handler = tmp_signal };
@@ -1048,10 +1053,13 @@ static void tmp_guard(bool on)
 
 	tmp_live = on;
 	for (i = 0; i < 4; i++) {
-		if (on)
-			sigaction(tmp_signals[i], &sa, &old_act[i]);
-		else
+		if (on) {
+			sigaction(tmp_signals[i], NULL, &old_act[i]);
+			if (old_act[i].sa_handler != SIG_IGN)
+				sigaction(tmp_signals[i], &sa, NULL);
+		} else {
 			sigaction(tmp_signals[i], &old_act[i], NULL);
+		}
 	}
 }
 

@@ -266,6 +266,8 @@ TEST(output_file_absent_when_killed)
 		pid = fork();
 		ASSERT_TRUE(pid >= 0);
 		if (!pid) {
+			/* The defaults, whatever the runner left (a background job ignores INT). */
+			signal(sigs[i], SIG_DFL);
 			st_output_write(file, "writing it", write_then, &sigs[i], &err);
 			_exit(0);
 		}
@@ -274,6 +276,39 @@ TEST(output_file_absent_when_killed)
 		EXPECT_EQ(access(file, F_OK), -1);
 		/* SIGKILL leaves the temporary file, under its own name. */
 		EXPECT_EQ(dir_entries(dir), sigs[i] == SIGKILL);
+		rm_dir(dir);
+	}
+}
+
+/*
+ * A signal the program runs with ignored (a background job of a script:
+ * INT; nohup: HUP) is not caught: raised mid-write, the file is still
+ * written whole under its name (it was removed, and the write went on
+ * into a file without a name).
+ */
+TEST(output_file_whole_when_signal_ignored)
+{
+	static const int sigs[] = { SIGINT, SIGHUP };
+	char dir[64], file[80];
+	struct st_err err;
+	struct stat st;
+	size_t i;
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		out_dir(dir, file);
+		pid = fork();
+		ASSERT_TRUE(pid >= 0);
+		if (!pid) {
+			signal(sigs[i], SIG_IGN);
+			_exit(st_output_write(file, "writing it", write_then, &sigs[i], &err) ? 1 : 0);
+		}
+		ASSERT_EQ(waitpid(pid, &status, 0), pid);
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		ASSERT_EQ(stat(file, &st), 0);
+		EXPECT_EQ(st.st_size, 1024 * 1024);
+		EXPECT_EQ(dir_entries(dir), 1);
 		rm_dir(dir);
 	}
 }
