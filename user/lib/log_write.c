@@ -185,21 +185,28 @@ static inline char *put_sdec(char *d, uint64_t v)
 	return put_dec(d, -v);
 }
 
-/* "0x..." with its quotes (as st_obuf_hex, quoted). */
-static inline char *put_qhex(char *d, uint64_t v)
+/* "0x..." (as st_obuf_hex). */
+static inline char *put_hex(char *d, uint64_t v)
 {
 	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
-	char *e = d + 3 + n;
+	char *e = d + 2 + n;
 
-	*d = '"';
-	d[1] = '0';
-	d[2] = 'x';
-	*e = '"';
+	d[0] = '0';
+	d[1] = 'x';
 	do {
 		*--e = "0123456789abcdef"[v & 0xf];
 		v >>= 4;
 	} while (v);
-	return d + 4 + n;
+	return d + 2 + n;
+}
+
+/* "0x..." with its quotes (as st_obuf_hex, quoted). */
+static inline char *put_qhex(char *d, uint64_t v)
+{
+	*d = '"';
+	d = put_hex(d + 1, v);
+	*d = '"';
+	return d + 1;
 }
 
 #define PUT_LIT(d, lit) (memcpy((d), (lit), sizeof(lit) - 1), (d) + sizeof(lit) - 1)
@@ -245,21 +252,6 @@ static inline char *put_jstr(struct st_obuf *o, char *d, const char *s)
 	if (o->cap - o->len < LINE_ROOM)
 		st_obuf_spill(o);
 	return o->b + o->len;
-}
-
-/* As put_qhex, without the quotes (as st_obuf_hex). */
-static inline char *put_hex(char *d, uint64_t v)
-{
-	unsigned int n = (unsigned int)(67 - __builtin_clzll(v | 1)) / 4;
-	char *e = d + 2 + n;
-
-	d[0] = '0';
-	d[1] = 'x';
-	do {
-		*--e = "0123456789abcdef"[v & 0xf];
-		v >>= 4;
-	} while (v);
-	return d + 2 + n;
 }
 
 /* Whether s's n bytes hold none that makes a CSV field quoted (st_csv_field). */
