@@ -2,6 +2,9 @@
 # make               build kmod/systrace.ko (against KDIR) and user/systracectl
 # make modules-all   one module per kernel under test, in build/<kver>/kmod/
 # make check         the test suite: host unit tests, then each kernel in a VM
+# make check-full    the same, with every test on every tier: the debug
+#                    guest runs all tests tagged "debug" and the BPF guests
+#                    all tagged "bpf" (2 to 3 hours on a 2-core machine)
 # make demo          trace a real build and print its data: in a VM, or on
 #                    a host that cannot load modules with the BPF backend
 #                    (VM=1: in a VM all the same)
@@ -39,7 +42,7 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests man modules-all kmod-kver check check-debug demo deps bench lint style clean
+.PHONY: all module user selftests man modules-all kmod-kver check check-full check-debug demo deps bench lint style clean
 
 all: module user selftests man
 
@@ -95,6 +98,10 @@ deps:
 check:
 	$(TOP)/scripts/deps check
 	$(TOP)/scripts/check
+
+check-full:
+	$(TOP)/scripts/deps check
+	CHECK_DEBUG_TESTS=@debug CHECK_BPF_GUEST_TESTS=@bpf $(TOP)/scripts/check
 
 # Every test tagged "debug" on the debug kernel alone, building the kernel
 # when it is not cached (30-60 min cold), then the netlink fuzzer at full

@@ -139,6 +139,9 @@ assert_contains() { expect_contains "$@" || exit 1; }
 assert_not_contains() { expect_not_contains "$@" || exit 1; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+# on_kasan: true on a KASAN kernel (the debug one), where every allocation,
+# fork and exec is several times slower and kmemleak looks for leaks.
+on_kasan() { grep -q -m 1 ' kasan_save_stack' /proc/kallsyms; }
 need_cmd() { command -v "$1" >/dev/null || missing "needs $1${2:+ ($2)}"; }
 need_prog() { [ -x "$PROGS/$1" ] || missing "$PROGS/$1 was not built${2:+: $2}"; }
 

@@ -15,7 +15,7 @@
 #             first syscall exit (the read it was blocked in), exact; its
 #             child forked after that shares it; the child's exec has its
 #             own, exact
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

@@ -11,7 +11,7 @@
 #   no session    no module, no session: list prints nothing (0), status
 #                 shows the BPF backend (0), dump says so (4): no "insmod"
 #   refusals      systracectl's own never read "kernel rejected"
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

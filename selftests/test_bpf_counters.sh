@@ -15,7 +15,7 @@
 #   max_mem      below what a session holds from its start: refused with
 #                the numbers; a few bytes above it: the root's row is not
 #                made, 1 process and 1 allocation dropped, nothing else
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

@@ -14,7 +14,7 @@
 #          threads taking one free slot at the same instant is a window of
 #          a few instructions: the rows check the counts whatever the
 #          order, they do not make that collision happen.)
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

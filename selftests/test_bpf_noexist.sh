@@ -8,7 +8,7 @@
 # a failed allocation), and the child is not followed. Run by the 6.1-bpf
 # guest tier. Exact: rows 1 and 3 (attachee, its child: exit 5, M getppid
 # at child_site), 1 fork, nothing dropped.
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

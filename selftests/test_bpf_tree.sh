@@ -14,7 +14,7 @@
 #   stranger   an entry no layout has, or a pin of the wrong map: refused
 #   repair     a tree whose making was killed (pins, no host) is made again
 #   clean      after rm -r, start makes the tree: root's, mode 0700
-# tags: bpf
+# tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"

@@ -13,7 +13,7 @@ on_exit mod_unload_quiet
 # cycles are enough for lockdep and the other checkers (a cycle takes about
 # 5 s on that kernel).
 kasan=0
-grep -q -m 1 ' kasan_save_stack' /proc/kallsyms && kasan=1
+on_kasan && kasan=1
 if [ $kasan = 1 ]; then
 	cycles=${SELFTEST_CYCLES:-20}
 else

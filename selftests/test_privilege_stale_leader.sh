@@ -8,7 +8,7 @@
 # the module's text, no session): the leader's stale credentials are
 # nobody's, the thread that would be traced is root's. Root (CAP_SYS_PTRACE)
 # may still name it, and its session's one row has 1 live task.
-# tags: foundation debug debug-quick
+# tags: foundation debug
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

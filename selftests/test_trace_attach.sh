@@ -12,7 +12,7 @@
 #   detach        rows are kept, the call in flight (a read) counts once,
 #                 nothing after it counts; state detached; a second detach
 #                 and bad requests fail with their messages.
-# tags: trace debug debug-quick bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

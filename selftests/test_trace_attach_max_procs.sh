@@ -7,7 +7,7 @@
 # (each refused process counted once, although a later round of the walk
 # meets it again), and the summary says some were not followed. Once let
 # go, each row has M getppid at tree_site and its exit status.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

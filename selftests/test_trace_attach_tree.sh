@@ -9,7 +9,7 @@
 # process dropped. The module finds the tree in one walk of the task list
 # per round (parents before children); D is larger than the walk's first
 # room (64 processes), so the walk also grows its table on the way.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -17,7 +17,7 @@
 # - test_walk_stuck 72: every walk ends early (8 rounds of 9 resumes in a
 #   row that took nothing): the root's row alone, and the descendants never
 #   reached count once in dropped_procs (1), 0 knob left.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

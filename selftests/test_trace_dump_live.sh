@@ -9,7 +9,7 @@
 # dumps has no RCU stall, soft lockup or hung task (on the debug kernel:
 # lockdep and PROVE_RCU watch the dump's walk too). LIVE_THREADS and
 # LIVE_SITES change the shape.
-# tags: trace debug debug-quick bpf
+# tags: trace debug bpf
 # timeout: 900
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -6,7 +6,7 @@
 # the slots plus errno_other add up to the errors (the module, which folds
 # each thread's slots into the row by errno, keeps the same first 4).
 # site_four gets 4 errnos spread over the threads: all exact, other 0.
-# tags: trace debug bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -2,7 +2,7 @@
 # An exec chain (fork, then a -> b -> c): one row per image linked by
 # prev_id, end=exec, the execve counted once in each old image and as a
 # success; a failed execve (ENOENT) is an error in its caller.
-# tags: trace debug bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -13,7 +13,7 @@
 # session's late_resolves counts the exits that found the mmap lock taken;
 # a trace in which none did is run again, up to SYSTRACE_EXITMAP_TRIES
 # times (5), and the test fails if the race never happened.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

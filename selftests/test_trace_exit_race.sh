@@ -2,7 +2,7 @@
 # A process ends once: 20 children each end with exit_group(5) right after
 # joining 4 threads whose own exits overlap it; each child's row says
 # exited 5 and the session counts 21 exits.
-# tags: trace debug debug-quick bpf
+# tags: trace debug debug-quick bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

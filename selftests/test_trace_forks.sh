@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Process rows of a forking program: 5 children, child i makes i+1 getppid
 # and exits 10+i; parent links, pids, exit codes and per-child counts exact.
-# tags: trace debug bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -2,7 +2,7 @@
 # A static 32-bit program: its syscalls are abi=ia32 with ia32 numbers
 # (getppid is 64): 300 by int $0x80 from a labelled site of the program,
 # 100 through libc (the vDSO's __kernel_vsyscall).
-# tags: trace bpf
+# tags: trace bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -6,7 +6,7 @@
 # unknown. An exec chain: each image's execve and each final exit_group
 # stay unknown, counted in dropped_resolve; everything else resolves to
 # the same file and offset as without the parameter.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -5,7 +5,7 @@
 # last thread's, 9: the thread whose exit leaves no live thread records
 # its code as the group's (synchronize_group_exit()), so a row saying 5,
 # the leader's, is wrong. Both exits at one site, exit_group never called.
-# tags: trace debug bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -3,7 +3,7 @@
 # site (-ERESTARTSYS is an error, the restart a success) plus one
 # rt_sigreturn; without SA_RESTART once, as an error; a nanosleep stopped
 # by SIGSTOP goes on as restart_syscall from the same site.
-# tags: trace debug bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

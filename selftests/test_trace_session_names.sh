@@ -5,7 +5,7 @@
 # exit 4 with the message), whether that session is running or was made
 # by start; once it has finished, or is detached, the name may be given
 # again; unnamed sessions are as many as one likes.
-# tags: trace debug debug-quick
+# tags: trace debug
 # timeout: 200
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A child killed by SIGKILL in the middle of a getppid loop: end=signaled,
 # exit_signal 9, no exit call counted; its parent exited normally.
-# tags: trace debug debug-quick bpf
+# tags: trace debug debug-quick bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Threads count into their process row: 4 threads x 500 getppid, then 16
 # threads x 1000; threads, clones, exit calls and the per-site sum exact.
-# tags: trace debug debug-quick bpf
+# tags: trace debug bpf bpf-quick
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

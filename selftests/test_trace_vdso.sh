@@ -3,7 +3,7 @@
 # coarse clocks and time() never enter the kernel; CLOCK_MONOTONIC and
 # gettimeofday enter (from the vDSO's own code) only when the clocksource
 # cannot be read from user mode; CPU-time clocks always do.
-# tags: trace bpf
+# tags: trace bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
