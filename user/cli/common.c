@@ -441,20 +441,27 @@ int st_session_ids(struct st_backend *be, char *const *args, size_t n,
 	return (int)out;
 }
 
-/* The whole session, sorted; retried while the kernel flags it inconsistent. */
-int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
-		     struct st_err *err)
+/*
+ * The whole session, sorted; retried while the kernel flags it
+ * inconsistent. With a sink, the site rows go there (st_site_sink): a
+ * retry first calls its reset.
+ */
+int st_session_fetch_to(struct st_backend *be, uint32_t id, struct st_dump *d,
+			const struct st_site_sink *sink, struct st_err *err)
 {
 	int ret, try;
 
 	for (try = 1; try <= ST_DUMP_TRIES; try++) {
-		ret = st_backend_dump(be, id, d, err);
+		ret = st_backend_dump(be, id, d, sink, err);
 		if (ret)
 			return ret;
 		if (!d->interrupted)
 			break;
-		if (try < ST_DUMP_TRIES)
+		if (try < ST_DUMP_TRIES) {
 			st_dump_free(d);
+			if (sink && sink->reset)
+				sink->reset(sink->ctx);
+		}
 	}
 	if (d->interrupted)
 		st_warn("session %u changed during each of %d dumps; "
@@ -462,6 +469,12 @@ int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 			id, ST_DUMP_TRIES);
 	st_dump_sort(d);
 	return 0;
+}
+
+int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
+		     struct st_err *err)
+{
+	return st_session_fetch_to(be, id, d, NULL, err);
 }
 
 /*
@@ -488,44 +501,55 @@ int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 }
 
 /*
- * Runs the totals check and says what it found on stderr. Returns
- * ST_EXIT_CHECK when a finished session does not add up, else 0.
+ * Says on stderr what a totals check found: bad mismatches, described by
+ * the lines of why (NULL: none). Returns ST_EXIT_CHECK when a finished
+ * session does not add up, else 0.
  */
-int st_session_report_check(const struct st_dump *d)
+int st_session_check_verdict(const struct st_dump *d, unsigned int bad,
+			     const char *why)
 {
 	const struct st_session_row *s = &d->session;
-	char *why = NULL;
-	size_t len = 0;
-	unsigned int bad;
-	FILE *f;
 
-	if (d->selected) {
-		st_warn("note: session %u's data is a selection (some rows were left out): "
-			"its totals are not checked", s->id);
-		return 0;
-	}
-	f = open_memstream(&why, &len);
-	bad = st_check_totals(d, f);
-	if (f)
-		fclose(f);
 	if (!st_state_final(s->state)) {
 		st_warn("note: session %u is %s (%u live tasks): the data is live%s",
 			s->id, st_state_name(s->state) ? st_state_name(s->state) : "not finished",
 			s->live_tasks, bad ? " and its totals do not add up yet" : "");
-		free(why);
 		return 0;
 	}
-	if (!bad) {
-		free(why);
+	if (!bad)
 		return 0;
-	}
 	st_warn("ERROR: DATA CHECK FAILED for finished session %u: %u totals do not match their rows:",
 		s->id, bad);
 	fputs(why ? why : "", stderr);
 	if (st_session_dropped(s))
 		st_warn("the session dropped %llu events (see: systracectl status)",
 			(unsigned long long)st_session_dropped(s));
-	free(why);
 	return ST_EXIT_CHECK;
+}
+
+/*
+ * Runs the totals check and says what it found on stderr. Returns
+ * ST_EXIT_CHECK when a finished session does not add up, else 0.
+ */
+int st_session_report_check(const struct st_dump *d)
+{
+	char *why = NULL;
+	size_t len = 0;
+	unsigned int bad;
+	FILE *f;
+	int ret;
+
+	if (d->selected) {
+		st_warn("note: session %u's data is a selection (some rows were left out): "
+			"its totals are not checked", d->session.id);
+		return 0;
+	}
+	f = open_memstream(&why, &len);
+	bad = st_check_totals(d, f);
+	if (f)
+		fclose(f);
+	ret = st_session_check_verdict(d, bad, why);
+	free(why);
+	return ret;
 }
 

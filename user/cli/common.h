@@ -12,9 +12,13 @@ int st_session_ids(struct st_backend *be, char *const *args, size_t n,
 		   uint32_t *ids, struct st_err *err);
 int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 		     struct st_err *err);
+int st_session_fetch_to(struct st_backend *be, uint32_t id, struct st_dump *d,
+			const struct st_site_sink *sink, struct st_err *err);
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err);
 int st_session_report_check(const struct st_dump *d);
+int st_session_check_verdict(const struct st_dump *d, unsigned int bad,
+			     const char *why);
 /* --csv, --json and -o/--output FILE, for getopt_long's option lists. */
 #define ST_OUTPUT_OPTIONS						\
 	{ "csv", no_argument, NULL, 'C' },				\

@@ -251,12 +251,23 @@ static void keep_spool(struct st_log_rec *rec, const char *path)
 	free(keep);
 }
 
-/* The session's rows, or none when it is gone (a reset): said, not fatal. */
+/*
+ * The session's process rows into d and its site rows into sites, a row
+ * at a time (symbolized unless --no-symbols): a glibc build's 1.8 million
+ * site rows are never held whole. None when the session is gone (a
+ * reset): said, not fatal. On failure, nothing is left to free.
+ */
 static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
-		struct st_dump *d, struct st_err *err)
+		struct st_dump *d, struct st_log_sites *sites, struct st_err *err)
 {
-	int ret = st_session_fetch(be, id, d, err);
+	int ret;
 
+	if (st_log_sites_init(sites, !o->no_symbols)) {
+		st_log_sites_free(sites);
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
+		return -ENOMEM;
+	}
+	ret = st_session_fetch_to(be, id, d, &sites->sink, err);
 	/* The module says ENOENT; the BPF backend finds no pinned session. */
 	if (ret && (err->kind == ST_ERR_NOSESSION ||
 		    (err->kind == ST_ERR_KERNEL && err->err == ENOENT))) {
@@ -264,16 +275,12 @@ static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
 			"go out without their sites, phases and process events", id);
 		memset(d, 0, sizeof(*d));
 		d->session.id = id;
+		sites->n = 0;
 		return 0;
 	}
 	if (ret)
-		return ret;
-	if (!o->no_symbols && st_symbolize_dump(d)) {
-		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
-		st_dump_free(d);
-		return -ENOMEM;
-	}
-	return 0;
+		st_log_sites_free(sites);
+	return ret;
 }
 
 int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
@@ -283,6 +290,7 @@ int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
 	struct save_progress sp;
 	struct st_log_writer *w = NULL;
 	struct st_log_meta meta = { .session_id = id };
+	struct st_log_sites sites;
 	struct st_dump d;
 	struct st_err err;
 	uint64_t lost = 0, events;
@@ -290,7 +298,9 @@ int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
 
 	st_log_drain(rec, be, id);
 	st_log_spool_session(&rec->log, id);
-	if (rows(be, id, o, &d, &err)) {
+	/* Its error is kept: said below, as every spool error. */
+	st_log_spool_finish(&rec->log);
+	if (rows(be, id, o, &d, &sites, &err)) {
 		st_err_print(&err);
 		keep_spool(rec, o->path);
 		st_log_abandon(rec);
@@ -302,7 +312,7 @@ int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
 	ro.progress_ctx = &sp;
 	ret = st_log_writer_new(&w, st_log_out_file(rec->out), rec->kind.fmt, &meta);
 	if (!ret)
-		ret = st_log_record(&rec->log, &d, w, &ro);
+		ret = st_log_record(&rec->log, &d, &sites, w, &ro);
 	if (!ret)
 		ret = st_log_writer_end(w);
 	st_progress_done(&sp.p);
@@ -320,6 +330,7 @@ int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
 		st_err_print(&err);
 		keep_spool(rec, o->path);
 		st_log_abandon(rec);
+		st_log_sites_free(&sites);
 		st_dump_free(&d);
 		return st_exit_code(&err);
 	}
@@ -333,6 +344,7 @@ int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
 		st_warn("log: %" PRIu64 " drained syscalls are not in the log: writing the spool failed (%s)",
 			lost, strerror(-spool_err));
 	st_log_abandon(rec);
+	st_log_sites_free(&sites);
 	st_dump_free(&d);
 	return spool_err ? ST_EXIT_LOCAL : 0;
 }

@@ -136,9 +136,9 @@ int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
 }
 
 int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
-		    struct st_err *err)
+		    const struct st_site_sink *sink, struct st_err *err)
 {
-	return b->ops->dump(b->priv, id, d, err);
+	return b->ops->dump(b->priv, id, d, sink, err);
 }
 
 int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,

@@ -38,9 +38,12 @@ struct st_backend_ops {
 			   struct st_err *err);
 	int (*session_list)(void *priv, struct st_session_row **out, size_t *n,
 			    bool *interrupted, struct st_err *err);
-	/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
+	/*
+	 * Fills d->session, procs and sites (not sorted); sets d->interrupted.
+	 * With a sink (NULL: none), the site rows go there (model.h).
+	 */
 	int (*dump)(void *priv, uint32_t id, struct st_dump *d,
-		    struct st_err *err);
+		    const struct st_site_sink *sink, struct st_err *err);
 	/*
 	 * Appends the syscall events buffered for a session with a log,
 	 * taking them out of the tracer (each is read once); *n: how many.
@@ -80,8 +83,9 @@ int st_backend_session_get(struct st_backend *b, uint32_t id,
 			   struct st_session_row *out, struct st_err *err);
 int st_backend_session_list(struct st_backend *b, struct st_session_row **out,
 			    size_t *n, bool *interrupted, struct st_err *err);
+/* The session's rows into d; with a sink, its site rows go there (model.h). */
 int st_backend_dump(struct st_backend *b, uint32_t id, struct st_dump *d,
-		    struct st_err *err);
+		    const struct st_site_sink *sink, struct st_err *err);
 int st_backend_log_read(struct st_backend *b, uint32_t id, struct st_log *log,
 			size_t *n, struct st_err *err);
 

@@ -714,7 +714,7 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 {
 	struct path_cache paths[PATH_CACHE] = { 0 };
 	struct stb_site_key key, next;
-	struct st_site_row *more, *r;
+	struct st_site_row *more, *r, one;
 	struct stb_site v;
 	size_t cap = 0;
 	void *prev = NULL;
@@ -724,14 +724,18 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		prev = &key;
 		if (bpf_map_lookup_elem(bs->sites, &key, &v))
 			continue;
-		if (d->nsites == cap) {
+		if (!d->sink && d->nsites == cap) {
 			cap = cap ? 2 * cap : 256;
 			more = realloc(d->sites, cap * sizeof(*more));
 			if (!more)
 				return -ENOMEM;
 			d->sites = more;
 		}
-		r = &d->sites[d->nsites++];
+		r = d->sink ? &one : &d->sites[d->nsites];
+		if (d->sink)
+			d->sunk++;
+		else
+			d->nsites++;
 		memset(r, 0, sizeof(*r));
 		r->proc_id = key.proc_id;
 		r->addr = key.addr;
@@ -754,11 +758,14 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 		r->max_ns = v.max_ns;
 		r->first_ns = v.first_ns;
 		r->first_ordinal = v.first_ordinal;
+		if (d->sink && d->sink->row(d->sink->ctx, d, r))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d, struct st_err *err)
+static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d,
+		       const struct st_site_sink *sink, struct st_err *err)
 {
 	struct bpf_session bs;
 	struct stb_proc *procs;
@@ -766,6 +773,7 @@ static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d, struct st_err
 	int ret;
 
 	memset(d, 0, sizeof(*d));
+	d->sink = sink;
 	ret = session_open(priv, id, &bs, err);
 	if (ret)
 		return ret;

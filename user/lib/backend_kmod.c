@@ -52,9 +52,9 @@ static int kmod_session_list(void *priv, struct st_session_row **out, size_t *n,
 }
 
 static int kmod_dump(void *priv, uint32_t id, struct st_dump *d,
-		     struct st_err *err)
+		     const struct st_site_sink *sink, struct st_err *err)
 {
-	return st_nl_dump(priv, id, d, err);
+	return st_nl_dump(priv, id, d, sink, err);
 }
 
 static int kmod_log_read(void *priv, uint32_t id, struct st_log *log,

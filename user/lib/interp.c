@@ -46,16 +46,27 @@ void st_dump_proc_sites(const struct st_dump *d, uint64_t id, size_t *lo,
 	*hi = b;
 }
 
+const struct st_site_row *st_dump_rows_of(void *ctx, const struct st_proc_row *p,
+					   size_t *n)
+{
+	const struct st_dump *d = ctx;
+	size_t lo, hi;
+
+	st_dump_proc_sites(d, p->id, &lo, &hi);
+	*n = hi - lo;
+	return d->sites + lo;
+}
+
 /* A row of the image that lies in its executable, to check the file. */
-static const struct st_site_row *exe_site(const struct st_dump *d, size_t lo,
-					  size_t hi, const char *exe)
+static const struct st_site_row *exe_site(const struct st_site_row *rows,
+					  size_t n, const char *exe)
 {
 	size_t i;
 
-	for (i = lo; i < hi; i++)
-		if (d->sites[i].map == SYSTRACE_MAP_FILE && d->sites[i].path &&
-		    !strcmp(d->sites[i].path, exe))
-			return &d->sites[i];
+	for (i = 0; i < n; i++)
+		if (rows[i].map == SYSTRACE_MAP_FILE && rows[i].path &&
+		    !strcmp(rows[i].path, exe))
+			return &rows[i];
 	return NULL;
 }
 
@@ -71,10 +82,11 @@ static bool began_by_exec(const struct st_dump *d, const struct st_proc_row *p)
 }
 
 /* Pass 1: read PT_INTERP from each image's executable. */
-static int read_interps(const struct st_dump *d, struct st_symbolizer *sz,
-			struct st_image_interp *out)
+static int read_interps(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+			struct st_symbolizer *sz, struct st_image_interp *out)
 {
-	size_t i, lo, hi;
+	const struct st_site_row *rows;
+	size_t i, n;
 
 	for (i = 0; i < d->nprocs; i++) {
 		struct st_image_interp *ii = &out[i];
@@ -93,9 +105,11 @@ static int read_interps(const struct st_dump *d, struct st_symbolizer *sz,
 			ii->error = "the kernel could not tell the executable";
 			continue;
 		}
-		st_dump_proc_sites(d, ii->proc->id, &lo, &hi);
+		rows = rows_of(ctx, ii->proc, &n);
+		if (!rows && n)
+			return -ENOMEM;
 		ret = st_symbolizer_interp(sz, ii->proc->exe,
-					   exe_site(d, lo, hi, ii->proc->exe),
+					   exe_site(rows, n, ii->proc->exe),
 					   &in, &ii->error);
 		if (ret == -ENOMEM)
 			return ret;
@@ -114,10 +128,12 @@ static int read_interps(const struct st_dump *d, struct st_symbolizer *sz,
  * interpreter that others named if exactly one such object holds some of
  * its sites.
  */
-static int infer_interps(const struct st_dump *d, struct st_image_interp *out)
+static int infer_interps(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+			 struct st_image_interp *out)
 {
+	const struct st_site_row *rows;
 	const char **known = NULL;
-	size_t i, j, k, lo, hi, nknown = 0;
+	size_t i, j, k, n, nknown = 0;
 
 	for (i = 0; i < d->nprocs; i++) {
 		const char *path = out[i].interp;
@@ -146,10 +162,14 @@ static int infer_interps(const struct st_dump *d, struct st_image_interp *out)
 
 		if (ii->known)
 			continue;
-		st_dump_proc_sites(d, ii->proc->id, &lo, &hi);
-		for (j = lo; j < hi; j++) {
+		rows = rows_of(ctx, ii->proc, &n);
+		if (!rows && n) {
+			free(known);
+			return -ENOMEM;
+		}
+		for (j = 0; j < n; j++) {
 			for (k = 0; k < nknown; k++) {
-				if (!st_site_in_object(&d->sites[j], known[k]))
+				if (!st_site_in_object(&rows[j], known[k]))
 					continue;
 				many |= found && found != known[k];
 				found = known[k];
@@ -165,10 +185,16 @@ static int infer_interps(const struct st_dump *d, struct st_image_interp *out)
 	return 0;
 }
 
+int st_interps_find_by(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+		       struct st_symbolizer *sz, struct st_image_interp *out)
+{
+	int ret = read_interps(d, rows_of, ctx, sz, out);
+
+	return ret ? ret : infer_interps(d, rows_of, ctx, out);
+}
+
 int st_interps_find(const struct st_dump *d, struct st_symbolizer *sz,
 		    struct st_image_interp *out)
 {
-	int ret = read_interps(d, sz, out);
-
-	return ret ? ret : infer_interps(d, out);
+	return st_interps_find_by(d, st_dump_rows_of, (void *)d, sz, out);
 }

@@ -37,6 +37,21 @@ struct st_image_interp {
 int st_interps_find(const struct st_dump *d, struct st_symbolizer *sz,
 		    struct st_image_interp *out);
 
+/*
+ * The site rows of image p, in the order of their first calls (*n of
+ * them; valid until the next call): d->sites' own (st_dump_rows_of, ctx
+ * the dump), or rows made for the call from another store of them (the
+ * log's, log.h). NULL with *n nonzero: out of memory.
+ */
+typedef const struct st_site_row *(*st_rows_of_fn)(void *ctx,
+						   const struct st_proc_row *p,
+						   size_t *n);
+const struct st_site_row *st_dump_rows_of(void *ctx, const struct st_proc_row *p,
+					  size_t *n);
+/* st_interps_find, the rows of each image from rows_of(ctx, ...). */
+int st_interps_find_by(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+		       struct st_symbolizer *sz, struct st_image_interp *out);
+
 /* Whether site s lies in the interpreter of ii (path, or file identity). */
 bool st_interp_holds(const struct st_image_interp *ii,
 		     const struct st_site_row *s);

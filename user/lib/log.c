@@ -13,6 +13,7 @@
 #include "log_merge.h"
 #include "log_spool.h"
 #include "log_writer.h"
+#include "symbolize.h"
 
 int st_event_cmp(const struct st_event *x, const struct st_event *y)
 {
@@ -65,6 +66,11 @@ int st_log_spool(struct st_log *log, const char *path, uint32_t session_id,
 int st_log_spool_session(struct st_log *log, uint32_t session_id)
 {
 	return log->spool ? st_spool_set_session(log->spool, session_id) : 0;
+}
+
+int st_log_spool_finish(struct st_log *log)
+{
+	return log->spool ? st_spool_finish(log->spool) : 0;
 }
 
 int st_log_spool_error(const struct st_log *log, uint64_t *lost)
@@ -139,11 +145,134 @@ static int proc_events(const struct st_dump *d, struct st_event **out,
 	return 0;
 }
 
+/* ---- the site rows a log joins (st_log_sites) ---- */
+
+static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
+{
+	struct st_log_sites *s = ctx;
+	struct st_log_site *v;
+
+	if (s->symbolize && (!s->sym || st_sym_rows_site(s->sym, d, r)))
+		return -ENOMEM;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4096;
+
+		v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = (struct st_log_site){
+		.proc_id = r->proc_id, .addr = r->addr,
+		.first_ordinal = r->first_ordinal,
+		.inode = r->inode, .mtime_ns = r->mtime_ns,
+		.ev = { .path = r->path, .sym = r->sym, .offset = r->offset,
+			.map = r->map },
+		.nr = r->nr, .abi = (uint16_t)r->abi,
+		.has_file_id = r->has_file_id,
+	};
+	return 0;
+}
+
+/*
+ * A retried dump: its rows so far are gone, and the memo's paths and syms
+ * with their pool (st_dump_free), so the memo goes too.
+ */
+static void log_sites_reset(void *ctx)
+{
+	struct st_log_sites *s = ctx;
+
+	s->n = 0;
+	if (s->symbolize) {
+		st_sym_rows_free(s->sym);
+		s->sym = st_sym_rows_new();
+	}
+}
+
+int st_log_sites_init(struct st_log_sites *s, bool symbolize)
+{
+	memset(s, 0, sizeof(*s));
+	s->symbolize = symbolize;
+	s->sink = (struct st_site_sink){ .row = log_site_row, .reset = log_sites_reset,
+					 .ctx = s };
+	if (symbolize && !(s->sym = st_sym_rows_new()))
+		return -ENOMEM;
+	return 0;
+}
+
+int st_log_sites_of(struct st_log_sites *s, struct st_dump *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsites; i++)
+		if (log_site_row(s, d, &d->sites[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+void st_log_sites_free(struct st_log_sites *s)
+{
+	st_sym_rows_free(s->sym);
+	free(s->v);
+	free(s->scratch);
+	memset(s, 0, sizeof(*s));
+}
+
+/* As a dump's sorted rows (model.c): an image's in first-call order. */
+static int log_site_cmp(const void *a, const void *b)
+{
+	const struct st_log_site *x = a, *y = b;
+
+	return st_site_order(&ST_SITE_KEY(x), &ST_SITE_KEY(y));
+}
+
+/* st_rows_of_fn: the rows of image p made from the store (sorted). */
+static const struct st_site_row *log_rows_of(void *ctx, const struct st_proc_row *p,
+					     size_t *n)
+{
+	struct st_log_sites *s = ctx;
+	size_t a = 0, b = s->n, i;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (s->v[m].proc_id < p->id)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (b = a; b < s->n && s->v[b].proc_id == p->id; b++)
+		;
+	*n = b - a;
+	if (*n > s->scratch_cap) {
+		size_t cap = *n < 64 ? 64 : 2 * *n;
+		struct st_site_row *r = realloc(s->scratch, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		s->scratch = r;
+		s->scratch_cap = cap;
+	}
+	for (i = 0; i < *n; i++) {
+		const struct st_log_site *v = &s->v[a + i];
+
+		s->scratch[i] = (struct st_site_row){
+			.proc_id = v->proc_id, .addr = v->addr, .nr = v->nr,
+			.abi = v->abi, .map = v->ev.map, .path = v->ev.path,
+			.offset = v->ev.offset, .has_file_id = v->has_file_id,
+			.inode = v->inode, .mtime_ns = v->mtime_ns,
+			.first_ordinal = v->first_ordinal, .sym = v->ev.sym,
+		};
+	}
+	return s->scratch;
+}
+
 /* ---- site rows by (proc_id, addr, abi, nr) ---- */
 
 static bool site_eq(const void *ctx, uint32_t pos, const void *key)
 {
-	const struct st_site_row *s = &((const struct st_dump *)ctx)->sites[pos];
+	const struct st_log_site *s = &((const struct st_log_sites *)ctx)->v[pos];
 	const struct st_event *e = key;
 
 	return s->proc_id == e->proc_id && s->addr == e->addr && s->abi == e->abi &&
@@ -158,19 +287,19 @@ static uint64_t site_key_hash(uint64_t proc_id, uint64_t addr, uint32_t abi,
 
 static uint64_t site_hash(const void *ctx, uint32_t pos)
 {
-	const struct st_site_row *s = &((const struct st_dump *)ctx)->sites[pos];
+	const struct st_log_site *s = &((const struct st_log_sites *)ctx)->v[pos];
 
 	return site_key_hash(s->proc_id, s->addr, s->abi, s->nr);
 }
 
-static int index_sites(const struct st_dump *d, struct st_hidx *h)
+static int index_sites(const struct st_log_sites *s, struct st_hidx *h)
 {
 	size_t i;
 
-	if (st_hidx_init(h, d->nsites))
+	if (st_hidx_init(h, s->n))
 		return -ENOMEM;
-	for (i = 0; i < d->nsites; i++)
-		if (st_hidx_add(h, site_hash(d, (uint32_t)i), (uint32_t)i, site_hash, d))
+	for (i = 0; i < s->n; i++)
+		if (st_hidx_add(h, site_hash(s, (uint32_t)i), (uint32_t)i, site_hash, s))
 			return -ENOMEM;
 	return 0;
 }
@@ -178,7 +307,8 @@ static int index_sites(const struct st_dump *d, struct st_hidx *h)
 /* ---- writing the log ---- */
 
 int st_log_record(struct st_log *log, const struct st_dump *d,
-		  struct st_log_writer *w, const struct st_log_record_opts *o)
+		  struct st_log_sites *ls, struct st_log_writer *w,
+		  const struct st_log_record_opts *o)
 {
 	const struct st_event **mem = NULL, **pev = NULL;
 	struct st_event *pev_store = NULL;
@@ -196,13 +326,18 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	}
 	mem = malloc((log->n ? log->n : 1) * sizeof(*mem));
 	bounds = calloc(d->nprocs ? d->nprocs : 1, sizeof(*bounds));
-	if (!mem || !bounds || index_sites(d, &sites) ||
+	if (ls->n > UINT32_MAX - 1) {
+		ret = -EOVERFLOW;
+		goto out;
+	}
+	st_qsort(ls->v, ls->n, sizeof(*ls->v), log_site_cmp);
+	if (!mem || !bounds || index_sites(ls, &sites) ||
 	    proc_events(d, &pev_store, &pev, &npev))
 		goto out;
 	for (i = 0; i < log->n; i++)
 		mem[i] = &log->ev[i];
 	qsort(mem, log->n, sizeof(*mem), ptr_cmp);
-	ret = st_log_bounds(d, o->early_object, bounds);
+	ret = st_log_bounds_by(d, log_rows_of, ls, o->early_object, bounds);
 	if (ret)
 		goto out;
 	ret = st_merge_new(&m);
@@ -221,10 +356,10 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 		if (ev.kind == ST_EV_SYSCALL) {
 			int64_t s = st_hidx_find(&sites, site_key_hash(ev.proc_id, ev.addr,
 								       ev.abi, ev.nr),
-						 site_eq, d, &ev);
+						 site_eq, ls, &ev);
 			const struct st_proc_row *p = st_dump_find_proc(d, ev.proc_id);
 
-			ev.site = s >= 0 ? &d->sites[s] : NULL;
+			ev.site = s >= 0 ? &ls->v[s].ev : NULL;
 			ev.proc = p;
 			st_log_phase_set(&ev, p ? &bounds[p - d->procs] : NULL);
 		}

@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "err.h"
+#include "interp.h"
 #include "model.h"
 
 enum st_ev_kind {
@@ -61,6 +62,17 @@ enum st_phase {
 };
 
 /*
+ * What a log says of a syscall's site (the fields of its site row a log
+ * has): pooled strings and sym, as the row's.
+ */
+struct st_ev_site {
+	const char *path;		/* NULL unless SYSTRACE_MAP_FILE */
+	const struct st_sym *sym;	/* NULL: not symbolized */
+	uint64_t offset;
+	uint32_t map;			/* enum systrace_map */
+};
+
+/*
  * One event. site and proc point to rows that stay valid while the event
  * is handed over (a writer's call, a source's next read), no longer.
  */
@@ -74,7 +86,7 @@ struct st_event {
 	uint32_t abi, nr;		/* syscall */
 	int64_t ret;			/* syscall: return value */
 	uint64_t addr;			/* syscall: its site's address */
-	const struct st_site_row *site;	/* NULL: no site row (dropped) */
+	const struct st_ev_site *site;	/* NULL: no site row (dropped) */
 	enum st_phase phase;
 	bool early;			/* loader, or before --early-object */
 	uint64_t child_proc_id;		/* fork */
@@ -178,6 +190,11 @@ int st_log_spool_session(struct st_log *log, uint32_t session_id);
 /* The spool's first write error (0: none) and the events it lost since. */
 int st_log_spool_error(const struct st_log *log, uint64_t *lost);
 /*
+ * Once the drain is over: the spool's last run written, and its buffers
+ * (64 MB) freed before the rows are read. Returns 0 or the spool's error.
+ */
+int st_log_spool_finish(struct st_log *log);
+/*
  * Keeps the spool as the file path (after a failure), for `log --input`;
  * returns 0 or -errno.
  */
@@ -193,14 +210,51 @@ struct st_log_record_opts {
 };
 
 /*
+ * The site rows a log's syscalls join, each kept in 80 bytes where a
+ * dump's row takes 152: what the join, the phases and the writers read of
+ * it, its strings and sym pooled in the dump it came from. A glibc build
+ * has 1.8 million site rows.
+ */
+struct st_log_site {
+	uint64_t proc_id, addr;
+	uint64_t first_ordinal;
+	uint64_t inode, mtime_ns;	/* when has_file_id */
+	struct st_ev_site ev;
+	uint32_t nr;
+	uint16_t abi;
+	bool has_file_id;
+};
+
+/*
+ * A store of them, filled a row at a time by a dump's sink (sink below:
+ * st_session_fetch_to), or from a dump's sites[] (st_log_sites_of).
+ * symbolize: each row is symbolized as it comes (symbolize.h).
+ * st_log_sites_init returns 0 or -ENOMEM.
+ */
+struct st_log_sites {
+	struct st_log_site *v;
+	size_t n, cap;
+	bool symbolize;
+	struct st_sym_rows *sym;
+	struct st_site_sink sink;	/* ctx: this store */
+	struct st_site_row *scratch;	/* rows made for st_rows_of_fn */
+	size_t scratch_cap;
+};
+int st_log_sites_init(struct st_log_sites *s, bool symbolize);
+int st_log_sites_of(struct st_log_sites *s, struct st_dump *d);
+void st_log_sites_free(struct st_log_sites *s);
+
+/*
  * Writes the log: log's events (spooled or kept), the process events of
- * d's rows, in order, each syscall with its site row and phase. d must be
- * sorted (st_dump_sort); without rows (d->nprocs == 0: the session is
- * gone), syscalls go out without sites, phases or process events.
- * Returns 0 or -errno (-ENOMEM, or the writer's or the spool's error).
+ * d's rows, in order, each syscall with its site row (from sites) and
+ * phase. d must be sorted (st_dump_sort); without rows (d->nprocs == 0:
+ * the session is gone), syscalls go out without sites, phases or process
+ * events. sites is sorted here. Returns 0 or -errno (-ENOMEM, or the
+ * writer's or the spool's error).
  */
 int st_log_record(struct st_log *log, const struct st_dump *d,
-		  struct st_log_writer *w, const struct st_log_record_opts *o);
+		  struct st_log_sites *sites, struct st_log_writer *w,
+		  const struct st_log_record_opts *o);
 
 /* ---- phases from the rows (log_phases.c) ---- */
 
@@ -225,6 +279,9 @@ struct st_bound {
 /* out[i] for d->procs[i] (d sorted). Returns 0 or -ENOMEM. */
 int st_log_bounds(const struct st_dump *d, const char *early_object,
 		  struct st_bound *out);
+/* The same, each image's site rows from rows_of (interp.h). */
+int st_log_bounds_by(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+		     const char *early_object, struct st_bound *out);
 /* Sets ev->phase and ev->early from the bound of its image (NULL: none). */
 void st_log_phase_set(struct st_event *ev, const struct st_bound *b);
 /* The same for an in-memory log (tests). Returns 0 or -ENOMEM. */

@@ -197,7 +197,7 @@ static const char *phase_name(enum st_phase ph)
 static void syscall_event(struct st_log_writer *w, struct chrome *c,
 			  const struct st_event *e)
 {
-	const struct st_site_row *s = e->site;
+	const struct st_ev_site *s = e->site;
 	const char *name = st_syscall_name(e->abi, e->nr);
 	struct st_obuf *o = &w->o;
 

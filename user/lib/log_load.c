@@ -229,7 +229,7 @@ static uint64_t site_hash(const void *ctx, uint32_t pos)
  */
 static int64_t site_new(struct loader *l, const struct st_event *e, uint64_t h)
 {
-	const struct st_site_row *from = e->site;
+	const struct st_ev_site *from = e->site;
 	struct st_site_row *s;
 
 	if (l->nsites == UINT32_MAX - 1)

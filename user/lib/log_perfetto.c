@@ -918,7 +918,7 @@ static uint64_t syscall_iid(struct perfetto *P, const struct st_event *e)
 
 static void syscall_annots(struct perfetto *P, const struct st_event *e)
 {
-	const struct st_site_row *s = e->site;
+	const struct st_ev_site *s = e->site;
 
 	annot_uint(P, A_RET, DA_INT, (uint64_t)e->ret);
 	if (st_ret_is_error(e->ret))

@@ -19,23 +19,27 @@
 #include "interp.h"
 #include "log.h"
 
-static void bound_image(const struct st_dump *d, const struct st_image_interp *ii,
-			const char *early_object, struct st_bound *b)
+static int bound_image(st_rows_of_fn rows_of, void *ctx,
+		       const struct st_image_interp *ii, const char *early_object,
+		       struct st_bound *b)
 {
-	size_t lo, hi, i;
+	const struct st_site_row *rows;
 	bool loader = true;
+	size_t i, n;
 
 	memset(b, 0, sizeof(*b));
 	if (!ii->known)
-		return;
+		return 0;
 	b->mode = ii->interp ? ST_BOUND_PHASED : ST_BOUND_PROGRAM;
 	if (!ii->interp)
-		return;
+		return 0;
 	b->loader_end = b->early_end = UINT64_MAX;
-	st_dump_proc_sites(d, ii->proc->id, &lo, &hi);
+	rows = rows_of(ctx, ii->proc, &n);
+	if (!rows && n)
+		return -ENOMEM;
 	/* Sorted rows: an image's come in the order of their first calls. */
-	for (i = lo; i < hi; i++) {
-		const struct st_site_row *s = &d->sites[i];
+	for (i = 0; i < n; i++) {
+		const struct st_site_row *s = &rows[i];
 
 		if (st_interp_holds(ii, s))
 			continue;
@@ -48,10 +52,11 @@ static void bound_image(const struct st_dump *d, const struct st_image_interp *i
 			break;
 		}
 	}
+	return 0;
 }
 
-int st_log_bounds(const struct st_dump *d, const char *early_object,
-		  struct st_bound *out)
+int st_log_bounds_by(const struct st_dump *d, st_rows_of_fn rows_of, void *ctx,
+		     const char *early_object, struct st_bound *out)
 {
 	struct st_image_interp *ii = calloc(d->nprocs ? d->nprocs : 1, sizeof(*ii));
 	struct st_symbolizer *sz = st_symbolizer_new();
@@ -61,16 +66,20 @@ int st_log_bounds(const struct st_dump *d, const char *early_object,
 
 	if (!ii || !sz)
 		goto out;
-	ret = st_interps_find(d, sz, ii);
-	if (ret)
-		goto out;
-	for (i = 0; i < d->nprocs; i++)
-		bound_image(d, &ii[i], real ? real : early_object, &out[i]);
+	ret = st_interps_find_by(d, rows_of, ctx, sz, ii);
+	for (i = 0; !ret && i < d->nprocs; i++)
+		ret = bound_image(rows_of, ctx, &ii[i], real ? real : early_object, &out[i]);
 out:
 	free(real);
 	free(ii);
 	st_symbolizer_free(sz);
 	return ret;
+}
+
+int st_log_bounds(const struct st_dump *d, const char *early_object,
+		  struct st_bound *out)
+{
+	return st_log_bounds_by(d, st_dump_rows_of, (void *)d, early_object, out);
 }
 
 void st_log_phase_set(struct st_event *ev, const struct st_bound *b)

@@ -103,7 +103,7 @@ struct st_log_src {
 	struct st_hcache img_c;		/* the images in use */
 	/* the current event's rows */
 	struct st_proc_row proc;
-	struct st_site_row site;
+	struct st_ev_site site;
 	struct st_sym sym;
 	/*
 	 * The record's argv: JSONL's array decoded in place (argv_len its
@@ -1287,7 +1287,7 @@ int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 	e->proc = p;
 	e->site = NULL;
 	if (f[C_MAP]) {
-		struct st_site_row *st = &s->site;
+		struct st_ev_site *st = &s->site;
 
 		/* As the row above: what is set here, every time. */
 		st->sym = NULL;
@@ -1299,13 +1299,7 @@ int event_rows(struct st_log_src *s, struct st_err *err, size_t line,
 			return ret;
 		if (e->kind != ST_EV_SYSCALL)
 			return 0;
-		st->proc_id = e->proc_id;
-		st->addr = e->addr;
-		st->abi = e->abi;
-		st->nr = e->nr;
 		st->path = f[C_PATH];
-		st->first_ordinal = e->seq;
-		st->first_ns = e->ts_ns;
 		if (f[C_SYMBOL]) {
 			s->sym.symbol = f[C_SYMBOL];	/* the rest stays 0 */
 			st->sym = &s->sym;

@@ -276,6 +276,23 @@ int st_spool_flush(struct st_spool *s)
 	return -__atomic_load_n(&s->err, __ATOMIC_RELAXED);
 }
 
+int st_spool_finish(struct st_spool *s)
+{
+	int ret = st_spool_flush(s);
+
+	if (s->w)
+		st_worker_stop(s->w);
+	else
+		free(s->buf);
+	s->w = NULL;
+	s->buf = NULL;
+	free(s->cbuf);
+	s->cbuf = NULL;
+	ZSTD_freeCCtx(s->cctx);
+	s->cctx = NULL;
+	return ret;
+}
+
 int st_spool_error(const struct st_spool *s, uint64_t *lost)
 {
 	*lost = __atomic_load_n(&s->lost, __ATOMIC_RELAXED);

@@ -39,6 +39,11 @@ int st_spool_set_session(struct st_spool *s, uint32_t session_id);
 int st_spool_add(struct st_spool *s, const struct st_event *ev);
 /* Writes what is buffered as the last run. Returns the spool's error. */
 int st_spool_flush(struct st_spool *s);
+/*
+ * The last run written, then the buffers and the writer's thread let go
+ * (64 MB): nothing is added after. Returns what st_spool_flush does.
+ */
+int st_spool_finish(struct st_spool *s);
 int st_spool_error(const struct st_spool *s, uint64_t *lost);
 uint64_t st_spool_count(const struct st_spool *s);
 int st_spool_keep(struct st_spool *s, const char *path);

@@ -69,7 +69,7 @@ static const char *phase_name(enum st_phase ph)
 static void event_cells(const struct st_log_writer *w, const struct st_event *ev,
 			struct st_cell *v)
 {
-	const struct st_site_row *s = ev->site;
+	const struct st_ev_site *s = ev->site;
 	const struct st_proc_row *p = ev->proc;
 
 	/* Each cell's kind only: a memset of them all cost 5% of a writer. */
@@ -326,7 +326,7 @@ static int csv_argv(struct st_log_writer *w, const struct st_cell *c)
 static void csv_syscall(struct st_log_writer *w, const struct st_event *ev)
 {
 	struct st_obuf *o = &w->o;
-	const struct st_site_row *s = ev->site;
+	const struct st_ev_site *s = ev->site;
 	const struct st_proc_row *p = ev->proc;
 	char *d;
 
@@ -455,7 +455,7 @@ _Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per col
 static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
 {
 	struct st_obuf *o = &w->o;
-	const struct st_site_row *s = ev->site;
+	const struct st_ev_site *s = ev->site;
 	const struct st_proc_row *p = ev->proc;
 	char *d;
 

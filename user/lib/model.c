@@ -35,6 +35,7 @@ void st_dump_free(struct st_dump *d)
 	d->sites = NULL;
 	d->nprocs = 0;
 	d->nsites = 0;
+	d->sunk = 0;
 }
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
@@ -47,10 +48,8 @@ static int proc_cmp(const void *a, const void *b)
 }
 
 /* Within an image, sites in the order the image first used them. */
-static int site_cmp(const void *a, const void *b)
+int st_site_order(const struct st_site_key *x, const struct st_site_key *y)
 {
-	const struct st_site_row *x = a, *y = b;
-
 	if (x->proc_id != y->proc_id)
 		return CMP(x->proc_id, y->proc_id);
 	if (x->first_ordinal != y->first_ordinal)
@@ -60,6 +59,13 @@ static int site_cmp(const void *a, const void *b)
 	if (x->abi != y->abi)
 		return CMP(x->abi, y->abi);
 	return CMP(x->nr, y->nr);
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct st_site_row *x = a, *y = b;
+
+	return st_site_order(&ST_SITE_KEY(x), &ST_SITE_KEY(y));
 }
 
 /*

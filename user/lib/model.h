@@ -223,6 +223,24 @@ struct st_sysagg {
 	struct st_errnos errnos;
 };
 
+/*
+ * Who takes a dump's site rows one at a time, when sites[] would not fit:
+ * a backend's dump with st_dump.sink set hands each decoded row to
+ * row(ctx, d, r) instead of keeping it (sunk counts them; sites[] stays
+ * empty). The
+ * process rows come first, whole; r's strings and errnos are pooled in d,
+ * and r itself is gone when row returns. row may run on a thread of the
+ * backend's (one at a time, in the dump's order); -ENOMEM stops the dump
+ * (its only error: what it does with a row is allocate).
+ */
+struct st_dump;
+struct st_site_sink {
+	int (*row)(void *ctx, struct st_dump *d, struct st_site_row *r);
+	/* The rows handed so far are void: the dump starts again (or NULL). */
+	void (*reset)(void *ctx);
+	void *ctx;
+};
+
 /* A whole session as one dump returns it. */
 struct st_dump {
 	struct st_session_row session;
@@ -230,10 +248,12 @@ struct st_dump {
 	size_t nprocs;
 	struct st_site_row *sites;
 	size_t nsites;
+	size_t sunk;			/* site rows handed to sink instead */
 	bool interrupted;		/* a dump saw NLM_F_DUMP_INTR */
 	bool selected;			/* some rows were filtered out */
 	bool symbolized;		/* sites carry sym: emit symbol columns */
 	struct st_pool *pool;		/* the sites' strings and syms; owned */
+	const struct st_site_sink *sink; /* kept by st_dump_free; not owned */
 };
 
 /*
@@ -302,6 +322,17 @@ int st_site_ptr_cmp(const void *a, const void *b);
 void st_dump_free(struct st_dump *d);
 void st_sym_free(struct st_sym *sym);
 void st_dump_sort(struct st_dump *d);
+/*
+ * The order of sorted site rows: by image, then first call, addr, abi and
+ * nr. ST_SITE_KEY(p): the key of *p, any row with those fields.
+ */
+struct st_site_key {
+	uint64_t proc_id, first_ordinal, addr;
+	uint32_t abi, nr;
+};
+#define ST_SITE_KEY(p) ((struct st_site_key){ (p)->proc_id, (p)->first_ordinal, \
+					      (p)->addr, (p)->abi, (p)->nr })
+int st_site_order(const struct st_site_key *x, const struct st_site_key *y);
 const struct st_proc_row *st_dump_find_proc(const struct st_dump *d, uint64_t id);
 /*
  * The losses, each counted once: dropped_procs + dropped_syscalls +

@@ -556,6 +556,16 @@ static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
 			if (!row)
 				return no_memory(rx);
 			ret = decode_proc(rx, a, row);
+		} else if (t->dump->sink) {
+			struct st_site_row r;
+
+			ret = decode_site(rx, a, t->dump, &r);
+			if (ret)
+				return ret;
+			if (t->dump->sink->row(t->dump->sink->ctx, t->dump, &r))
+				return no_memory(rx);
+			t->dump->sunk++;
+			continue;
 		} else {
 			row = grow(t->items, t->n, &t->cap, sizeof(struct st_site_row));
 			if (!row)
@@ -1167,7 +1177,7 @@ int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 }
 
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
-	       struct st_err *err)
+	       const struct st_site_sink *sink, struct st_err *err)
 {
 	struct table procs = {
 		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs, .n = &d->nprocs,
@@ -1189,6 +1199,7 @@ int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	int ret;
 
 	memset(d, 0, sizeof(*d));
+	d->sink = sink;
 	/* The session first: if it had finished, the rows read next are final. */
 	ret = st_nl_session_get(nl, id, &d->session, err);
 	if (ret)

@@ -28,9 +28,12 @@ int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session_row *out,
 		      struct st_err *err);
 int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 		       bool *interrupted, struct st_err *err);
-/* Fills d->session, procs and sites (not sorted); sets d->interrupted. */
+/*
+ * Fills d->session, procs and sites (not sorted); sets d->interrupted.
+ * With a sink (NULL: none), the site rows go there (model.h).
+ */
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
-	       struct st_err *err);
+	       const struct st_site_sink *sink, struct st_err *err);
 
 /* LOG_READ: appends the events buffered now to log; *n: how many. */
 int st_nl_log_read(struct st_nl *nl, uint32_t id, struct st_log *log,

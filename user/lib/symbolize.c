@@ -894,19 +894,53 @@ static int symbolize_memo(struct st_symbolizer *sz, struct memo *m,
 	return 0;
 }
 
+/* A symbolizer and its memo: one site row at a time (a dump's sink). */
+struct st_sym_rows {
+	struct st_symbolizer *sz;
+	struct memo m;
+};
+
+struct st_sym_rows *st_sym_rows_new(void)
+{
+	struct st_sym_rows *r = calloc(1, sizeof(*r));
+
+	if (r && !(r->sz = st_symbolizer_new())) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+int st_sym_rows_site(struct st_sym_rows *r, struct st_dump *d,
+		     struct st_site_row *s)
+{
+	int ret = symbolize_memo(r->sz, &r->m, d, s);
+
+	if (!ret)
+		d->symbolized = true;
+	return ret;
+}
+
+void st_sym_rows_free(struct st_sym_rows *r)
+{
+	if (!r)
+		return;
+	free(r->m.slots);
+	st_symbolizer_free(r->sz);
+	free(r);
+}
+
 int st_symbolize_dump(struct st_dump *d)
 {
-	struct st_symbolizer *sz = st_symbolizer_new();
-	struct memo m = { 0 };
+	struct st_sym_rows *r = st_sym_rows_new();
 	size_t i;
 	int ret = 0;
 
-	if (!sz)
+	if (!r)
 		return -ENOMEM;
 	for (i = 0; i < d->nsites && !ret; i++)
-		ret = symbolize_memo(sz, &m, d, &d->sites[i]);
-	free(m.slots);
-	st_symbolizer_free(sz);
+		ret = symbolize_memo(r->sz, &r->m, d, &d->sites[i]);
+	st_sym_rows_free(r);
 	if (!ret)
 		d->symbolized = true;
 	return ret;

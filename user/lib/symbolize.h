@@ -49,6 +49,18 @@ int st_symbolize_site(struct st_symbolizer *sz, const struct st_site_row *site,
 int st_symbolize_dump(struct st_dump *d);
 
 /*
+ * The same a site row at a time, for rows a dump hands to a sink (model.h):
+ * sets s->sym (pooled in d) and d->symbolized. Each (path, file id,
+ * offset) is resolved once. st_sym_rows_new returns NULL without memory;
+ * st_sym_rows_site returns 0 or -ENOMEM.
+ */
+struct st_sym_rows;
+struct st_sym_rows *st_sym_rows_new(void);
+int st_sym_rows_site(struct st_sym_rows *r, struct st_dump *d,
+		     struct st_site_row *s);
+void st_sym_rows_free(struct st_sym_rows *r);
+
+/*
  * The ELF interpreter (PT_INTERP) an executable names, resolved: its
  * canonical path and identity; path is NULL for an executable without
  * PT_INTERP (static). The kernel records no identity for an executable:

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (st_backend_bpf.open(&priv, &err) ||
-	    st_backend_bpf.dump(priv, (uint32_t)id, &d, &err)) {
+	    st_backend_bpf.dump(priv, (uint32_t)id, &d, NULL, &err)) {
 		st_err_print(&err);
 		return 1;
 	}

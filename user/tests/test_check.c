@@ -88,6 +88,52 @@ TEST(check_row_counts_and_orphan_sites)
 	st_dump_free(&d);
 }
 
+/*
+ * The check a row at a time (a dump's sink, as start's summary takes the
+ * rows): the same count and the same lines, in the same order, as the
+ * check of the rows held, with the rows counted in sunk, not sites[].
+ */
+TEST(check_rows_one_at_a_time_as_held)
+{
+	struct st_site_row *rows;
+	struct st_check c;
+	struct st_dump d;
+	char *held, *one = NULL;
+	size_t i, n, len = 0;
+	FILE *f;
+
+	st_fixture(&d);
+	d.sites[2].proc_id = 9;		/* an orphan: site line */
+	d.session.syscalls = 16;	/* a session line */
+	d.sites[1].calls = 3;		/* a process line */
+	EXPECT_EQ(check(&d, &held), 6);
+	rows = d.sites;
+	n = d.nsites;
+	d.sites = NULL;
+	d.nsites = 0;
+	d.sunk = n;
+	f = open_memstream(&one, &len);
+	ASSERT_EQ(st_check_begin(&c, &d, f), 0);
+	for (i = 0; i < n; i++)
+		st_check_site(&c, &d, &rows[i]);
+	EXPECT_EQ(st_check_end(&c, &d), 6);
+	fclose(f);
+	EXPECT_STREQ(one, held);
+	EXPECT_STREQ(one,
+		"  session syscalls: 16 but the rows sum to 15\n"
+		"  site row 0x401000 names process id 9, which has no row\n"
+		"  process 1 (pid 100 sh) syscalls: 10 but the rows sum to 9\n"
+		"  process 2 (pid 101 a,b\"c) syscalls: 5 but the rows sum to 0\n"
+		"  process 2 (pid 101 a,b\"c) syscall_ns: 500 but the rows sum to 0\n"
+		"  process 2 (pid 101 a,b\"c) site rows: 1 but the rows sum to 0\n");
+	free(one);
+	free(held);
+	d.sites = rows;
+	d.nsites = n;
+	d.sunk = 0;
+	st_dump_free(&d);
+}
+
 TEST(check_counter_total)
 {
 	struct st_dump d;

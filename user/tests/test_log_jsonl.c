@@ -111,7 +111,7 @@ static char *spaced(const char *text)
 static void ev_text(char *b, size_t n, const struct st_event *e)
 {
 	const struct st_proc_row *p = e->proc;
-	const struct st_site_row *s = e->site;
+	const struct st_ev_site *s = e->site;
 	char argv[64] = "";
 	size_t i;
 
