@@ -97,62 +97,155 @@ static int ptr_cmp(const void *a, const void *b)
 			    *(const struct st_event *const *)b);
 }
 
-static int proc_events(const struct st_dump *d, struct st_event **out,
-		       const struct st_event ***sorted, size_t *n)
+/*
+ * A process event of the rows in 12 bytes (an st_event takes 112, and a
+ * build has 200,000 rows): made whole when it is merged or compared.
+ */
+struct pev {
+	uint32_t proc;			/* its row in d->procs */
+	uint32_t parent;		/* a fork's parent row; UINT32_MAX: none */
+	uint32_t kind;			/* ST_EV_EXEC, _FORK or _EXIT */
+};
+
+static void pev_event(const struct st_dump *d, const struct pev *v, struct st_event *e)
 {
-	struct st_event *ev = calloc(2 * d->nprocs + 1, sizeof(*ev));
-	const struct st_event **p = calloc(2 * d->nprocs + 1, sizeof(*p));
+	const struct st_proc_row *r = &d->procs[v->proc];
+	const struct st_proc_row *parent = v->parent == UINT32_MAX ? NULL :
+					   &d->procs[v->parent];
+
+	*e = (struct st_event){ .kind = v->kind, .pid = r->tgid, .tid = r->pid, .proc = r,
+				.ts_ns = r->start_ns, .proc_id = r->id };
+	if (v->kind == ST_EV_FORK) {
+		e->proc_id = r->parent_id;
+		e->proc = parent;
+		e->pid = e->tid = parent ? parent->tgid : 0;
+		e->child_proc_id = r->id;
+		e->child_pid = r->tgid;
+	} else if (v->kind == ST_EV_EXIT) {
+		e->ts_ns = r->end_ns;
+	}
+}
+
+/* Log order; events equal in it keep the order of their rows. */
+static int pev_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct pev *x = a, *y = b;
+	struct st_event ex, ey;
+	int c;
+
+	pev_event(ctx, x, &ex);
+	pev_event(ctx, y, &ey);
+	c = st_event_cmp(&ex, &ey);
+	if (c)
+		return c;
+	return x->proc != y->proc ? (x->proc < y->proc ? -1 : 1) :
+	       (int)x->kind - (int)y->kind;
+}
+
+struct pevs {
+	const struct st_dump *d;
+	struct pev *v;
+	size_t i, n;
+};
+
+static int pevs_next(void *ctx, struct st_event *ev)
+{
+	struct pevs *p = ctx;
+
+	if (p->i == p->n)
+		return 0;
+	pev_event(p->d, &p->v[p->i++], ev);
+	return 1;
+}
+
+static int proc_events(const struct st_dump *d, struct pevs *out)
+{
+	struct pev *v = calloc(2 * d->nprocs + 1, sizeof(*v));
 	size_t i, k = 0;
 
-	*out = ev;
-	*sorted = p;
-	if (!ev || !p)
+	*out = (struct pevs){ .d = d, .v = v };
+	if (!v)
 		return -ENOMEM;
+	if (d->nprocs >= UINT32_MAX)
+		return -EOVERFLOW;
 	for (i = 0; i < d->nprocs; i++) {
 		const struct st_proc_row *r = &d->procs[i];
-		struct st_event *e = &ev[k];
 
 		/* A row that existed before an attach did not start now. */
 		if (!r->attached) {
-			*e = (struct st_event){ .pid = r->tgid, .tid = r->pid, .proc = r,
-						.ts_ns = r->start_ns, .proc_id = r->id };
-			if (r->prev_id || !r->parent_id) {
-				e->kind = ST_EV_EXEC;
-			} else {
+			v[k] = (struct pev){ .proc = (uint32_t)i, .parent = UINT32_MAX,
+					     .kind = ST_EV_EXEC };
+			if (!r->prev_id && r->parent_id) {
 				const struct st_proc_row *parent =
 					st_dump_find_proc(d, r->parent_id);
 
-				e->kind = ST_EV_FORK;
-				e->proc_id = r->parent_id;
-				e->proc = parent;
-				e->pid = e->tid = parent ? parent->tgid : 0;
-				e->child_proc_id = r->id;
-				e->child_pid = r->tgid;
+				v[k].kind = ST_EV_FORK;
+				if (parent)
+					v[k].parent = (uint32_t)(parent - d->procs);
 			}
 			k++;
 		}
 		if (r->has_end_ns && (r->end == SYSTRACE_END_EXITED ||
 				      r->end == SYSTRACE_END_SIGNALED))
-			ev[k++] = (struct st_event){
-				.kind = ST_EV_EXIT, .proc_id = r->id, .proc = r,
-				.pid = r->tgid, .tid = r->pid, .ts_ns = r->end_ns,
-			};
+			v[k++] = (struct pev){ .proc = (uint32_t)i, .parent = UINT32_MAX,
+					       .kind = ST_EV_EXIT };
 	}
-	for (i = 0; i < k; i++)
-		p[i] = &ev[i];
-	qsort(p, k, sizeof(*p), ptr_cmp);
-	*n = k;
+	if (k > 1)
+		qsort_r(v, k, sizeof(*v), pev_cmp, (void *)d);
+	out->n = k;
 	return 0;
 }
 
 /* ---- the site rows a log joins (st_log_sites) ---- */
 
+/* The identity's number in s (from 1), added if new; 0: out of memory. */
+static uint32_t log_file(struct st_log_sites *s, uint64_t inode, uint64_t mtime_ns)
+{
+	size_t i, mask = s->file_slots - 1;
+	uint32_t *slot;
+
+	if (2 * (s->nfiles + 1) >= s->file_slots) {
+		size_t n = s->file_slots ? 2 * s->file_slots : 1024, k;
+		struct st_log_file *files = realloc(s->files, n / 2 * sizeof(*files));
+
+		slot = calloc(n, sizeof(*slot));
+		if (files)
+			s->files = files;
+		if (!files || !slot || s->nfiles >= UINT32_MAX - 1) {
+			free(slot);
+			return 0;
+		}
+		free(s->file_slot);
+		s->file_slot = slot;
+		s->file_slots = n;
+		mask = n - 1;
+		for (k = 0; k < s->nfiles; k++) {
+			for (i = st_hash3(s->files[k].inode, s->files[k].mtime_ns, 0) & mask;
+			     slot[i]; i = (i + 1) & mask)
+				;
+			slot[i] = (uint32_t)k + 1;
+		}
+	}
+	for (i = st_hash3(inode, mtime_ns, 0) & mask; s->file_slot[i]; i = (i + 1) & mask) {
+		const struct st_log_file *f = &s->files[s->file_slot[i] - 1];
+
+		if (f->inode == inode && f->mtime_ns == mtime_ns)
+			return s->file_slot[i];
+	}
+	s->files[s->nfiles++] = (struct st_log_file){ inode, mtime_ns };
+	s->file_slot[i] = (uint32_t)s->nfiles;
+	return (uint32_t)s->nfiles;
+}
+
 static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
 {
 	struct st_log_sites *s = ctx;
 	struct st_log_site *v;
+	uint32_t file = 0;
 
 	if (s->symbolize && (!s->sym || st_sym_rows_site(s->sym, d, r)))
+		return -ENOMEM;
+	if (r->has_file_id && !(file = log_file(s, r->inode, r->mtime_ns)))
 		return -ENOMEM;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 4096;
@@ -166,11 +259,9 @@ static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
 	s->v[s->n++] = (struct st_log_site){
 		.proc_id = r->proc_id, .addr = r->addr,
 		.first_ordinal = r->first_ordinal,
-		.inode = r->inode, .mtime_ns = r->mtime_ns,
 		.ev = { .path = r->path, .sym = r->sym, .offset = r->offset,
-			.map = r->map },
+			.map = r->map, .file = file },
 		.nr = r->nr, .abi = (uint16_t)r->abi,
-		.has_file_id = r->has_file_id,
 	};
 	return 0;
 }
@@ -184,6 +275,9 @@ static void log_sites_reset(void *ctx)
 	struct st_log_sites *s = ctx;
 
 	s->n = 0;
+	s->nfiles = 0;
+	if (s->file_slot)
+		memset(s->file_slot, 0, s->file_slots * sizeof(*s->file_slot));
 	if (s->symbolize) {
 		st_sym_rows_free(s->sym);
 		s->sym = st_sym_rows_new();
@@ -215,6 +309,8 @@ void st_log_sites_free(struct st_log_sites *s)
 {
 	st_sym_rows_free(s->sym);
 	free(s->v);
+	free(s->files);
+	free(s->file_slot);
 	free(s->scratch);
 	memset(s, 0, sizeof(*s));
 }
@@ -256,12 +352,13 @@ static const struct st_site_row *log_rows_of(void *ctx, const struct st_proc_row
 	}
 	for (i = 0; i < *n; i++) {
 		const struct st_log_site *v = &s->v[a + i];
+		const struct st_log_file *f = v->ev.file ? &s->files[v->ev.file - 1] : NULL;
 
 		s->scratch[i] = (struct st_site_row){
 			.proc_id = v->proc_id, .addr = v->addr, .nr = v->nr,
 			.abi = v->abi, .map = v->ev.map, .path = v->ev.path,
-			.offset = v->ev.offset, .has_file_id = v->has_file_id,
-			.inode = v->inode, .mtime_ns = v->mtime_ns,
+			.offset = v->ev.offset, .has_file_id = f,
+			.inode = f ? f->inode : 0, .mtime_ns = f ? f->mtime_ns : 0,
 			.first_ordinal = v->first_ordinal, .sym = v->ev.sym,
 		};
 	}
@@ -310,13 +407,13 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 		  struct st_log_sites *ls, struct st_log_writer *w,
 		  const struct st_log_record_opts *o)
 {
-	const struct st_event **mem = NULL, **pev = NULL;
-	struct st_event *pev_store = NULL;
+	const struct st_event **mem = NULL;
+	struct pevs pev = { 0 };
 	struct st_bound *bounds = NULL;
 	struct st_merge *m = NULL;
 	struct st_hidx sites = { 0 };
 	uint64_t total, done = 0;
-	size_t i, npev = 0;
+	size_t i;
 	int ret = -ENOMEM;
 
 	if (log->spool) {
@@ -332,7 +429,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	}
 	st_qsort(ls->v, ls->n, sizeof(*ls->v), log_site_cmp);
 	if (!mem || !bounds || index_sites(ls, &sites) ||
-	    proc_events(d, &pev_store, &pev, &npev))
+	    proc_events(d, &pev))
 		goto out;
 	for (i = 0; i < log->n; i++)
 		mem[i] = &log->ev[i];
@@ -346,10 +443,10 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	if (!ret)
 		ret = st_merge_add_array(m, mem, log->n);
 	if (!ret)
-		ret = st_merge_add_array(m, pev, npev);
+		ret = st_merge_add_fn(m, pevs_next, &pev);
 	if (!ret)
 		ret = st_merge_start(m);
-	total = log->pushed + npev;
+	total = log->pushed + pev.n;
 	while (!ret && st_merge_peek(m)) {
 		struct st_event ev = *st_merge_peek(m);
 
@@ -374,8 +471,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 out:
 	st_merge_free(m);
 	st_hidx_free(&sites);
-	free(pev_store);
-	free(pev);
+	free(pev.v);
 	free(bounds);
 	free(mem);
 	return ret;

@@ -70,6 +70,8 @@ struct st_ev_site {
 	const struct st_sym *sym;	/* NULL: not symbolized */
 	uint64_t offset;
 	uint32_t map;			/* enum systrace_map */
+	/* st_log_sites' own: its file's identity, from 1; 0: none */
+	uint32_t file;
 };
 
 /*
@@ -210,19 +212,22 @@ struct st_log_record_opts {
 };
 
 /*
- * The site rows a log's syscalls join, each kept in 80 bytes where a
+ * The site rows a log's syscalls join, each kept in 64 bytes where a
  * dump's row takes 152: what the join, the phases and the writers read of
- * it, its strings and sym pooled in the dump it came from. A glibc build
- * has 1.8 million site rows.
+ * it, its strings and sym pooled in the dump it came from, its file's
+ * identity (inode, mtime) once per file in the store. A glibc build has
+ * 1.8 million site rows.
  */
 struct st_log_site {
 	uint64_t proc_id, addr;
 	uint64_t first_ordinal;
-	uint64_t inode, mtime_ns;	/* when has_file_id */
 	struct st_ev_site ev;
 	uint32_t nr;
 	uint16_t abi;
-	bool has_file_id;
+};
+
+struct st_log_file {
+	uint64_t inode, mtime_ns;
 };
 
 /*
@@ -234,6 +239,10 @@ struct st_log_site {
 struct st_log_sites {
 	struct st_log_site *v;
 	size_t n, cap;
+	struct st_log_file *files;	/* ev.file - 1 */
+	size_t nfiles;
+	uint32_t *file_slot;		/* files' positions plus one, by hash */
+	size_t file_slots;		/* a power of 2, over twice nfiles */
 	bool symbolize;
 	struct st_sym_rows *sym;
 	struct st_site_sink sink;	/* ctx: this store */

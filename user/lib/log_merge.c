@@ -11,6 +11,8 @@ struct source {
 	struct st_spool_cursor *cursor;
 	const struct st_event *const *ev;	/* an array's */
 	size_t i, n;
+	st_merge_next_fn fn;			/* a function's */
+	void *ctx;
 };
 
 struct st_merge {
@@ -31,6 +33,11 @@ static int next_array(struct source *s)
 		return 0;
 	s->cur = *s->ev[s->i++];
 	return 1;
+}
+
+static int next_fn(struct source *s)
+{
+	return s->fn(s->ctx, &s->cur);
 }
 
 int st_merge_new(struct st_merge **mp)
@@ -91,6 +98,18 @@ int st_merge_add_array(struct st_merge *m, const struct st_event *const *ev,
 	s->next = next_array;
 	s->ev = ev;
 	s->n = n;
+	return 0;
+}
+
+int st_merge_add_fn(struct st_merge *m, st_merge_next_fn fn, void *ctx)
+{
+	struct source *s = add(m);
+
+	if (!s)
+		return -ENOMEM;
+	s->next = next_fn;
+	s->fn = fn;
+	s->ctx = ctx;
 	return 0;
 }
 

@@ -19,6 +19,12 @@ int st_merge_add_runs(struct st_merge *m, int fd,
 /* ev[0 .. n - 1] in log order; they must outlive the merge. */
 int st_merge_add_array(struct st_merge *m, const struct st_event *const *ev,
 		       size_t n);
+/*
+ * Events from fn(ctx, ev), in log order: 1 and the next event in *ev, 0
+ * at the end, or -errno.
+ */
+typedef int (*st_merge_next_fn)(void *ctx, struct st_event *ev);
+int st_merge_add_fn(struct st_merge *m, st_merge_next_fn fn, void *ctx);
 int st_merge_start(struct st_merge *m);
 /* The next event (NULL at the end), valid until st_merge_pop. */
 const struct st_event *st_merge_peek(const struct st_merge *m);

@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "report.h"
 #include "systrace.h"
@@ -326,6 +327,27 @@ static char *lv_writer(bool *failed, const struct lv_env *env,
 	return buf;
 }
 
+/* "PROC_ID EVENT TS_NS|" for each process event of a CSV log, in order. */
+static const char *lv_proc_events(const char *csv, char *out, size_t n)
+{
+	char *copy = strdup(csv), *save = NULL, *line, *f[9], *fs;
+	size_t len = 0;
+	int k;
+
+	out[0] = '\0';
+	line = strtok_r(copy, "\n", &save);	/* the header */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		for (k = 0, fs = line; k < 9 && fs; k++)
+			f[k] = strsep(&fs, ",");
+		if (k == 9 && strcmp(f[8], "syscall"))
+			len += (size_t)snprintf(out + len, n - len, "%s %s %s|", f[1], f[8], f[6]);
+		if (len >= n)
+			break;
+	}
+	free(copy);
+	return out;
+}
+
 static int lv_str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -358,7 +380,12 @@ static char *lv_syscall_lines(const char *csv)
  * sets its phase and early bit from those rows: its syscall lines are the
  * fixture's own, written with their site and phase.
  */
-TEST(log_record_joins_syscalls_to_the_compact_site_rows)
+/*
+ * alias: the interpreter's sites name it by another path, with its file's
+ * identity: they are in it all the same (st_interp_holds), so the store
+ * must keep each site's identity.
+ */
+static void lv_record(bool *failed, bool alias)
 {
 	struct st_log_record_opts o = { .early_object = EARLY };
 	struct st_log_meta meta = { .session_id = 9 };
@@ -366,12 +393,32 @@ TEST(log_record_joins_syscalls_to_the_compact_site_rows)
 	struct st_log_writer *w;
 	struct st_log_sites ls;
 	struct lv_env env;
-	char *want, *got = NULL, *a, *b;
+	char *want, *got = NULL, *a, *b, pe[256], ph[LV_N + 1], early[LV_N + 1];
 	size_t len = 0, i, calls = 0;
 	FILE *f;
 
 	lv_setup(failed, &env);
+	if (alias) {
+		const char *other;
+		struct stat st;
+
+		ASSERT_EQ(stat(env.ld, &st), 0);
+		ASSERT_EQ(st_dump_str(&env.d, "/alias/of/the/interpreter", &other), 0);
+		for (i = 0; i < env.d.nsites; i++) {
+			struct st_site_row *r = &env.d.sites[i];
+
+			if (!r->path || strcmp(r->path, env.ld))
+				continue;
+			r->path = env.evs[i].path = other;
+			r->has_file_id = true;
+			r->inode = st.st_ino;
+			r->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000 +
+				      (uint64_t)st.st_mtim.tv_nsec;
+		}
+	}
 	ASSERT_EQ(st_log_set_phases(&env.log, &env.d, EARLY), 0);
+	lv_phases(&env.log, ph, early);
+	EXPECT_STREQ(ph, "LLLLLPPP.PP.LLLPP.P.");
 	want = lv_writer(failed, &env, ST_LOG_CSV, &len);
 	ASSERT_TRUE(want);
 	for (i = 0; i < env.log.n; i++) {
@@ -405,6 +452,10 @@ TEST(log_record_joins_syscalls_to_the_compact_site_rows)
 	a = lv_syscall_lines(want);
 	b = lv_syscall_lines(got);
 	EXPECT_STREQ(b, a);
+	/* The process events come from the rows, in log order. */
+	EXPECT_STREQ(lv_proc_events(got, pe, sizeof(pe)),
+		     "1 exec 1000000|1 fork 1050000|3 exec 1100000|3 exit 1400000|"
+		     "1 exit 1490000|");
 	/* Not vacuous: every syscall, a path for those with a site row. */
 	EXPECT_EQ((size_t)calls, (size_t)16);
 	EXPECT_TRUE(strstr(b, EARLY));
@@ -416,6 +467,16 @@ TEST(log_record_joins_syscalls_to_the_compact_site_rows)
 	st_log_sites_free(&ls);
 	st_log_free(&raw);
 	lv_teardown(&env);
+}
+
+TEST(log_record_joins_syscalls_to_the_compact_site_rows)
+{
+	lv_record(failed, false);
+}
+
+TEST(log_record_keeps_each_sites_file_identity)
+{
+	lv_record(failed, true);
 }
 
 static json_t *lv_chrome(bool *failed, const struct lv_env *env)
