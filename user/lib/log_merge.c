@@ -16,6 +16,7 @@ struct source {
 };
 
 struct st_merge {
+	struct st_spool_reader *reader;	/* the runs' cursors share it */
 	struct source *src;
 	size_t nsrc, cap;
 	struct source **heap;
@@ -67,13 +68,15 @@ int st_merge_add_runs(struct st_merge *m, int fd,
 	size_t i;
 	int ret;
 
+	if (n && !m->reader && (ret = st_spool_reader_new(&m->reader)))
+		return ret;
 	for (i = 0; i < n; i++) {
 		struct source *s = add(m);
 
 		if (!s)
 			return -ENOMEM;
 		s->next = next_cursor;
-		ret = st_spool_cursor_new(&s->cursor, fd, &runs[i]);
+		ret = st_spool_cursor_new(&s->cursor, m->reader, fd, &runs[i]);
 		if (ret)
 			return ret;
 	}
@@ -182,6 +185,7 @@ void st_merge_free(struct st_merge *m)
 		return;
 	for (i = 0; i < m->nsrc; i++)
 		st_spool_cursor_free(m->src[i].cursor);
+	st_spool_reader_free(m->reader);
 	free(m->src);
 	free(m->heap);
 	free(m);

@@ -435,41 +435,67 @@ int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 	return 0;
 }
 
-struct st_spool_cursor {
-	int fd;
-	uint64_t off, end;
+struct st_spool_reader {
 	ZSTD_DCtx *d;
 	char *cbuf;
 	size_t ccap;
+};
+
+struct st_spool_cursor {
+	struct st_spool_reader *r;
+	int fd;
+	uint64_t off, end;
 	struct st_spool_rec rec[CHUNK_RECS];
 	size_t n, i;
 };
 
-int st_spool_cursor_new(struct st_spool_cursor **cp, int fd,
-			const struct st_spool_run *run)
+int st_spool_reader_new(struct st_spool_reader **rp)
+{
+	struct st_spool_reader *r = calloc(1, sizeof(*r));
+
+	*rp = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->ccap = ZSTD_compressBound(CHUNK_RECS * sizeof(struct st_spool_rec));
+	r->cbuf = malloc(r->ccap);
+	r->d = ZSTD_createDCtx();
+	if (!r->cbuf || !r->d) {
+		st_spool_reader_free(r);
+		return -ENOMEM;
+	}
+	*rp = r;
+	return 0;
+}
+
+void st_spool_reader_free(struct st_spool_reader *r)
+{
+	if (!r)
+		return;
+	ZSTD_freeDCtx(r->d);
+	free(r->cbuf);
+	free(r);
+}
+
+int st_spool_cursor_new(struct st_spool_cursor **cp, struct st_spool_reader *r,
+			int fd, const struct st_spool_run *run)
 {
 	struct st_spool_cursor *c = malloc(sizeof(*c));
 
 	*cp = NULL;
 	if (!c)
 		return -ENOMEM;
+	c->r = r;
 	c->fd = fd;
 	c->off = run->start;
 	c->end = run->end;
 	c->n = c->i = 0;
-	c->ccap = ZSTD_compressBound(sizeof(c->rec));
-	c->cbuf = malloc(c->ccap);
-	c->d = ZSTD_createDCtx();
-	if (!c->cbuf || !c->d) {
-		st_spool_cursor_free(c);
-		return -ENOMEM;
-	}
 	*cp = c;
 	return 0;
 }
 
 static int read_chunk(struct st_spool_cursor *c)
 {
+	struct st_spool_reader *r = c->r;
 	struct chunk_hdr h;
 	size_t got;
 	int ret;
@@ -477,13 +503,13 @@ static int read_chunk(struct st_spool_cursor *c)
 	ret = read_all(c->fd, &h, sizeof(h), c->off);
 	if (ret)
 		return ret;
-	if (h.magic != CHUNK_MAGIC || h.nrec > CHUNK_RECS || h.csize > c->ccap ||
+	if (h.magic != CHUNK_MAGIC || h.nrec > CHUNK_RECS || h.csize > r->ccap ||
 	    c->off + sizeof(h) + h.csize > c->end)
 		return -EBADMSG;
-	ret = read_all(c->fd, c->cbuf, h.csize, c->off + sizeof(h));
+	ret = read_all(c->fd, r->cbuf, h.csize, c->off + sizeof(h));
 	if (ret)
 		return ret;
-	got = ZSTD_decompressDCtx(c->d, c->rec, sizeof(c->rec), c->cbuf, h.csize);
+	got = ZSTD_decompressDCtx(r->d, c->rec, sizeof(c->rec), r->cbuf, h.csize);
 	if (ZSTD_isError(got) || got != h.nrec * sizeof(c->rec[0]))
 		return -EBADMSG;
 	c->off += sizeof(h) + h.csize;
@@ -522,9 +548,5 @@ int st_spool_cursor_next(struct st_spool_cursor *c, struct st_event *ev)
 
 void st_spool_cursor_free(struct st_spool_cursor *c)
 {
-	if (!c)
-		return;
-	ZSTD_freeDCtx(c->d);
-	free(c->cbuf);
 	free(c);
 }

@@ -63,11 +63,22 @@ bool st_spool_is_spool(const unsigned char *b, size_t n);
 int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 		  size_t *nruns, uint64_t *cut, const char **why);
 
-/* Reads one run, a chunk at a time. */
+/*
+ * What the cursors of one merge share: the compressed chunk's buffer and
+ * the decompressor, used by one cursor at a time (a chunk is read and
+ * decompressed whole in st_spool_cursor_next). Each cursor then holds
+ * one chunk's records, 128 KiB: a log of 50 million events has about 100
+ * runs. st_spool_reader_new returns 0 or -ENOMEM.
+ */
+struct st_spool_reader;
+int st_spool_reader_new(struct st_spool_reader **rp);
+void st_spool_reader_free(struct st_spool_reader *r);
+
+/* Reads one run, a chunk at a time, through r (which must outlive it). */
 struct st_spool_cursor;
 
-int st_spool_cursor_new(struct st_spool_cursor **cp, int fd,
-			const struct st_spool_run *run);
+int st_spool_cursor_new(struct st_spool_cursor **cp, struct st_spool_reader *r,
+			int fd, const struct st_spool_run *run);
 /* 1 with *ev (no site, no proc), 0 at the end, -errno. */
 int st_spool_cursor_next(struct st_spool_cursor *c, struct st_event *ev);
 void st_spool_cursor_free(struct st_spool_cursor *c);

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "log_merge.h"
+#include "log_spool.h"
 #include "report.h"
 #include "systrace.h"
 #include "test.h"
@@ -300,6 +302,61 @@ TEST(log_phases_unknown_interpreter_gives_no_phase)
 	EXPECT_STREQ(phase, "--------.P-.-----.-.");
 	EXPECT_STREQ(early, "________.__._____._.");
 	lv_teardown(&env);
+}
+
+/*
+ * A spool of several runs read back through one merge, whose cursors share
+ * one reader (a chunk's buffer and decompressor): 3 runs of interleaved
+ * times come out as one stream in log order, every event once, as written.
+ */
+TEST(log_spool_runs_merge_in_order_through_one_reader)
+{
+	const size_t n = 3 * 512 * 1024 + 1000;	/* 3 full runs and a short one */
+	char dir[] = "/tmp/systrace-spool-XXXXXX", path[64];
+	const struct st_spool_run *runs;
+	struct st_spool *sp;
+	struct st_merge *m;
+	struct st_err err;
+	uint64_t last = 0, got = 0, sum = 0, want = 0;
+	size_t i, nruns;
+	bool ordered = true;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/log.csv", dir);
+	ASSERT_EQ(st_spool_open(&sp, path, 7, &err), 0);
+	for (i = 0; i < n; i++) {
+		/* Each run's times spread over the whole span. */
+		struct st_event e = { .kind = ST_EV_SYSCALL, .proc_id = 1 + i % 5,
+				      .ts_ns = (i * 7919) % n * 10 + 5, .seq = i,
+				      .nr = (uint32_t)(i % 300), .ret = -(int64_t)(i % 3),
+				      .addr = 0x400000 + i, .pid = 100, .tid = 100 };
+
+		ASSERT_EQ(st_spool_add(sp, &e), 0);
+		want += e.addr;
+	}
+	ASSERT_EQ(st_spool_finish(sp), 0);
+	runs = st_spool_runs(sp, &nruns);
+	EXPECT_EQ(nruns, 4);
+	EXPECT_EQ(runs[3].nrec, 1000);
+	ASSERT_EQ(st_merge_new(&m), 0);
+	ASSERT_EQ(st_merge_add_spool(m, sp), 0);
+	ASSERT_EQ(st_merge_start(m), 0);
+	while (st_merge_peek(m)) {
+		const struct st_event *e = st_merge_peek(m);
+
+		ordered &= e->ts_ns >= last;
+		last = e->ts_ns;
+		sum += e->addr;
+		EXPECT_TRUE(e->addr == 0x400000 + e->seq && e->nr == e->seq % 300);
+		got++;
+		ASSERT_EQ(st_merge_pop(m), 0);
+	}
+	EXPECT_TRUE(ordered);
+	EXPECT_EQ(got, n);
+	EXPECT_EQ(sum, want);
+	st_merge_free(m);
+	st_spool_close(sp);
+	rmdir(dir);
 }
 
 /* The fixture's events through a writer of fmt, into a buffer. */
