@@ -236,47 +236,36 @@ struct sum_rows {
 	size_t why_len;
 	struct st_sysagg *aggs;		/* per (abi, nr): calls, errors, total_ns */
 	size_t naggs, cap;
-	uint32_t *slot;			/* aggs' positions plus one, by hash */
-	size_t nslots;			/* 2 * cap, a power of 2 */
+	struct st_hidx idx;		/* aggs by (abi, nr) */
 	bool nomem;
 };
 
-static size_t agg_slot(const struct sum_rows *r, uint32_t abi, uint32_t nr)
+static uint64_t agg_key_hash(uint32_t abi, uint32_t nr)
 {
-	size_t i = st_hash_mix((uint64_t)abi << 32 | nr) & (r->nslots - 1);
-
-	while (r->slot[i] && (r->aggs[r->slot[i] - 1].abi != abi ||
-			      r->aggs[r->slot[i] - 1].nr != nr))
-		i = (i + 1) & (r->nslots - 1);
-	return i;
+	return st_hash_mix((uint64_t)abi << 32 | nr);
 }
 
-static int agg_grow(struct sum_rows *r)
+static uint64_t agg_hash(const void *ctx, uint32_t pos)
 {
-	size_t cap = r->cap ? 2 * r->cap : 256, i;
-	struct st_sysagg *aggs = realloc(r->aggs, cap * sizeof(*aggs));
-	uint32_t *slot;
+	const struct st_sysagg *a = &((const struct sum_rows *)ctx)->aggs[pos];
 
-	if (!aggs)
-		return -ENOMEM;
-	r->aggs = aggs;
-	slot = calloc(2 * cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	free(r->slot);
-	r->slot = slot;
-	r->nslots = 2 * cap;
-	r->cap = cap;
-	for (i = 0; i < r->naggs; i++)
-		r->slot[agg_slot(r, r->aggs[i].abi, r->aggs[i].nr)] = (uint32_t)i + 1;
-	return 0;
+	return agg_key_hash(a->abi, a->nr);
+}
+
+static bool agg_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	const struct st_sysagg *a = &((const struct sum_rows *)ctx)->aggs[pos];
+	const struct st_site_row *s = key;
+
+	return a->abi == s->abi && a->nr == s->nr;
 }
 
 static int sum_row(void *ctx, struct st_dump *d, struct st_site_row *s)
 {
 	struct sum_rows *r = ctx;
+	uint64_t h = agg_key_hash(s->abi, s->nr);
 	struct st_sysagg *a;
-	size_t i;
+	int64_t i;
 
 	if (!r->begun) {
 		st_dump_sort(d);	/* the process rows, for the check */
@@ -285,17 +274,23 @@ static int sum_row(void *ctx, struct st_dump *d, struct st_site_row *s)
 		r->begun = true;
 	}
 	st_check_site(&r->check, d, s);
-	if (r->naggs == r->cap && agg_grow(r))
-		return -ENOMEM;
-	i = agg_slot(r, s->abi, s->nr);
-	if (!r->slot[i]) {
-		a = &r->aggs[r->naggs++];
-		memset(a, 0, sizeof(*a));
-		a->abi = s->abi;
-		a->nr = s->nr;
-		r->slot[i] = (uint32_t)r->naggs;
+	i = st_hidx_find(&r->idx, h, agg_eq, r, s);
+	if (i < 0) {
+		if (r->naggs == r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 256;
+
+			a = realloc(r->aggs, cap * sizeof(*a));
+			if (!a)
+				return -ENOMEM;
+			r->aggs = a;
+			r->cap = cap;
+		}
+		i = (int64_t)r->naggs++;
+		r->aggs[i] = (struct st_sysagg){ .abi = s->abi, .nr = s->nr };
+		if (st_hidx_add(&r->idx, h, (uint32_t)i, agg_hash, r))
+			return -ENOMEM;
 	}
-	a = &r->aggs[r->slot[i] - 1];
+	a = &r->aggs[i];
 	a->calls += s->calls;
 	a->errors += s->errors;
 	a->total_ns += s->total_ns;
@@ -311,7 +306,7 @@ static void sum_rows_reset(void *ctx)
 		fclose(r->why);
 	free(r->why_text);
 	free(r->aggs);
-	free(r->slot);
+	st_hidx_free(&r->idx);
 	memset(r, 0, sizeof(*r));
 	r->sink = (struct st_site_sink){ .row = sum_row, .reset = sum_rows_reset, .ctx = r };
 }

@@ -198,43 +198,44 @@ static int proc_events(const struct st_dump *d, struct pevs *out)
 
 /* ---- the site rows a log joins (st_log_sites) ---- */
 
+static uint64_t file_hash(const void *ctx, uint32_t pos)
+{
+	const struct st_log_file *f = &((const struct st_log_sites *)ctx)->files[pos];
+
+	return st_hash3(f->inode, f->mtime_ns, 0);
+}
+
+static bool file_eq(const void *ctx, uint32_t pos, const void *key)
+{
+	const struct st_log_file *f = &((const struct st_log_sites *)ctx)->files[pos];
+	const struct st_log_file *k = key;
+
+	return f->inode == k->inode && f->mtime_ns == k->mtime_ns;
+}
+
 /* The identity's number in s (from 1), added if new; 0: out of memory. */
 static uint32_t log_file(struct st_log_sites *s, uint64_t inode, uint64_t mtime_ns)
 {
-	size_t i, mask = s->file_slots - 1;
-	uint32_t *slot;
+	struct st_log_file key = { inode, mtime_ns }, *files;
+	uint64_t h = st_hash3(inode, mtime_ns, 0);
+	int64_t i = st_hidx_find(&s->file_idx, h, file_eq, s, &key);
 
-	if (2 * (s->nfiles + 1) >= s->file_slots) {
-		size_t n = s->file_slots ? 2 * s->file_slots : 1024, k;
-		struct st_log_file *files = realloc(s->files, n / 2 * sizeof(*files));
+	if (i >= 0)
+		return (uint32_t)i + 1;
+	if (s->nfiles == s->files_cap) {
+		size_t cap = s->files_cap ? 2 * s->files_cap : 512;
 
-		slot = calloc(n, sizeof(*slot));
-		if (files)
-			s->files = files;
-		if (!files || !slot || s->nfiles >= UINT32_MAX - 1) {
-			free(slot);
+		files = realloc(s->files, cap * sizeof(*files));
+		if (!files)
 			return 0;
-		}
-		free(s->file_slot);
-		s->file_slot = slot;
-		s->file_slots = n;
-		mask = n - 1;
-		for (k = 0; k < s->nfiles; k++) {
-			for (i = st_hash3(s->files[k].inode, s->files[k].mtime_ns, 0) & mask;
-			     slot[i]; i = (i + 1) & mask)
-				;
-			slot[i] = (uint32_t)k + 1;
-		}
+		s->files = files;
+		s->files_cap = cap;
 	}
-	for (i = st_hash3(inode, mtime_ns, 0) & mask; s->file_slot[i]; i = (i + 1) & mask) {
-		const struct st_log_file *f = &s->files[s->file_slot[i] - 1];
-
-		if (f->inode == inode && f->mtime_ns == mtime_ns)
-			return s->file_slot[i];
-	}
-	s->files[s->nfiles++] = (struct st_log_file){ inode, mtime_ns };
-	s->file_slot[i] = (uint32_t)s->nfiles;
-	return (uint32_t)s->nfiles;
+	s->files[s->nfiles] = key;
+	if (s->nfiles >= UINT32_MAX - 1 ||
+	    st_hidx_add(&s->file_idx, h, (uint32_t)s->nfiles, file_hash, s))
+		return 0;
+	return (uint32_t)++s->nfiles;
 }
 
 static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
@@ -276,8 +277,7 @@ static void log_sites_reset(void *ctx)
 
 	s->n = 0;
 	s->nfiles = 0;
-	if (s->file_slot)
-		memset(s->file_slot, 0, s->file_slots * sizeof(*s->file_slot));
+	st_hidx_free(&s->file_idx);
 	if (s->symbolize) {
 		st_sym_rows_free(s->sym);
 		s->sym = st_sym_rows_new();
@@ -310,7 +310,7 @@ void st_log_sites_free(struct st_log_sites *s)
 	st_sym_rows_free(s->sym);
 	free(s->v);
 	free(s->files);
-	free(s->file_slot);
+	st_hidx_free(&s->file_idx);
 	free(s->scratch);
 	memset(s, 0, sizeof(*s));
 }

@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include "err.h"
 #include "interp.h"
+#include "log_hash.h"
 #include "model.h"
 
 enum st_ev_kind {
@@ -240,9 +241,8 @@ struct st_log_sites {
 	struct st_log_site *v;
 	size_t n, cap;
 	struct st_log_file *files;	/* ev.file - 1 */
-	size_t nfiles;
-	uint32_t *file_slot;		/* files' positions plus one, by hash */
-	size_t file_slots;		/* a power of 2, over twice nfiles */
+	size_t nfiles, files_cap;
+	struct st_hidx file_idx;	/* files by (inode, mtime) */
 	bool symbolize;
 	struct st_sym_rows *sym;
 	struct st_site_sink sink;	/* ctx: this store */
