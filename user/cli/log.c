@@ -254,7 +254,8 @@ static void keep_spool(struct st_log_rec *rec, const char *path)
 /*
  * The session's process rows into d and its site rows into sites, a row
  * at a time (symbolized unless --no-symbols): a glibc build's 1.8 million
- * site rows are never held whole. None when the session is gone (a
+ * site rows are never held whole, and its command lines wait in a file
+ * beside the log (st_log_sites_argv_aside). None when the session is gone (a
  * reset): said, not fatal. On failure, nothing is left to free.
  */
 static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
@@ -267,7 +268,11 @@ static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
 		return -ENOMEM;
 	}
+	st_log_sites_argv_aside(sites, o->path);
 	ret = st_session_fetch_to(be, id, d, &sites->sink, err);
+	if (!ret && sites->argv_err)
+		st_warn("log: the command lines stay in memory: no temporary file beside %s (%s)",
+			o->path, strerror(sites->argv_err));
 	/* The module says ENOENT; the BPF backend finds no pinned session. */
 	if (ret && (err->kind == ST_ERR_NOSESSION ||
 		    (err->kind == ST_ERR_KERNEL && err->err == ENOENT))) {

@@ -297,6 +297,16 @@ static int sum_row(void *ctx, struct st_dump *d, struct st_site_row *s)
 	return 0;
 }
 
+/* The summary says nothing of command lines: 75 MB of a build's, let go. */
+static int sum_proc(void *ctx, struct st_dump *d, struct st_proc_row *p)
+{
+	(void)ctx;
+	(void)d;
+	free(p->argv);
+	p->argv = NULL;
+	return 0;
+}
+
 static void sum_rows_reset(void *ctx)
 {
 	struct sum_rows *r = ctx;
@@ -308,7 +318,8 @@ static void sum_rows_reset(void *ctx)
 	free(r->aggs);
 	st_hidx_free(&r->idx);
 	memset(r, 0, sizeof(*r));
-	r->sink = (struct st_site_sink){ .row = sum_row, .reset = sum_rows_reset, .ctx = r };
+	r->sink = (struct st_site_sink){ .row = sum_row, .proc = sum_proc,
+					 .reset = sum_rows_reset, .ctx = r };
 }
 
 static int by_abi_nr(const void *a, const void *b)

@@ -787,8 +787,11 @@ static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	for (i = 0; i < n && !ret; i++)
+	for (i = 0; i < n && !ret; i++) {
 		ret = proc_row(&bs.s, &procs[i], bs.files, bs.argv, &d->procs[i]);
+		if (!ret && sink && sink->proc)
+			ret = sink->proc(sink->ctx, d, &d->procs[i]);
+	}
 	d->nprocs = n;
 	free(procs);
 	if (ret)

@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "log_file.h"
 #include "log_hash.h"
 #include "log_merge.h"
 #include "log_spool.h"
@@ -144,17 +146,29 @@ static int pev_cmp(const void *a, const void *b, void *ctx)
 
 struct pevs {
 	const struct st_dump *d;
+	struct st_log_sites *ls;	/* argv set aside there, or NULL */
 	struct pev *v;
 	size_t i, n;
 };
 
+static int argv_lend(struct st_log_sites *s, const struct st_dump *d, size_t row);
+
 static int pevs_next(void *ctx, struct st_event *ev)
 {
 	struct pevs *p = ctx;
+	const struct pev *v;
+	int ret;
 
 	if (p->i == p->n)
 		return 0;
-	pev_event(p->d, &p->v[p->i++], ev);
+	v = &p->v[p->i++];
+	pev_event(p->d, v, ev);
+	/*
+	 * The merge holds one event of this source at a time, written before
+	 * the next is asked for: one row at a time is lent its argv.
+	 */
+	if (p->ls && v->kind == ST_EV_EXEC && (ret = argv_lend(p->ls, p->d, v->proc)))
+		return ret;
 	return 1;
 }
 
@@ -267,6 +281,135 @@ static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
 	return 0;
 }
 
+/* ---- argv set aside (st_log_sites_argv_aside) ---- */
+
+static int write_at(int fd, const char *p, size_t n, uint64_t off)
+{
+	while (n) {
+		ssize_t k = pwrite(fd, p, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		p += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* The dump's sink, for each process row: its argv to the file. */
+static int log_proc_row(void *ctx, struct st_dump *d, struct st_proc_row *r)
+{
+	struct st_log_sites *s = ctx;
+	int ret;
+
+	(void)d;
+	if (!r->argv || s->argv_err)
+		return 0;
+	if (s->argv_fd < 0) {
+		s->argv_fd = st_log_tmpfile(s->argv_beside, "argv", &s->argv_name);
+		if (s->argv_fd < 0) {
+			s->argv_err = -s->argv_fd;
+			return 0;
+		}
+		if (s->argv_name)
+			unlink(s->argv_name);
+	}
+	if (s->argv_n == s->argv_cap) {
+		size_t cap = s->argv_cap ? 2 * s->argv_cap : 1024;
+		struct st_log_argv *at = realloc(s->argv_at, cap * sizeof(*at));
+
+		if (!at)
+			return -ENOMEM;
+		s->argv_at = at;
+		s->argv_cap = cap;
+	}
+	ret = write_at(s->argv_fd, r->argv, r->argv_len, s->argv_end);
+	if (ret) {
+		/* A full disk: this row and the next keep theirs. */
+		s->argv_err = -ret;
+		return 0;
+	}
+	s->argv_at[s->argv_n++] = (struct st_log_argv){ .id = r->id, .off = s->argv_end };
+	s->argv_sorted = false;
+	s->argv_end += r->argv_len;
+	free(r->argv);
+	r->argv = NULL;
+	return 0;
+}
+
+/* The row lent argv_buf gives it back. */
+static void argv_return(struct st_log_sites *s)
+{
+	if (s->argv_row)
+		s->argv_row->argv = NULL;
+	s->argv_row = NULL;
+}
+
+static int argv_id_cmp(const void *a, const void *b)
+{
+	const struct st_log_argv *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Row d->procs[row] is lent its argv, read back, until the next lend. */
+static int argv_lend(struct st_log_sites *s, const struct st_dump *d, size_t row)
+{
+	struct st_proc_row *r = (struct st_proc_row *)&d->procs[row];
+	struct st_log_argv key = { .id = r->id }, *at;
+	size_t n = r->argv_len, got = 0;
+
+	argv_return(s);
+	if (!s->argv_n || r->argv)
+		return 0;
+	if (!s->argv_sorted) {
+		st_qsort(s->argv_at, s->argv_n, sizeof(*s->argv_at), argv_id_cmp);
+		s->argv_sorted = true;
+	}
+	at = bsearch(&key, s->argv_at, s->argv_n, sizeof(*at), argv_id_cmp);
+	if (!at)
+		return 0;
+	if (n + 1 > s->argv_buf_cap) {
+		char *b = realloc(s->argv_buf, n + 1);
+
+		if (!b)
+			return -ENOMEM;
+		s->argv_buf = b;
+		s->argv_buf_cap = n + 1;
+	}
+	while (got < n) {
+		ssize_t k = pread(s->argv_fd, s->argv_buf + got, n - got,
+				  (off_t)(at->off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		got += (size_t)k;
+	}
+	s->argv_buf[n] = '\0';
+	r->argv = s->argv_buf;
+	s->argv_row = r;
+	return 0;
+}
+
+void st_log_sites_argv_aside(struct st_log_sites *s, const char *log_path)
+{
+	s->argv_beside = log_path;
+	s->sink.proc = log_proc_row;
+}
+
+static void argv_reset(struct st_log_sites *s)
+{
+	s->argv_n = 0;
+	s->argv_end = 0;
+	if (s->argv_fd >= 0 && ftruncate(s->argv_fd, 0))
+		s->argv_err = errno;
+}
+
 /*
  * A retried dump: its rows so far are gone, and the memo's paths and syms
  * with their pool (st_dump_free), so the memo goes too.
@@ -275,6 +418,7 @@ static void log_sites_reset(void *ctx)
 {
 	struct st_log_sites *s = ctx;
 
+	argv_reset(s);
 	s->n = 0;
 	s->nfiles = 0;
 	st_hidx_free(&s->file_idx);
@@ -287,6 +431,7 @@ static void log_sites_reset(void *ctx)
 int st_log_sites_init(struct st_log_sites *s, bool symbolize)
 {
 	memset(s, 0, sizeof(*s));
+	s->argv_fd = -1;
 	s->symbolize = symbolize;
 	s->sink = (struct st_site_sink){ .row = log_site_row, .reset = log_sites_reset,
 					 .ctx = s };
@@ -312,7 +457,14 @@ void st_log_sites_free(struct st_log_sites *s)
 	free(s->files);
 	st_hidx_free(&s->file_idx);
 	free(s->scratch);
+	/* st_log_record gave argv_buf back: no row holds it. */
+	free(s->argv_at);
+	free(s->argv_buf);
+	if (s->argv_fd >= 0)
+		close(s->argv_fd);
+	free(s->argv_name);
 	memset(s, 0, sizeof(*s));
+	s->argv_fd = -1;
 }
 
 /* As a dump's sorted rows (model.c): an image's in first-call order. */
@@ -431,6 +583,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	if (!mem || !bounds || index_sites(ls, &sites) ||
 	    proc_events(d, &pev))
 		goto out;
+	pev.ls = ls;
 	for (i = 0; i < log->n; i++)
 		mem[i] = &log->ev[i];
 	qsort(mem, log->n, sizeof(*mem), ptr_cmp);
@@ -469,6 +622,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	if (!ret && o->progress)
 		o->progress(o->progress_ctx, total, total);
 out:
+	argv_return(ls);
 	st_merge_free(m);
 	st_hidx_free(&sites);
 	free(pev.v);

@@ -248,8 +248,33 @@ struct st_log_sites {
 	struct st_site_sink sink;	/* ctx: this store */
 	struct st_site_row *scratch;	/* rows made for st_rows_of_fn */
 	size_t scratch_cap;
+	/*
+	 * The process rows' argv, set aside (st_log_sites_argv_aside): in a
+	 * temporary file beside the log as the rows come, each read back
+	 * when its exec event is written. A build's 100,000 command lines
+	 * are 75 MB, up to 4 KiB each; here they take 16 bytes a row.
+	 */
+	const char *argv_beside;	/* the log's path; NULL: argv stays in the rows */
+	int argv_fd;			/* -1 until the first argv */
+	int argv_err;			/* why argv stayed in the rows (errno), or 0 */
+	char *argv_name;		/* a named file's (no O_TMPFILE): removed */
+	struct st_log_argv { uint64_t id, off; } *argv_at; /* by row id once sorted */
+	size_t argv_n, argv_cap;
+	bool argv_sorted;
+	uint64_t argv_end;		/* the file's bytes */
+	char *argv_buf;			/* read back into, lent to argv_row */
+	size_t argv_buf_cap;
+	struct st_proc_row *argv_row;	/* the row lent argv_buf now, or NULL */
 };
 int st_log_sites_init(struct st_log_sites *s, bool symbolize);
+/*
+ * The dump's process rows go through the store's sink too: each row's
+ * argv is moved to a temporary file beside log_path (st_log_tmpfile)
+ * and read back when st_log_record writes its exec event, lent to the
+ * row meanwhile. Where the file cannot be made or written, argv stays in
+ * the rows (argv_err says why); nothing is lost.
+ */
+void st_log_sites_argv_aside(struct st_log_sites *s, const char *log_path);
 int st_log_sites_of(struct st_log_sites *s, struct st_dump *d);
 void st_log_sites_free(struct st_log_sites *s);
 

@@ -269,6 +269,56 @@ int st_log_path_in_place(const char *path, struct st_err *err)
 }
 
 /*
+ * Beside the log, where there is room for it; for a log that is no file
+ * of a directory (/dev/stdout, a FIFO), in TMPDIR (/var/tmp by default).
+ * Nameless (O_TMPFILE) where the file system allows it, else
+ * "LOG.PID.SUFFIX", new, named in *named (the caller's to remove or keep).
+ */
+int st_log_tmpfile(const char *log_path, const char *suffix, char **named)
+{
+	char *dir, *slash, *base = NULL;
+	const char *tmp = getenv("TMPDIR");
+	struct st_err err;
+	int in_place = st_log_path_in_place(log_path, &err), fd;
+
+	*named = NULL;
+	if (in_place < 0)
+		return in_place;
+	if (in_place) {
+		if (asprintf(&base, "%s/systracectl-log", tmp && *tmp ? tmp : "/var/tmp") < 0)
+			return -ENOMEM;
+		log_path = base;
+	}
+	dir = strdup(log_path);
+	if (!dir) {
+		free(base);
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	if (fd >= 0) {
+		free(base);
+		return fd;
+	}
+	if (asprintf(named, "%s.%d.%s", log_path, (int)getpid(), suffix) < 0) {
+		free(base);
+		*named = NULL;
+		return -ENOMEM;
+	}
+	free(base);
+	fd = open(*named, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		fd = -errno;
+		free(*named);
+		*named = NULL;
+	}
+	return fd;
+}
+
+/*
  * FILE.partial, new: a stale one of ours (a killed run's) goes first;
  * one that is not ours, or no regular file, stays and is an error.
  */

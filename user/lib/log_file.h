@@ -18,6 +18,14 @@ struct st_err;
  * FIFO, a link), 0 when as FILE.partial renamed, or -errno with err.
  */
 int st_log_path_in_place(const char *path, struct st_err *err);
+/*
+ * A temporary file for the log at log_path: in its directory, or in
+ * TMPDIR (/var/tmp) for a log that is no file of one (/dev/stdout).
+ * Nameless (O_TMPFILE) where it can be; else LOG.PID.SUFFIX, new, its
+ * name in *named (malloc'd: the caller removes the file). Returns the fd
+ * (O_RDWR, O_CLOEXEC) or -errno.
+ */
+int st_log_tmpfile(const char *log_path, const char *suffix, char **named);
 /* Whether b starts with a zstd frame's magic number. */
 bool st_zstd_magic(const unsigned char *b, size_t n);
 

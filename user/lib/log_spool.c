@@ -137,53 +137,6 @@ static void write_run(void *arg, char *chunk, size_t len)
 	s->runs[s->nruns++] = run;
 }
 
-/*
- * Beside the log, where there is room for it; for a log that is no file
- * of a directory (/dev/stdout, a FIFO), in TMPDIR (/var/tmp by default).
- */
-static int open_file(struct st_spool *s, const char *log_path)
-{
-	char *dir, *slash, *base = NULL;
-	const char *tmp = getenv("TMPDIR");
-	struct st_err err;
-	int in_place = st_log_path_in_place(log_path, &err);
-
-	if (in_place < 0)
-		return in_place;
-	if (in_place) {
-		if (asprintf(&base, "%s/systracectl-log", tmp && *tmp ? tmp : "/var/tmp") < 0)
-			return -ENOMEM;
-		log_path = base;
-	}
-	dir = strdup(log_path);
-	if (!dir) {
-		free(base);
-		return -ENOMEM;
-	}
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir] = '\0';
-	s->fd = open(slash ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	free(dir);
-	if (s->fd >= 0) {
-		free(base);
-		return 0;
-	}
-	if (asprintf(&s->path, "%s.%d.spool", log_path, (int)getpid()) < 0) {
-		free(base);
-		s->path = NULL;
-		return -ENOMEM;
-	}
-	free(base);
-	s->fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (s->fd < 0) {
-		free(s->path);
-		s->path = NULL;
-		return -errno;
-	}
-	return 0;
-}
-
 int st_spool_open(struct st_spool **sp, const char *log_path,
 		  uint32_t session_id, struct st_err *err)
 {
@@ -202,9 +155,11 @@ int st_spool_open(struct st_spool **sp, const char *log_path,
 	s->cctx = ZSTD_createCCtx();
 	if (!s->cbuf || !s->cctx)
 		goto fail;
-	ret = open_file(s, log_path);
-	if (ret)
+	s->fd = st_log_tmpfile(log_path, "spool", &s->path);
+	if (s->fd < 0) {
+		ret = s->fd;
 		goto fail;
+	}
 	memcpy(h.magic, SPOOL_MAGIC, sizeof(h.magic));
 	ret = write_all(s->fd, &h, sizeof(h), 0);
 	if (ret)

@@ -236,6 +236,14 @@ struct st_sysagg {
 struct st_dump;
 struct st_site_sink {
 	int (*row)(void *ctx, struct st_dump *d, struct st_site_row *r);
+	/*
+	 * Or NULL: each process row once it is whole, before the next is
+	 * read (r moves after: the dump grows and sorts d->procs). It may
+	 * take r->argv (and free it, or keep it: r->argv NULL, argv_len and
+	 * argv_truncated left as they are). Returns 0 or -errno, which stops
+	 * the dump.
+	 */
+	int (*proc)(void *ctx, struct st_dump *d, struct st_proc_row *r);
 	/* The rows handed so far are void: the dump starts again (or NULL). */
 	void (*reset)(void *ctx);
 	void *ctx;

@@ -556,6 +556,16 @@ static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
 			if (!row)
 				return no_memory(rx);
 			ret = decode_proc(rx, a, row);
+			if (!ret && t->dump->sink && t->dump->sink->proc &&
+			    t->dump->sink->proc(t->dump->sink->ctx, t->dump, row)) {
+				struct st_proc_row *r = row;
+
+				/* Not counted: nothing else frees it. */
+				free(r->exe);
+				free(r->argv);
+				r->exe = r->argv = NULL;
+				return no_memory(rx);
+			}
 		} else if (t->dump->sink) {
 			struct st_site_row r;
 

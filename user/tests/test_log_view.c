@@ -16,6 +16,7 @@
  *     seq 3 read from libc: program; seq 4 futex without a site row on
  *     thread 102, during seq 3: program; killed by signal 9 at 1400000.
  */
+#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -523,6 +524,132 @@ static void lv_record(bool *failed, bool alias)
 	free(want);
 	st_log_sites_free(&ls);
 	st_log_free(&raw);
+	lv_teardown(&env);
+}
+
+/* st_log_record's CSV of env's rows through store ls. */
+static char *lv_record_via(bool *failed, struct lv_env *env, struct st_log_sites *ls)
+{
+	struct st_log_meta meta = { .session_id = 7 };
+	struct st_log_record_opts o = { .early_object = EARLY };
+	struct st_log_writer *w;
+	struct st_log raw = { 0 };
+	char *got = NULL;
+	size_t len, i;
+	FILE *f;
+
+	for (i = 0; i < env->log.n; i++) {
+		struct st_event e = env->log.ev[i];
+
+		if (e.kind != ST_EV_SYSCALL)
+			continue;
+		e.site = NULL;
+		e.proc = NULL;
+		e.phase = ST_PHASE_NONE;
+		e.early = false;
+		if (st_log_push(&raw, &e))
+			goto out;
+	}
+	if (st_log_sites_of(ls, &env->d))
+		goto out;
+	f = open_memstream(&got, &len);
+	if (!f)
+		goto out;
+	if (st_log_writer_new(&w, f, ST_LOG_CSV, &meta)) {
+		fclose(f);
+		goto out;
+	}
+	EXPECT_EQ(st_log_record(&raw, &env->d, ls, w, &o), 0);
+	EXPECT_EQ(st_log_writer_end(w), 0);
+	st_log_writer_free(w);
+	fclose(f);
+out:
+	st_log_free(&raw);
+	return got;
+}
+
+/*
+ * The log's store sets the command lines aside (a build's are 75 MB): in
+ * a file beside the log as the dump hands over each row, read back for
+ * each exec event. The log is the same bytes as with them in the rows;
+ * the rows hold none meanwhile, nor after; the file leaves nothing behind.
+ */
+TEST(log_record_reads_back_the_argv_set_aside)
+{
+	char dir[] = "/tmp/systrace-argv-XXXXXX", path[64], *want, *got, *big;
+	static const size_t big_len = 4000;
+	struct st_log_sites ls;
+	struct lv_env env;
+	size_t i, j, k, in_rows = 0;
+	uint32_t lens[16];
+	struct dirent *de;
+	DIR *dd;
+
+	lv_setup(failed, &env);
+	ASSERT_TRUE(env.d.nprocs >= 2 && env.d.nprocs <= 16);
+	big = malloc(big_len);
+	ASSERT_TRUE(big);
+	/* Each row its own argv: "cc", "-c", "fI.c", NUL-ended; the last (an exec) a long one. */
+	for (i = 0; i < env.d.nprocs; i++) {
+		struct st_proc_row *r = &env.d.procs[i];
+		char a[64];
+		int n = snprintf(a, sizeof(a), "cc%c-c%cf%zu.c", 0, 0, i);
+
+		r->argv_len = (uint32_t)n + 1;
+		if (i == env.d.nprocs - 1) {
+			memset(big, 'x', big_len);
+			memcpy(big, a, (size_t)n + 1);
+			big[big_len - 1] = '\0';
+			r->argv_len = (uint32_t)big_len;
+			r->argv_truncated = true;
+		}
+		r->argv = malloc(r->argv_len);
+		ASSERT_TRUE(r->argv);
+		memcpy(r->argv, i == env.d.nprocs - 1 ? big : a, r->argv_len);
+		lens[i] = r->argv_len;
+	}
+	ASSERT_EQ(st_log_sites_init(&ls, false), 0);
+	want = lv_record_via(failed, &env, &ls);
+	ASSERT_TRUE(want);
+	st_log_sites_free(&ls);
+	/* Not vacuous: the exec events carry them. */
+	EXPECT_TRUE(strstr(want, "'cc -c f0.c'") || strstr(want, "cc -c f0.c"));
+	EXPECT_TRUE(strstr(want, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+
+	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/build.csv", dir);
+	ASSERT_EQ(st_log_sites_init(&ls, false), 0);
+	st_log_sites_argv_aside(&ls, path);
+	ASSERT_TRUE(ls.sink.proc);
+	/* As a backend hands them: in its own order (reversed), sorted after. */
+	for (k = env.d.nprocs; k-- > 0;)
+		ASSERT_EQ(ls.sink.proc(ls.sink.ctx, &env.d, &env.d.procs[k]), 0);
+	for (i = 0; i < env.d.nprocs; i++) {
+		in_rows += env.d.procs[i].argv != NULL;
+		EXPECT_EQ(env.d.procs[i].argv_len, lens[i]);
+	}
+	EXPECT_EQ(in_rows, 0);
+	EXPECT_EQ(ls.argv_n, env.d.nprocs);
+	EXPECT_EQ(ls.argv_err, 0);
+	got = lv_record_via(failed, &env, &ls);
+	ASSERT_TRUE(got);
+	EXPECT_STREQ(got, want);
+	/* Given back: no row holds the store's buffer (st_dump_free frees argv). */
+	for (i = 0, in_rows = 0; i < env.d.nprocs; i++)
+		in_rows += env.d.procs[i].argv != NULL;
+	EXPECT_EQ(in_rows, 0);
+	st_log_sites_free(&ls);
+	/* Nameless: nothing is left in the log's directory. */
+	dd = opendir(dir);
+	ASSERT_TRUE(dd);
+	for (j = 0; (de = readdir(dd));)
+		j += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(dd);
+	EXPECT_EQ(j, 0);
+	rmdir(dir);
+	free(big);
+	free(want);
+	free(got);
 	lv_teardown(&env);
 }
 
