@@ -271,7 +271,7 @@ static int rows(struct st_backend *be, uint32_t id, const struct st_log_opts *o,
 	st_log_sites_argv_aside(sites, o->path);
 	ret = st_session_fetch_to(be, id, d, &sites->sink, err);
 	if (!ret && sites->argv_err)
-		st_warn("log: the command lines stay in memory: no temporary file beside %s (%s)",
+		st_warn("log: the command lines stay in memory: they could not be set aside in a temporary file for %s (%s)",
 			o->path, strerror(sites->argv_err));
 	/* The module says ENOENT; the BPF backend finds no pinned session. */
 	if (ret && (err->kind == ST_ERR_NOSESSION ||

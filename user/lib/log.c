@@ -306,7 +306,18 @@ static int log_proc_row(void *ctx, struct st_dump *d, struct st_proc_row *r)
 	int ret;
 
 	(void)d;
-	if (!r->argv || s->argv_err)
+	if (!r->argv)
+		return 0;
+	/*
+	 * Only an exec event writes argv (proc_events): a row forked
+	 * without exec, or one there before an attach, lets its copy go.
+	 */
+	if (r->attached || (!r->prev_id && r->parent_id)) {
+		free(r->argv);
+		r->argv = NULL;
+		return 0;
+	}
+	if (s->argv_err)
 		return 0;
 	if (s->argv_fd < 0) {
 		s->argv_fd = st_log_tmpfile(s->argv_beside, "argv", &s->argv_name);
@@ -321,8 +332,11 @@ static int log_proc_row(void *ctx, struct st_dump *d, struct st_proc_row *r)
 		size_t cap = s->argv_cap ? 2 * s->argv_cap : 1024;
 		struct st_log_argv *at = realloc(s->argv_at, cap * sizeof(*at));
 
-		if (!at)
-			return -ENOMEM;
+		if (!at) {
+			/* As a full disk: the rows keep theirs. */
+			s->argv_err = ENOMEM;
+			return 0;
+		}
 		s->argv_at = at;
 		s->argv_cap = cap;
 	}
@@ -406,8 +420,9 @@ static void argv_reset(struct st_log_sites *s)
 {
 	s->argv_n = 0;
 	s->argv_end = 0;
-	if (s->argv_fd >= 0 && ftruncate(s->argv_fd, 0))
-		s->argv_err = errno;
+	/* The new try starts afresh: a write that failed may succeed now. */
+	if (s->argv_fd >= 0)
+		s->argv_err = ftruncate(s->argv_fd, 0) ? errno : 0;
 }
 
 /*

@@ -271,7 +271,8 @@ int st_log_sites_init(struct st_log_sites *s, bool symbolize);
  * The dump's process rows go through the store's sink too: each row's
  * argv is moved to a temporary file beside log_path (st_log_tmpfile)
  * and read back when st_log_record writes its exec event, lent to the
- * row meanwhile. Where the file cannot be made or written, argv stays in
+ * row meanwhile; a row that has no exec event (forked without exec, or
+ * there before an attach) lets its argv go. Where the file cannot be made or written, argv stays in
  * the rows (argv_err says why); nothing is lost.
  */
 void st_log_sites_argv_aside(struct st_log_sites *s, const char *log_path);
