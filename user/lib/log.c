@@ -283,22 +283,6 @@ static int log_site_row(void *ctx, struct st_dump *d, struct st_site_row *r)
 
 /* ---- argv set aside (st_log_sites_argv_aside) ---- */
 
-static int write_at(int fd, const char *p, size_t n, uint64_t off)
-{
-	while (n) {
-		ssize_t k = pwrite(fd, p, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		p += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 /* The dump's sink, for each process row: its argv to the file. */
 static int log_proc_row(void *ctx, struct st_dump *d, struct st_proc_row *r)
 {
@@ -340,7 +324,7 @@ static int log_proc_row(void *ctx, struct st_dump *d, struct st_proc_row *r)
 		s->argv_at = at;
 		s->argv_cap = cap;
 	}
-	ret = write_at(s->argv_fd, r->argv, r->argv_len, s->argv_end);
+	ret = st_pwrite_all(s->argv_fd, r->argv, r->argv_len, s->argv_end);
 	if (ret) {
 		/* A full disk: this row and the next keep theirs. */
 		s->argv_err = -ret;
@@ -374,7 +358,8 @@ static int argv_lend(struct st_log_sites *s, const struct st_dump *d, size_t row
 {
 	struct st_proc_row *r = (struct st_proc_row *)&d->procs[row];
 	struct st_log_argv key = { .id = r->id }, *at;
-	size_t n = r->argv_len, got = 0;
+	size_t n = r->argv_len;
+	int ret;
 
 	argv_return(s);
 	if (!s->argv_n || r->argv)
@@ -394,16 +379,9 @@ static int argv_lend(struct st_log_sites *s, const struct st_dump *d, size_t row
 		s->argv_buf = b;
 		s->argv_buf_cap = n + 1;
 	}
-	while (got < n) {
-		ssize_t k = pread(s->argv_fd, s->argv_buf + got, n - got,
-				  (off_t)(at->off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		got += (size_t)k;
-	}
+	ret = st_pread_all(s->argv_fd, s->argv_buf, n, at->off);
+	if (ret)
+		return ret;
 	s->argv_buf[n] = '\0';
 	r->argv = s->argv_buf;
 	s->argv_row = r;

@@ -268,6 +268,44 @@ int st_log_path_in_place(const char *path, struct st_err *err)
 	return ret;
 }
 
+int st_pwrite_all(int fd, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t k = pwrite(fd, c, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+int st_pread_all(int fd, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t k = pread(fd, c, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -ENODATA;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
 /*
  * Beside the log, where there is room for it; for a log that is no file
  * of a directory (/dev/stdout, a FIFO), in TMPDIR (/var/tmp by default).

@@ -5,6 +5,7 @@
 /* zstd streams as stdio streams (log_file.c), for the log's own files. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -26,6 +27,12 @@ int st_log_path_in_place(const char *path, struct st_err *err);
  * (O_RDWR, O_CLOEXEC) or -errno.
  */
 int st_log_tmpfile(const char *log_path, const char *suffix, char **named);
+/*
+ * All n bytes at off, through EINTR and short transfers: 0, or -errno
+ * (-EIO: pwrite wrote nothing; -ENODATA: the file ends first).
+ */
+int st_pwrite_all(int fd, const void *p, size_t n, uint64_t off);
+int st_pread_all(int fd, void *p, size_t n, uint64_t off);
 /* Whether b starts with a zstd frame's magic number. */
 bool st_zstd_magic(const unsigned char *b, size_t n);
 

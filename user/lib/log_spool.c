@@ -61,24 +61,6 @@ static int rec_cmp(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static int write_all(int fd, const void *p, size_t n, uint64_t off)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = pwrite(fd, c, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 static int write_chunk(struct st_spool *s, uint32_t run,
 		       const struct st_spool_rec *r, size_t n)
 {
@@ -89,9 +71,9 @@ static int write_chunk(struct st_spool *s, uint32_t run,
 	if (ZSTD_isError(c))
 		return -EIO;
 	h.csize = (uint32_t)c;
-	ret = write_all(s->fd, &h, sizeof(h), s->off);
+	ret = st_pwrite_all(s->fd, &h, sizeof(h), s->off);
 	if (!ret)
-		ret = write_all(s->fd, s->cbuf, c, s->off + sizeof(h));
+		ret = st_pwrite_all(s->fd, s->cbuf, c, s->off + sizeof(h));
 	if (!ret)
 		s->off += sizeof(h) + c;
 	return ret;
@@ -161,7 +143,7 @@ int st_spool_open(struct st_spool **sp, const char *log_path,
 		goto fail;
 	}
 	memcpy(h.magic, SPOOL_MAGIC, sizeof(h.magic));
-	ret = write_all(s->fd, &h, sizeof(h), 0);
+	ret = st_pwrite_all(s->fd, &h, sizeof(h), 0);
 	if (ret)
 		goto fail;
 	s->off = sizeof(h);
@@ -197,7 +179,7 @@ int st_spool_set_session(struct st_spool *s, uint32_t session_id)
 {
 	uint32_t id = session_id;
 
-	return write_all(s->fd, &id, sizeof(id), offsetof(struct spool_hdr, session_id));
+	return st_pwrite_all(s->fd, &id, sizeof(id), offsetof(struct spool_hdr, session_id));
 }
 
 int st_spool_add(struct st_spool *s, const struct st_event *ev)
@@ -306,26 +288,6 @@ void st_spool_close(struct st_spool *s)
 
 /* ---- reading ---- */
 
-static int read_all(int fd, void *p, size_t n, uint64_t off)
-{
-	char *c = p;
-
-	while (n) {
-		ssize_t k = pread(fd, c, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -ENODATA;
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 bool st_spool_is_spool(const unsigned char *b, size_t n)
 {
 	return n >= 8 && !memcmp(b, SPOOL_MAGIC, 8);
@@ -348,7 +310,7 @@ int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 	if (end < 0)
 		return -errno;
 	size = (uint64_t)end;
-	ret = read_all(fd, &h, sizeof(h), 0);
+	ret = st_pread_all(fd, &h, sizeof(h), 0);
 	if (ret || memcmp(h.magic, SPOOL_MAGIC, 8) || h.version != SPOOL_VERSION ||
 	    h.rec_size != sizeof(struct st_spool_rec)) {
 		*why = "not a spool of this version and byte order";
@@ -356,7 +318,7 @@ int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 	}
 	*session_id = h.session_id;
 	while (off + sizeof(c) <= size) {
-		if (read_all(fd, &c, sizeof(c), off))
+		if (st_pread_all(fd, &c, sizeof(c), off))
 			break;
 		if (c.magic != CHUNK_MAGIC || c.nrec > CHUNK_RECS) {
 			free(r);
@@ -455,13 +417,13 @@ static int read_chunk(struct st_spool_cursor *c)
 	size_t got;
 	int ret;
 
-	ret = read_all(c->fd, &h, sizeof(h), c->off);
+	ret = st_pread_all(c->fd, &h, sizeof(h), c->off);
 	if (ret)
 		return ret;
 	if (h.magic != CHUNK_MAGIC || h.nrec > CHUNK_RECS || h.csize > r->ccap ||
 	    c->off + sizeof(h) + h.csize > c->end)
 		return -EBADMSG;
-	ret = read_all(c->fd, r->cbuf, h.csize, c->off + sizeof(h));
+	ret = st_pread_all(c->fd, r->cbuf, h.csize, c->off + sizeof(h));
 	if (ret)
 		return ret;
 	got = ZSTD_decompressDCtx(r->d, c->rec, sizeof(c->rec), r->cbuf, h.csize);

@@ -443,6 +443,31 @@ static char *lv_syscall_lines(const char *csv)
  * identity: they are in it all the same (st_interp_holds), so the store
  * must keep each site's identity.
  */
+/*
+ * env's syscalls into raw as a tracer hands them over: no site, process
+ * or phase yet. Their number, or -1 (no memory).
+ */
+static int lv_raw_syscalls(const struct lv_env *env, struct st_log *raw)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < env->log.n; i++) {
+		struct st_event e = env->log.ev[i];
+
+		if (e.kind != ST_EV_SYSCALL)
+			continue;
+		e.site = NULL;
+		e.proc = NULL;
+		e.phase = ST_PHASE_NONE;
+		e.early = false;
+		if (st_log_push(raw, &e))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 static void lv_record(bool *failed, bool alias)
 {
 	struct st_log_record_opts o = { .early_object = EARLY };
@@ -452,7 +477,8 @@ static void lv_record(bool *failed, bool alias)
 	struct st_log_sites ls;
 	struct lv_env env;
 	char *want, *got = NULL, *a, *b, pe[256], ph[LV_N + 1], early[LV_N + 1];
-	size_t len = 0, i, calls = 0;
+	size_t len = 0, i;
+	int calls;
 	FILE *f;
 
 	lv_setup(failed, &env);
@@ -479,18 +505,8 @@ static void lv_record(bool *failed, bool alias)
 	EXPECT_STREQ(ph, "LLLLLPPP.PP.LLLPP.P.");
 	want = lv_writer(failed, &env, ST_LOG_CSV, &len);
 	ASSERT_TRUE(want);
-	for (i = 0; i < env.log.n; i++) {
-		struct st_event e = env.log.ev[i];
-
-		if (e.kind != ST_EV_SYSCALL)
-			continue;
-		e.site = NULL;
-		e.proc = NULL;
-		e.phase = ST_PHASE_NONE;
-		e.early = false;
-		ASSERT_EQ(st_log_push(&raw, &e), 0);
-		calls++;
-	}
+	calls = lv_raw_syscalls(&env, &raw);
+	ASSERT_TRUE(calls >= 0);
 	ASSERT_EQ(st_log_sites_init(&ls, false), 0);
 	ASSERT_EQ(st_log_sites_of(&ls, &env.d), 0);
 	EXPECT_EQ(ls.n, env.d.nsites);
@@ -535,22 +551,10 @@ static char *lv_record_via(bool *failed, struct lv_env *env, struct st_log_sites
 	struct st_log_writer *w;
 	struct st_log raw = { 0 };
 	char *got = NULL;
-	size_t len, i;
+	size_t len;
 	FILE *f;
 
-	for (i = 0; i < env->log.n; i++) {
-		struct st_event e = env->log.ev[i];
-
-		if (e.kind != ST_EV_SYSCALL)
-			continue;
-		e.site = NULL;
-		e.proc = NULL;
-		e.phase = ST_PHASE_NONE;
-		e.early = false;
-		if (st_log_push(&raw, &e))
-			goto out;
-	}
-	if (st_log_sites_of(ls, &env->d))
+	if (lv_raw_syscalls(env, &raw) < 0 || st_log_sites_of(ls, &env->d))
 		goto out;
 	f = open_memstream(&got, &len);
 	if (!f)
