@@ -11,7 +11,7 @@
 #include <string.h>
 #include "common.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char attach_usage[] =
 	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet] PID\n\n"

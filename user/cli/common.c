@@ -13,7 +13,7 @@
 #include "common.h"
 #include "report.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 /* Each exit code, for the help of the commands that can return it. */
 static const char *const exit_code_text[] = {

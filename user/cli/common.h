@@ -2,7 +2,7 @@
 #ifndef SYSTRACE_CLI_COMMON_H
 #define SYSTRACE_CLI_COMMON_H
 
-#include "systrace.h"
+#include "libsystrace.h"
 
 #define ST_DUMP_TRIES 4		/* the first dump and 3 retries */
 

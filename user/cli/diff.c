@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "log.h"
+#include "log/log.h"
 #include "report.h"
 #include "subcommands.h"
 

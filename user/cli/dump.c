@@ -9,7 +9,7 @@
 #include "common.h"
 #include "report.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char dump_usage[] =
 	"Usage: systracectl dump [SESSION] [--csv | --json]\n"

@@ -2,7 +2,7 @@
 /* systracectl list: one line per session. */
 #include "common.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char list_usage[] =
 	"Usage: systracectl list [--json]\n\n"

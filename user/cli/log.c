@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
-#include "log.h"
+#include "log/log.h"
 #include "logcli.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char log_usage[] =
 	"Usage: systracectl log [SESSION] -o FILE [--log-format FORMAT]\n"

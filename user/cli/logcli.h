@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-#include "log.h"
+#include "log/log.h"
 
 /* Bytes per CPU when --log is given without --log-buffer. */
 #define ST_LOG_BUFFER_DEFAULT	(4U << 20)

@@ -8,7 +8,7 @@
 #include "logcli.h"
 #include "report.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char report_usage[] =
 	"Usage: systracectl report REPORT [SESSION] [--input FILE]\n"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "common.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char reset_usage[] =
 	"Usage: systracectl reset SESSION... | --all\n\n"

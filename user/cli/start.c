@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "common.h"
-#include "log_hash.h"
+#include "base/hidx.h"
 #include "logcli.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"

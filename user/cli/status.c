@@ -4,7 +4,7 @@
 #include <string.h>
 #include "common.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char status_usage[] =
 	"Usage: systracectl status [--json]\n\n"

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "err.h"
+#include "base/err.h"
 
 int status_main(int argc, char **argv);
 int start_main(int argc, char **argv);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <linux/systrace.h>
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 #include "version.h"
 
 static const struct {

@@ -13,7 +13,7 @@
 #include "common.h"
 #include "report.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 const char top_usage[] =
 	"Usage: systracectl top [SESSION] [--interval S] [--count N] [--top N] [--wide]\n\n"

@@ -69,27 +69,6 @@ int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,
 	return backend_open(bp, kind, true, err);
 }
 
-static const char *const backend_names[] = {
-	[ST_BACKEND_KMOD] = "kmod",
-	[ST_BACKEND_BPF] = "bpf",
-	[ST_BACKEND_AUTO] = "auto",
-};
-
-int st_backend_parse(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
-		if (!strcmp(s, backend_names[i]))
-			return (int)i;
-	return -1;
-}
-
-const char *st_backend_name(uint32_t kind)
-{
-	return kind < ST_BACKEND_AUTO ? backend_names[kind] : NULL;
-}
-
 void st_backend_close(struct st_backend *b)
 {
 	if (!b)

@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
-#include "model.h"
+#include "base/err.h"
+#include "model/model.h"
 
 struct st_session_req {
 	uint32_t pid;
@@ -65,9 +65,6 @@ int st_backend_open(struct st_backend **bp, struct st_err *err);
 /* For a new session: AUTO is the module when loaded, else BPF. */
 int st_backend_open_kind(struct st_backend **bp, enum st_backend_kind kind,
 			 struct st_err *err);
-/* "auto", "kmod" or "bpf"; -1 for anything else. */
-int st_backend_parse(const char *s);
-const char *st_backend_name(uint32_t kind);
 void st_backend_close(struct st_backend *b);
 
 int st_backend_status(struct st_backend *b, struct st_status *st,

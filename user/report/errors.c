@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "log.h"
+#include "log/log.h"
 #include "report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

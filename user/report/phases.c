@@ -24,7 +24,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Pass 1 and 2: the interpreter of each image (lib/interp.c). */
+/* Pass 1 and 2: the interpreter of each image (lib/sym/interp.c). */
 static int find_interps(const struct st_dump *d, struct ph_result *r)
 {
 	struct st_image_interp *ii;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 static struct ph_proc *proc_of(const struct st_dump *d, struct ph_result *r,
 			       uint64_t id)

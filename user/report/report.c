@@ -2,7 +2,7 @@
 /*
  * The reports' tables, kept cell by cell, and the report as a document:
  * text (its notes, then every table), CSV (one table) or JSON (one
- * document holding every table). The table writer (lib/table.h) prints
+ * document holding every table). The table writer (lib/out/table.h) prints
  * the tables.
  */
 #include <errno.h>

@@ -6,7 +6,7 @@
  * systracectl report: analyses of one session (docs/cli.md, "report").
  * Each report computes plain structs from a struct st_dump (tested on
  * fixtures), then turns them into tables of typed cells (report/report.c),
- * which the table writer (lib/table.h) prints as aligned text, CSV or
+ * which the table writer (lib/out/table.h) prints as aligned text, CSV or
  * JSON; report.c frames them into one document.
  */
 #include <getopt.h>
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "systrace.h"
+#include "libsystrace.h"
 
 struct st_select;
 
@@ -232,7 +232,7 @@ void st_short_free(struct sh_result *r);
 struct ph_proc {
 	const struct st_proc_row *proc;
 	const char *interp;		/* NULL: static, or unknown */
-	const struct st_interp *interp_id;	/* see lib/interp.h */
+	const struct st_interp *interp_id;	/* see lib/sym/interp.h */
 	const char *source;		/* exe, inferred, static, fork, unknown */
 	const char *error;		/* why unknown */
 	bool known;

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "log_hash.h"
+#include "base/hidx.h"
 #include "report.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

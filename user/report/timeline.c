@@ -38,7 +38,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include "report.h"
-#include "systrace.h"
+#include "libsystrace.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -107,7 +107,7 @@ struct st_spy st_spy_read(void);
 int st_test_no_threads(void);
 
 /* test_fixture.c: a small, consistent, finished session (see there). */
-#include "model.h"
+#include "model/model.h"
 void st_fixture(struct st_dump *d);
 /* The same, its first site symbolized (libc's getpid+0x9). */
 void st_fixture_symbolized(struct st_dump *d);

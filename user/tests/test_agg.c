@@ -2,7 +2,7 @@
 /* --syscalls: site rows summed per (image, abi, nr), or per (abi, nr). */
 #include <errno.h>
 #include <stdlib.h>
-#include "model.h"
+#include "model/model.h"
 #include "test.h"
 
 static void add_site(struct st_dump *d, uint64_t proc, uint64_t addr,

@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "argv.h"
-#include "log.h"
-#include "output.h"
-#include "systrace.h"
+#include "out/argv.h"
+#include "log/log.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
+#include "libsystrace.h"
 #include "test.h"
 
 /* prog, a space, a quote, the empty one, a bad byte, a newline, UTF-8 */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The totals check: rows must add up to the totals above them. */
 #include <stdlib.h>
-#include "output.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
 #include "common.h"
 #include "test.h"
 

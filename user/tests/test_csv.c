@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CSV: RFC 4180 quoting, missing values, the exact tables; cells in JSON. */
 #include <stdlib.h>
-#include "output.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
 #include "test.h"
 
 static char *field(const char *s)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "systrace.h"
+#include "libsystrace.h"
 #include "test.h"
 
 static char path[64];

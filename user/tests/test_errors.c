@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "log.h"
-#include "output.h"
+#include "log/log.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
 #include "report.h"
 #include "test.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Errors map to the documented exit codes and read as documented. */
 #include <errno.h>
-#include "bpf_tree.h"
-#include "err.h"
+#include "bpf/bpf_tree.h"
+#include "base/err.h"
 #include "common.h"
 #include "test.h"
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON: one document of the documented shape; keys are the CSV columns. */
 #include <stdlib.h>
-#include "output.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
 #include "test.h"
 
 static json_t *dump_doc(const struct st_dump *d, bool syscalls, char **text)

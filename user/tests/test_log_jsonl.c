@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "log.h"
-#include "log_file.h"
-#include "log_read.h"
+#include "log/log.h"
+#include "log/log_file.h"
+#include "log/log_read.h"
 #include "test.h"
 
 /* The keys of a line as the writer writes them, up to "event". */

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "log_merge.h"
-#include "log_spool.h"
+#include "log/log_merge.h"
+#include "log/log_spool.h"
 #include "report.h"
-#include "systrace.h"
+#include "libsystrace.h"
 #include "test.h"
 
 #define LD_SITE 0	/* the interpreter: this test's own */

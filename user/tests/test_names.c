@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Syscall names come from libseccomp, per ABI; enum names are stable. */
-#include "columns.h"
-#include "names.h"
+#include "model/columns.h"
+#include "model/names.h"
 #include "test.h"
 
 TEST(syscall_names_per_abi)

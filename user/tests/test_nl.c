@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
-#include "nl.h"
+#include "kmod/nl.h"
 #include "test.h"
 
 static struct nl_msg *table_msg(uint8_t cmd)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "common.h"
 #include "subcommands.h"
-#include "systrace.h"
+#include "libsystrace.h"
 #include "test.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

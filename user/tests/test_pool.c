@@ -2,7 +2,7 @@
 /* A dump's pool: one copy of each string and of each symbolization. */
 #include <stdio.h>
 #include <string.h>
-#include "model.h"
+#include "model/model.h"
 #include "test.h"
 
 TEST(pool_strings_are_stored_once)

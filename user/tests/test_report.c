@@ -8,8 +8,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "log.h"
-#include "output.h"
+#include "log/log.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
 #include "report.h"
 #include "common.h"
 #include "test.h"

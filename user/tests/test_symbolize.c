@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
-#include "symbolize.h"
+#include "sym/symbolize.h"
 #include "test.h"
 
 struct osym {

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "worker.h"
+#include "base/worker.h"
 #include "test.h"
 
 struct seen {

@@ -7,8 +7,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "err.h"
-#include "output.h"
+#include "base/err.h"
+#include "model/check.h"
+#include "model/dump_json.h"
+#include "out/json_str.h"
+#include "out/outfile.h"
 #include "test.h"
 
 /* What fn(o, arg) writes through a buffer of cap bytes. */

@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF sessions (bpf_session.h): making one whole or not at all, deleting
+ * and detaching it, cutting a finished session's maps to its rows, and
+ * settling what a killed process left. The programs and their links are
+ * bpf_progs.c's, the keepers bpf_keeper.c's.
+ *
+ * A session is made under the tree's LOCK_EX: its slot is marked
+ * CREATING, its maps are made and put at its slot, the programs are
+ * attached (or the attached ones held), its keeper starts, and only then
+ * is the slot LIVE. A process killed before that leaves a CREATING slot,
+ * which the next systracectl to take the lock frees: the lock's holder is
+ * the only one that makes sessions, so a CREATING slot it finds is an
+ * orphan. Ids come from the host entry and are never handed out twice
+ * while the tree exists (bpffs lives until reboot); the random token
+ * tells a session from any other that could have its id after the tree
+ * was removed by hand.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "bpf/bpf_session.h"
+#include "systrace.skel.h"
+
+#define DEF_MAX_PROCS	1048576
+#define DEF_MAX_SITES	4194304
+#define DEF_MAX_MEM	(1ULL << 30)
+#define ATTACH_ROUNDS	8
+
+static uint64_t param_u64(const char *env, const char *param, uint64_t def)
+{
+	char path[128], buf[32];
+	const char *v = getenv(env);
+	unsigned long long x;
+	FILE *f;
+
+	if (v && sscanf(v, "%llu", &x) == 1 && x)
+		return x;
+	snprintf(path, sizeof(path), "/sys/module/systrace/parameters/%s", param);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%llu", &x) == 1 && x) {
+			fclose(f);
+			return x;
+		}
+		fclose(f);
+	}
+	return def;
+}
+
+void st_bpf_limits(struct st_bpf_limits *l)
+{
+	uint64_t v;
+
+	v = param_u64("SYSTRACE_MAX_PROCS", "max_procs", DEF_MAX_PROCS);
+	l->max_procs = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	v = param_u64("SYSTRACE_MAX_SITES", "max_sites", DEF_MAX_SITES);
+	l->max_sites = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	l->max_mem = param_u64("SYSTRACE_MAX_MEM", "max_mem", DEF_MAX_MEM);
+}
+
+static uint64_t pow2_at_least(uint64_t n)
+{
+	uint64_t r = 1;
+
+	while (r < n)
+		r <<= 1;
+	return r;
+}
+
+uint32_t st_bpf_log_ring_bytes(uint32_t bytes)
+{
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), r = page;
+
+	while (r <= bytes / 2)
+		r *= 2;
+	return r;
+}
+
+/* A hash map's bucket array: 16 bytes per entry of max_entries, rounded up to a power of 2. */
+static uint64_t buckets(uint64_t max_entries)
+{
+	return 16 * pow2_at_least(max_entries ? max_entries : 1);
+}
+
+uint32_t st_bpf_argv_chunks(uint32_t max_procs)
+{
+	uint64_t n = 2 * (uint64_t)max_procs;
+
+	if (n < ST_BPF_ARGV_MIN)
+		return ST_BPF_ARGV_MIN;
+	return n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)n;
+}
+
+uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log_ring,
+			    int ncpus)
+{
+	return buckets(max_procs) + buckets(max_sites) + buckets(ST_BPF_FILES) +
+	       buckets(st_bpf_argv_chunks(max_procs)) +
+	       (uint64_t)sysconf(_SC_PAGESIZE) + (uint64_t)log_ring * (uint64_t)ncpus;
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* This process's pid namespace: its level (NSpid fields - 1) and inode. */
+static int pidns_self(uint32_t *level, uint32_t *inum)
+{
+	char line[256];
+	struct stat st;
+	FILE *f;
+	int n = -1;
+
+	if (stat("/proc/self/ns/pid", &st))
+		return -errno;
+	*inum = (uint32_t)st.st_ino;
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + 6, *end;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		n = 0;
+		for (;;) {
+			strtoul(p, &end, 10);
+			if (end == p)
+				break;
+			n++;
+			p = end;
+		}
+	}
+	fclose(f);
+	if (n < 1)
+		return -ENOENT;
+	*level = (uint32_t)(n - 1);
+	return 0;
+}
+
+/* --- cutting a finished session's maps to its rows --------------------------- */
+
+#define CUT_BATCH	4096
+
+/*
+ * A copy of hash map @old with exactly its entries (at least one slot),
+ * read and written a batch at a time.
+ */
+static int map_cut(int old, uint32_t key_size, uint32_t value_size, const char *name,
+		   uint64_t *rows, struct st_err *err)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	LIBBPF_OPTS(bpf_map_batch_opts, bopts);
+	char *keys = NULL, *values = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t in = 0, out = 0;
+	uint32_t count;
+	bool first = true;
+	int fd = -1, ret;
+
+	for (;;) {
+		if (n + CUT_BATCH > cap) {
+			char *k, *v;
+
+			cap = cap ? 2 * cap : CUT_BATCH;
+			k = realloc(keys, cap * key_size);
+			v = k ? realloc(values, cap * value_size) : NULL;
+			if (k)
+				keys = k;
+			if (!v) {
+				st_err_set(err, ST_ERR_LOCAL, ENOMEM, "cut", NULL);
+				goto out;
+			}
+			values = v;
+		}
+		count = CUT_BATCH;
+		ret = bpf_map_lookup_batch(old, first ? NULL : &in, &out, keys + n * key_size,
+					   values + n * value_size, &count, &bopts);
+		n += count;
+		if (ret && errno == ENOENT)
+			break;
+		if (ret) {
+			st_bpf_errno(err, errno, "bpf map lookup batch", name);
+			goto out;
+		}
+		in = out;
+		first = false;
+	}
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, name, key_size, value_size, n ? (uint32_t)n : 1,
+			    &opts);
+	if (fd < 0) {
+		st_bpf_errno(err, errno, "bpf map create", name);
+		goto out;
+	}
+	count = (uint32_t)n;
+	if (n && bpf_map_update_batch(fd, keys, values, &count, &bopts)) {
+		st_bpf_errno(err, errno, "bpf map update batch", name);
+		close(fd);
+		fd = -1;
+		goto out;
+	}
+	*rows = n;
+out:
+	free(keys);
+	free(values);
+	return fd;
+}
+
+static const struct {
+	enum st_tree_map which;
+	uint32_t key, value;
+	const char *name;
+} cut_kinds[ST_CUT_MAPS] = {
+	{ ST_M_PROCS, sizeof(uint64_t), sizeof(struct stb_proc), "st_procs_c" },
+	{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
+	{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
+	{ ST_M_ARGV, sizeof(struct stb_argv_key), STB_ARGV_CHUNK, "st_argv_c" },
+};
+
+void st_bpf_cut_free(struct st_cut *c)
+{
+	int i;
+
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+		c->fd[i] = -1;
+	}
+}
+
+/*
+ * Maps of the rows the finished or detached session in @slot holds, made
+ * for max_procs and max_sites rows: copied, not yet in place. Its maps no
+ * longer change, so no lock is needed.
+ */
+int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err)
+{
+	const struct stb_sess *s = &t->sess[slot];
+	uint64_t rows;
+	int i, old;
+
+	c->fixed = (uint64_t)sysconf(_SC_PAGESIZE) +
+		   (s->log_buffer ? (uint64_t)st_bpf_log_ring_bytes(s->log_buffer) * s->log_ncpus : 0);
+	for (i = 0; i < ST_CUT_MAPS; i++)
+		c->fd[i] = -1;
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		old = st_tree_inner(t, cut_kinds[i].which, slot, err);
+		if (old == -ENOENT)
+			continue;
+		if (old < 0)
+			goto fail;
+		rows = 0;
+		c->fd[i] = map_cut(old, cut_kinds[i].key, cut_kinds[i].value, cut_kinds[i].name,
+				   &rows, err);
+		close(old);
+		if (c->fd[i] < 0)
+			goto fail;
+		c->fixed += buckets(rows);
+	}
+	return 0;
+fail:
+	st_bpf_cut_free(c);
+	return -err->err;
+}
+
+/* Under LOCK_EX: the cut maps in the session's place; it holds only its rows now. */
+int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	int i;
+
+	for (i = 0; i < ST_CUT_MAPS; i++)
+		if (c->fd[i] >= 0 &&
+		    bpf_map_update_elem(t->fd[cut_kinds[i].which], &slot, &c->fd[i], BPF_ANY))
+			return st_bpf_errno(err, errno, "bpf map update", cut_kinds[i].name);
+	/* Nothing charges the session any more: its memory is what it holds now. */
+	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + c->fixed;
+	s->fixed_bytes = c->fixed;
+	s->compacted = 1;
+	return 0;
+}
+
+int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
+{
+	struct st_cut c;
+	int ret;
+
+	ret = st_bpf_cut_prepare(t, slot, &c, err);
+	if (!ret)
+		ret = st_bpf_cut_commit(t, slot, &c, err);
+	st_bpf_cut_free(&c);
+	return ret;
+}
+
+/* --- freeing, detaching, settling -------------------------------------------- */
+
+/* Takes the session's maps out of the tree's arrays; its slot is free. Under LOCK_EX. */
+static void slot_free(struct st_tree *t, uint32_t slot)
+{
+	static const enum st_tree_map per_slot[] = {
+		ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_NOTIFY, ST_M_COUNTERS, ST_M_ARGV,
+	};
+	struct stb_sess *s = &t->sess[slot];
+	uint64_t sid = s->sid;
+	uint32_t key, cpu;
+	size_t i;
+
+	/* First: the programs let the session's tasks go from here on. */
+	__atomic_store_n(&s->sid, 0, __ATOMIC_SEQ_CST);
+	for (i = 0; i < sizeof(per_slot) / sizeof(per_slot[0]); i++)
+		bpf_map_delete_elem(t->fd[per_slot[i]], &slot);
+	for (cpu = 0; cpu < t->host.ncpus; cpu++) {
+		key = slot * t->host.ncpus + cpu;
+		bpf_map_delete_elem(t->fd[ST_M_LOGS], &key);
+	}
+	if (sid)
+		st_bpf_keep_remove(t, sid);
+	s->state = STB_SESS_FREE;
+	memset((char *)s + sizeof(s->sid), 0,
+	       offsetof(struct stb_sess, m) - sizeof(s->sid));
+	memset(&s->m, 0, sizeof(s->m));
+}
+
+static void keeper_id(const struct stb_sess *s, struct st_keeper_id *k)
+{
+	if (!k)
+		return;
+	k->pid = s->keeper_pid;
+	k->start = s->keeper_start;
+}
+
+int st_bpf_session_delete(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err)
+{
+	if (slot >= STB_MAX_SESSIONS || t->sess[slot].sid != sid || !sid) {
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+			   "no session with that id (%" PRIu64 "; see: systracectl list)", sid);
+		return -ENOENT;
+	}
+	keeper_id(&t->sess[slot], k);
+	slot_free(t, slot);
+	return 0;
+}
+
+/* Rows still running when their session was detached end as detached. */
+static int rows_end(struct st_tree *t, uint32_t slot, uint64_t now, struct st_err *err)
+{
+	struct stb_proc p;
+	uint64_t key, next;
+	void *prev = NULL;
+	int fd;
+
+	fd = st_tree_inner(t, ST_M_PROCS, slot, err);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &p) || p.end != SYSTRACE_END_RUNNING)
+			continue;
+		p.end = SYSTRACE_END_DETACHED;
+		p.end_ns = now;
+		p.live = 0;
+		bpf_map_update_elem(fd, &key, &p, BPF_EXIST);
+	}
+	close(fd);
+	return 0;
+}
+
+int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
+			  struct st_keeper_id *k, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct stb_job job = { .sid = sid, .slot = slot, .kind = STB_JOB_DETACH };
+	struct systrace_bpf *skel;
+	int ret;
+
+	if (slot >= STB_MAX_SESSIONS || !sid || s->sid != sid) {
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+			   "no session with that id (%" PRIu64 "; see: systracectl list)", sid);
+		return -ENOENT;
+	}
+	if (s->state == STB_SESS_DETACHED) {
+		st_err_set(err, ST_ERR_REFUSED, EALREADY, "detach",
+			   "the session is already detached");
+		return -EALREADY;
+	}
+	keeper_id(s, k);
+	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
+	st_bpf_misses_close(t, s);
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
+	if (ret)
+		return ret;
+	job.now = clock_ns(CLOCK_MONOTONIC);
+	job.flags = s->flags;
+	ret = st_bpf_job_run(skel, &job, err);
+	systrace_bpf__destroy(skel);
+	if (!ret)
+		ret = rows_end(t, slot, job.now, err);
+	if (!ret)
+		ret = st_bpf_session_cut(t, slot, err);
+	st_bpf_keep_remove(t, sid);
+	return ret;
+}
+
+bool st_bpf_needs_settle(struct st_tree *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		struct stb_sess *s = &t->sess[i];
+
+		if (!s->sid)
+			continue;
+		if (s->state == STB_SESS_CREATING && t->locked)
+			return true;
+		if (s->state == STB_SESS_LIVE && (s->m.live_tasks > 0 || !s->compacted) &&
+		    !st_bpf_keeper_alive(t, s->sid))
+			return true;
+	}
+	return false;
+}
+
+/* keep/ entries of sessions that are gone. */
+static void keep_sweep(struct st_tree *t)
+{
+	struct dirent *de;
+	uint64_t sid;
+	uint32_t i;
+	bool live;
+	DIR *d;
+	int fd;
+
+	fd = openat(t->dir, ST_KEEP_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "%" SCNu64, &sid) != 1)
+			continue;
+		live = false;
+		for (i = 0; i < STB_MAX_SESSIONS; i++)
+			if (t->sess[i].sid == sid && t->sess[i].state == STB_SESS_LIVE)
+				live = true;
+		if (!live)
+			st_bpf_keep_remove(t, sid);
+	}
+	closedir(d);
+}
+
+int st_bpf_settle(struct st_tree *t, struct st_err *err)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		struct stb_sess *s = &t->sess[i];
+
+		if (!s->sid && s->state == STB_SESS_FREE)
+			continue;
+		if (s->state == STB_SESS_CREATING || (!s->sid && s->state != STB_SESS_FREE)) {
+			slot_free(t, i);
+			continue;
+		}
+		if (s->state != STB_SESS_LIVE || st_bpf_keeper_alive(t, s->sid))
+			continue;
+		if (s->m.live_tasks > 0)
+			ret = st_bpf_session_detach(t, i, s->sid, NULL, err);
+		else if (!s->compacted) {
+			st_bpf_misses_close(t, s);
+			ret = st_bpf_session_cut(t, i, err);
+		}
+		else
+			ret = 0;
+		if (ret)
+			return ret;
+	}
+	keep_sweep(t);
+	return 0;
+}
+
+/* --- making a session ------------------------------------------------------ */
+
+/*
+ * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
+ * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
+ * maps made and the programs held), "keeper" (its keeper running, not yet
+ * committed).
+ */
+static void stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_BPF_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
+}
+
+static int refuse(struct st_err *err, int e, const char *op, const char *msg)
+{
+	st_err_set(err, ST_ERR_REFUSED, e, op, "%s", msg);
+	return -e;
+}
+
+/* The session's inner maps, put at its slot. */
+static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struct st_err *err)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
+	struct {
+		enum st_tree_map which;
+		enum bpf_map_type type;
+		const char *name;
+		uint32_t key, value, max;
+		struct bpf_map_create_opts *opts;
+	} maps[] = {
+		{ ST_M_PROCS, BPF_MAP_TYPE_HASH, "st_procs_s", sizeof(uint64_t),
+		  sizeof(struct stb_proc), s->max_procs, &hash },
+		{ ST_M_SITES, BPF_MAP_TYPE_HASH, "st_sites_s", sizeof(struct stb_site_key),
+		  sizeof(struct stb_site), s->max_sites, &hash },
+		{ ST_M_FILES, BPF_MAP_TYPE_HASH, "st_files_s", sizeof(struct stb_file_key),
+		  sizeof(struct stb_file), ST_BPF_FILES, &hash },
+		{ ST_M_ARGV, BPF_MAP_TYPE_HASH, "st_argv_s", sizeof(struct stb_argv_key),
+		  STB_ARGV_CHUNK, st_bpf_argv_chunks(s->max_procs), &hash },
+		{ ST_M_NOTIFY, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
+		  (uint32_t)sysconf(_SC_PAGESIZE), NULL },
+	};
+	uint32_t i, cpu, key, ring;
+	int fd, ret = 0;
+
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]) && !ret; i++) {
+		fd = bpf_map_create(maps[i].type, maps[i].name, maps[i].key, maps[i].value,
+				    maps[i].max, maps[i].opts);
+		if (fd < 0) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_KERNEL, errno, "bpf map create",
+				   "cannot make the session's %s map (%" PRIu32 " entries)",
+				   maps[i].name, maps[i].max);
+			break;
+		}
+		if (bpf_map_update_elem(t->fd[maps[i].which], &slot, &fd, BPF_ANY))
+			ret = st_bpf_errno(err, errno, "bpf map update", maps[i].name);
+		close(fd);
+	}
+	if (ret || !s->log_buffer)
+		return ret;
+	ring = st_bpf_log_ring_bytes(s->log_buffer);
+	for (cpu = 0; cpu < s->log_ncpus && !ret; cpu++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "st_log", 0, 0, ring, NULL);
+		if (fd < 0) {
+			ret = -errno;
+			st_err_set(err, ST_ERR_KERNEL, errno, "log buffer",
+				   "cannot allocate the log buffer (%" PRIu32 " bytes on CPU %" PRIu32 ")",
+				   ring, cpu);
+			break;
+		}
+		key = slot * t->host.ncpus + cpu;
+		if (bpf_map_update_elem(t->fd[ST_M_LOGS], &key, &fd, BPF_ANY))
+			ret = st_bpf_errno(err, errno, "bpf map update", "logs");
+		close(fd);
+	}
+	return ret;
+}
+
+/* Whether a log of @bytes per CPU may be made, as the module decides. */
+static int log_check(uint32_t bytes, uint64_t max_mem, int ncpus, struct st_err *err)
+{
+	if (bytes < SYSTRACE_LOG_BUFFER_MIN || bytes > SYSTRACE_LOG_BUFFER_MAX)
+		return refuse(err, ERANGE, "log buffer",
+			      "log buffer out of range (4 KiB to 256 MiB per CPU)");
+	if ((uint64_t)st_bpf_log_ring_bytes(bytes) * (uint64_t)ncpus > max_mem / 2)
+		return refuse(err, ENOMEM, "log buffer",
+			      "log buffer times CPUs over half of max_mem");
+	return 0;
+}
+
+/* What the request asks that no session may have, before anything is made. */
+static int req_check(const struct st_session_req *req, const struct st_bpf_limits *l,
+		     int ncpus, struct st_err *err)
+{
+	uint32_t ring = req->log_buffer ? st_bpf_log_ring_bytes(req->log_buffer) : 0;
+	uint64_t fixed;
+	int ret;
+
+	if (req->name && !req->name[0])
+		return refuse(err, EINVAL, "session", "a session name may not be empty");
+	if (req->name && strlen(req->name) >= STB_NAME_LEN)
+		return refuse(err, EINVAL, "session", "a session name has at most 31 bytes");
+	if ((req->flags & ~SYSTRACE_SESSION_F_ALL) ||
+	    ((req->flags & SYSTRACE_SESSION_F_TREE) &&
+	     (req->flags & (SYSTRACE_SESSION_F_ON_EXEC | SYSTRACE_SESSION_F_THREADS_ONLY))))
+		return refuse(err, EINVAL, "session",
+			      "the tree flag goes with neither on-exec nor threads-only");
+	if (req->counters > SYSTRACE_COUNTERS_MAX)
+		return refuse(err, EINVAL, "session", "unknown counters mode");
+	if (req->log_buffer) {
+		ret = log_check(req->log_buffer, l->max_mem, ncpus, err);
+		if (ret)
+			return ret;
+	}
+	fixed = st_bpf_fixed_bytes(l->max_procs, l->max_sites, ring, ncpus);
+	if (fixed > l->max_mem) {
+		st_err_set(err, ST_ERR_REFUSED, ENOMEM, "session",
+			   "max_mem (%" PRIu64 " bytes) is less than what a session holds from "
+			   "its start (%" PRIu64 " bytes for max_procs %" PRIu32 ", max_sites %"
+			   PRIu32 "%s); raise SYSTRACE_MAX_MEM or lower SYSTRACE_MAX_PROCS and "
+			   "SYSTRACE_MAX_SITES", l->max_mem, fixed, l->max_procs, l->max_sites,
+			   ring ? " and the log" : "");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Refuses a root that cannot be traced: gone, a kernel thread, or traced already. */
+static int root_check(struct st_tree *t, pid_t pid, int *pidfd, struct st_err *err)
+{
+	struct stb_task task;
+	uint64_t flags;
+	uint32_t slot;
+
+	*pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (*pidfd < 0) {
+		if (errno == ESRCH || errno == EINVAL)
+			return refuse(err, ESRCH, "session", "no process with that pid");
+		return st_bpf_errno(err, errno, "pidfd_open", "the root");
+	}
+	flags = st_proc_stat_field(pid, 9);
+	if (flags & 0x00200000)
+		return refuse(err, EINVAL, "session", "the process is a kernel thread");
+	if (!bpf_map_lookup_elem(t->fd[ST_M_TASKS], pidfd, &task) &&
+	    (task.state == STB_TASK_ACTIVE || task.state == STB_TASK_PENDING)) {
+		slot = task.slot;
+		if (slot < STB_MAX_SESSIONS && t->sess[slot].sid == task.sid &&
+		    t->sess[slot].state == STB_SESS_LIVE) {
+			st_err_set(err, ST_ERR_REFUSED, EBUSY, "session",
+				   "the process is already traced by a session (%" PRIu64 ")",
+				   (uint64_t)task.sid);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+/* Names are unique among the sessions that exist. */
+static int name_check(struct st_tree *t, const char *name, struct st_err *err)
+{
+	uint32_t i;
+
+	if (!name)
+		return 0;
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		struct stb_sess *s = &t->sess[i];
+
+		if (s->sid && (s->state == STB_SESS_LIVE || s->state == STB_SESS_DETACHED) &&
+		    !strncmp(s->name, name, sizeof(s->name))) {
+			st_err_set(err, ST_ERR_REFUSED, EEXIST, "session",
+				   "the name \"%s\" is taken by session %" PRIu64
+				   " (reset it, or choose another)", name, (uint64_t)s->sid);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+static int slot_take(struct st_tree *t, uint32_t *slot, struct st_err *err)
+{
+	uint32_t i, start = (uint32_t)(t->host.last_sid % STB_MAX_SESSIONS);
+
+	/* Round robin: a slot just freed is the last one taken again. */
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		uint32_t n = (start + i) % STB_MAX_SESSIONS;
+
+		if (!t->sess[n].sid && t->sess[n].state == STB_SESS_FREE) {
+			*slot = n;
+			return 0;
+		}
+	}
+	st_err_set(err, ST_ERR_REFUSED, ENOSPC, "session",
+		   "too many sessions: at most %d exist at once; reset one", STB_MAX_SESSIONS);
+	return -ENOSPC;
+}
+
+/* attach: the root's threads, then (--tree) its descendants, in rounds. */
+static int attach_run(struct st_tree *t, uint32_t slot, struct stb_sess *s, pid_t pid,
+		      struct st_err *err)
+{
+	struct stb_job job = {
+		.sid = s->sid, .slot = slot, .kind = STB_JOB_ATTACH, .root_tgid = (uint32_t)pid,
+		.self_tgid = (uint32_t)getpid(), .flags = s->flags,
+		.now = clock_ns(CLOCK_MONOTONIC),
+	};
+	struct systrace_bpf *skel;
+	uint64_t marked = 0, refused = 0;
+	int ret, round;
+
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
+	if (ret)
+		return ret;
+	for (round = 0; round < ATTACH_ROUNDS; round++) {
+		ret = st_bpf_job_run(skel, &job, err);
+		if (ret)
+			goto out;
+		marked += job.marked;
+		refused += job.refused;
+		if (!job.marked)
+			break;
+	}
+	if (!marked) {
+		ret = refuse(err, refused ? EBUSY : ESRCH, "session", refused ?
+			     "the process is already traced by a session" :
+			     "every thread of the process is exiting");
+		goto out;
+	}
+	if (s->flags & SYSTRACE_SESSION_F_TREE) {
+		job.kind = STB_JOB_LINK;
+		ret = st_bpf_job_run(skel, &job, err);
+	}
+out:
+	systrace_bpf__destroy(skel);
+	return ret;
+}
+
+/* Under LOCK_EX, with the slot CREATING: everything but the commit. */
+static int session_build(struct st_tree *t, const struct st_session_req *req, uint32_t slot,
+			 int pidfd, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct st_keeper k = { .counters = -1, .notify = -1, .slot = slot, .sid = s->sid };
+	unsigned int mask = ST_BPF_CORE_LINKS;
+	int i, ret;
+
+	for (i = 0; i < STB_NLINKS; i++)
+		k.links[i] = -1;
+	ret = maps_make(t, slot, s, err);
+	if (ret)
+		return ret;
+	k.counters = st_bpf_counters_open(s, err);
+	if (k.counters == -2)
+		return -err->err;
+	if (k.counters >= 0) {
+		ret = bpf_map_update_elem(t->fd[ST_M_COUNTERS], &slot, &k.counters, BPF_ANY) ?
+		      st_bpf_errno(err, errno, "bpf map update", "counters") : 0;
+		if (ret)
+			goto out;
+		mask |= 1U << STB_LINK_SWITCH;
+	}
+	k.notify = st_tree_inner(t, ST_M_NOTIFY, slot, err);
+	if (k.notify < 0) {
+		ret = k.notify;
+		goto out;
+	}
+	ret = st_bpf_links_hold(t, mask, k.links, err);
+	if (ret)
+		goto out;
+	st_bpf_misses_now(t, s->miss_base);
+	stop_point("maps");
+	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC) {
+		struct stb_task root = { .sid = s->sid, .slot = slot, .state = STB_TASK_PENDING };
+
+		s->m.live_tasks = 1;
+		if (bpf_map_update_elem(t->fd[ST_M_TASKS], &pidfd, &root, BPF_ANY)) {
+			ret = st_bpf_errno(err, errno, "task storage", "the root");
+			goto out;
+		}
+	} else {
+		/* The programs follow what the iterator marks from the moment it does. */
+		__atomic_store_n(&s->state, STB_SESS_LIVE, __ATOMIC_SEQ_CST);
+		ret = attach_run(t, slot, s, (pid_t)req->pid, err);
+		if (ret)
+			goto out;
+	}
+	ret = st_bpf_keeper_spawn(t, &k, err);
+	if (!ret)
+		stop_point("keeper");
+out:
+	for (i = 0; i < STB_NLINKS; i++)
+		if (k.links[i] >= 0)
+			close(k.links[i]);
+	if (k.counters >= 0)
+		close(k.counters);
+	if (k.notify >= 0)
+		close(k.notify);
+	return ret;
+}
+
+int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
+			  uint32_t *slotp, uint64_t *sidp, uint8_t *token, struct st_err *err)
+{
+	struct st_bpf_limits l;
+	struct stb_sess *s;
+	uint32_t level = 0, inum = 0, slot;
+	int ncpus = libbpf_num_possible_cpus(), ret, pidfd = -1;
+
+	st_bpf_limits(&l);
+	ret = req_check(req, &l, ncpus > 0 ? ncpus : 1, err);
+	if (ret)
+		return ret;
+	ret = pidns_self(&level, &inum);
+	if (ret) {
+		st_err_set(err, ST_ERR_LOCAL, -ret, "/proc/self/status", "no NSpid line");
+		return ret;
+	}
+	ret = st_tree_lock(t, LOCK_EX, err);
+	if (ret)
+		return ret;
+	ret = st_bpf_settle(t, err);
+	if (!ret)
+		ret = name_check(t, req->name, err);
+	if (!ret)
+		ret = root_check(t, (pid_t)req->pid, &pidfd, err);
+	if (!ret)
+		ret = slot_take(t, &slot, err);
+	if (ret)
+		goto out;
+	s = &t->sess[slot];
+	memset(s, 0, sizeof(*s));
+	s->state = STB_SESS_CREATING;
+	if (getrandom(s->token, sizeof(s->token), 0) != sizeof(s->token)) {
+		ret = st_bpf_errno(err, errno, "getrandom", "token");
+		goto free;
+	}
+	s->flags = req->flags;
+	s->counters = req->counters;
+	s->pidns_level = level;
+	s->pidns_inum = inum;
+	s->max_procs = l.max_procs;
+	s->max_sites = l.max_sites;
+	s->max_mem = l.max_mem;
+	s->log_buffer = req->log_buffer;
+	s->log_ncpus = t->host.ncpus;
+	s->root_pid = req->pid;
+	s->created_ns = clock_ns(CLOCK_MONOTONIC);
+	s->realtime_base_ns = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	s->fixed_bytes = st_bpf_fixed_bytes(l.max_procs, l.max_sites,
+					    req->log_buffer ? st_bpf_log_ring_bytes(req->log_buffer) : 0,
+					    (int)t->host.ncpus);
+	/* What it holds from its start counts against max_mem as its rows do. */
+	s->m.mem_bytes = s->fixed_bytes;
+	if (req->name)
+		snprintf(s->name, sizeof(s->name), "%s", req->name);
+	t->host.last_sid++;
+	ret = st_tree_host_write(t, err);
+	if (ret)
+		goto free;
+	__atomic_store_n(&s->sid, t->host.last_sid, __ATOMIC_SEQ_CST);
+	stop_point("slot");
+	ret = session_build(t, req, slot, pidfd, err);
+	if (ret)
+		goto free;
+	__atomic_store_n(&s->state, STB_SESS_LIVE, __ATOMIC_SEQ_CST);
+	*slotp = slot;
+	*sidp = s->sid;
+	memcpy(token, s->token, sizeof(s->token));
+	goto out;
+free:
+	slot_free(t, slot);
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	st_tree_lock(t, LOCK_UN, err);
+	return ret;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SYSTRACE_BPF_TREE_H
+#define SYSTRACE_BPF_TREE_H
+
+/*
+ * The BPF backend's pin tree, /sys/fs/bpf/systrace/: a directory only root
+ * may shape (uid 0, mode 0700, not a link), holding the shared maps of
+ * bpf/systrace_bpf.h and keep/, where each running session's keeper holds
+ * a lock. Everything inside is reached through the directory's fd, and
+ * every pinned map is checked (type, sizes, name) before it is used.
+ *
+ * Locking: flock() on the tree's directory. LOCK_EX to change anything:
+ * make or delete a session, attach or detach, hold or make the links, cut
+ * a finished session's maps; LOCK_SH to read the sessions' slots. A
+ * session's data maps are read without the lock, through fds that keep
+ * them alive: a dump that races a reset reads the whole deleted session.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+#include "base/err.h"
+#include "systrace_bpf.h"
+
+#define ST_BPFFS	"/sys/fs/bpf"
+#define ST_TREE		ST_BPFFS "/systrace"
+#define ST_KEEP_DIR	"keep"
+
+enum st_tree_map {
+	ST_M_HOST,
+	ST_M_TASKS,
+	ST_M_SESSIONS,
+	ST_M_PROCS,
+	ST_M_SITES,
+	ST_M_FILES,
+	ST_M_LOGS,
+	ST_M_NOTIFY,
+	ST_M_COUNTERS,
+	ST_M_ARGV,
+	ST_M_COUNT
+};
+
+struct st_tree {
+	int dir;			/* the tree's directory */
+	int fd[ST_M_COUNT];		/* its maps; -1 when absent */
+	struct stb_sess *sess;		/* `sessions`, mapped: STB_MAX_SESSIONS */
+	size_t sess_len;
+	struct stb_host host;		/* as read at open */
+	uint32_t tasks_id;		/* the id of `tasks`: whose programs are ours */
+	int locked;			/* 0, LOCK_SH or LOCK_EX */
+};
+
+/*
+ * Opens the tree, making it (and mounting bpffs) when @create. Without
+ * @create, a missing tree is no error: *exists is false and nothing is
+ * open. Refuses a tree another user could have shaped, one of another
+ * layout, and any entry it does not know.
+ */
+int st_tree_open(struct st_tree *t, bool create, bool *exists, struct st_err *err);
+void st_tree_close(struct st_tree *t);
+/* flock() the tree: LOCK_SH, LOCK_EX or LOCK_UN. Waits; -errno. */
+int st_tree_lock(struct st_tree *t, int how, struct st_err *err);
+
+/* "/proc/self/fd/DIR/NAME": a path that goes through the directory's fd. */
+void st_tree_path(const struct st_tree *t, const char *name, char *buf, size_t len);
+
+/* The inner map at @key of tree map @which, checked; -ENOENT when empty. */
+int st_tree_inner(const struct st_tree *t, enum st_tree_map which, uint32_t key,
+		  struct st_err *err);
+/* Checks @fd is the map @want says (type, key and value sizes). */
+int st_map_check(int fd, enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
+		 const char *what, struct st_err *err);
+
+/* Writes the host entry (last_sid, link ids) back. */
+int st_tree_host_write(struct st_tree *t, struct st_err *err);
+
+/* Errors every BPF-side file shares. */
+int st_bpf_perm_error(struct st_err *err, int e, const char *op);
+int st_bpf_errno(struct st_err *err, int e, const char *op, const char *what);
+
+/*
+ * Whether this process may use the BPF backend: CAP_SYS_ADMIN (root has
+ * it), which loading, attaching and finding the shared programs by id need.
+ */
+bool st_bpf_capable(void);
+
+/*
+ * libbpf's log is kept (and printed with SYSTRACE_BPF_DEBUG=1): the last
+ * lines of the verifier's log say why the kernel refused a program.
+ */
+void st_bpf_log_start(void);
+/* Adds @s to what libbpf logged (as libbpf's messages come in). */
+void st_bpf_log_add(const char *s);
+/* The last @lines lines libbpf logged at warning level or above. */
+void st_bpf_log_tail(char *buf, size_t len, int lines);
+
+#endif
