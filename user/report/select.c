@@ -197,13 +197,6 @@ int rt_note_selection(struct rt_report *r, const struct st_select *s,
 
 /* Sorting a table by a column. */
 
-/* A KEY that names no column: the column it stands for, where there is one. */
-static const char *const aliases[][6] = {
-	{ "time", "total_ns", "syscall_ns", "time_delta_ns", "wall_ns", NULL },
-	{ "calls", "calls", "syscalls", "calls_delta", "calls_below", NULL },
-	{ "errors", "errors", "errors_delta", NULL },
-};
-
 static size_t column_of(const struct rt_table *t, const char *name)
 {
 	size_t c;
@@ -216,70 +209,42 @@ static size_t column_of(const struct rt_table *t, const char *name)
 
 size_t rt_table_column(const struct rt_table *t, const char *key)
 {
-	size_t c = column_of(t, key), a, k;
+	size_t c = column_of(t, key);
+	const char *const *alias = c < t->ncols ? NULL : st_sort_alias(key);
 
-	for (a = 0; c == t->ncols && a < sizeof(aliases) / sizeof(aliases[0]); a++) {
-		if (strcmp(aliases[a][0], key))
-			continue;
-		for (k = 1; aliases[a][k] && c == t->ncols; k++)
-			c = column_of(t, aliases[a][k]);
-	}
+	for (; alias && *alias && c == t->ncols; alias++)
+		c = column_of(t, *alias);
 	return c;
 }
 
-/* The sort: a cell's magnitude (|x| of a delta), largest first; text A-Z. */
-static const struct rt_table *sort_table;
-static size_t sort_col;
-
-static int cell_cmp(const struct st_cell *x, const struct st_cell *y)
-{
-	uint64_t a, b;
-
-	if (x->kind == ST_NULL || y->kind == ST_NULL)
-		return (x->kind == ST_NULL) - (y->kind == ST_NULL);
-	if (x->kind == ST_STR || y->kind == ST_STR)
-		return strcmp(x->kind == ST_STR ? x->s : "", y->kind == ST_STR ? y->s : "");
-	a = x->kind == ST_S64 && (int64_t)x->u < 0 ? -x->u : x->u;
-	b = y->kind == ST_S64 && (int64_t)y->u < 0 ? -y->u : y->u;
-	return (a < b) - (a > b);
-}
-
-static int row_cmp(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct rt_table *t = sort_table;
-	int c = cell_cmp(&t->cells[a * t->ncols + sort_col],
-			 &t->cells[b * t->ncols + sort_col]);
-
-	return c ? c : (a > b) - (a < b);
-}
-
+/* The rows in the order of column col (st_cell_cmp: the dump's order too). */
 int rt_table_sort(struct rt_table *t, size_t col)
 {
+	struct st_sort_key *keys;
 	struct st_cell *cells;
-	size_t *idx, i;
+	size_t i;
 
 	if (col >= t->ncols || t->nrows < 2)
 		return 0;
-	idx = malloc(t->nrows * sizeof(*idx));
+	keys = malloc(t->nrows * sizeof(*keys));
 	cells = malloc(t->nrows * t->ncols * sizeof(*cells));
-	if (!idx || !cells) {
-		free(idx);
+	if (!keys || !cells) {
+		free(keys);
 		free(cells);
 		return -ENOMEM;
 	}
+	for (i = 0; i < t->nrows; i++) {
+		keys[i].row = i;
+		keys[i].c = t->cells[i * t->ncols + col];
+	}
+	st_sort_keys(keys, t->nrows);
 	for (i = 0; i < t->nrows; i++)
-		idx[i] = i;
-	sort_table = t;
-	sort_col = col;
-	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
-	for (i = 0; i < t->nrows; i++)
-		memcpy(&cells[i * t->ncols], &t->cells[idx[i] * t->ncols],
+		memcpy(&cells[i * t->ncols], &t->cells[keys[i].row * t->ncols],
 		       t->ncols * sizeof(*cells));
 	free(t->cells);
 	t->cells = cells;
 	t->cap = t->nrows;
-	free(idx);
+	free(keys);
 	return 0;
 }
 

@@ -862,60 +862,27 @@ void st_dump_table(struct st_dump_table *dt, const struct st_view *v,
 	};
 }
 
-/* Aliases of a sort key: the first of these columns the table has. */
-static const char *const sort_aliases[][4] = {
-	{ "time", "total_ns", "syscall_ns", NULL },
-	{ "calls", "calls", "syscalls", NULL },
-	{ "errors", "errors", NULL },
-};
-
-static const struct st_column *find_column(const struct st_colset *cs,
-					   const char *key)
+static const struct st_column *column_named(const struct st_colset *cs,
+					    const char *name)
 {
-	size_t i, a, k, n = st_colset_ncolumns(cs);
+	size_t i, n = st_colset_ncolumns(cs);
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(st_colset_column(cs, i)->name, key))
+		if (!strcmp(st_colset_column(cs, i)->name, name))
 			return st_colset_column(cs, i);
-	for (a = 0; a < ARRAY_SIZE(sort_aliases); a++) {
-		if (strcmp(sort_aliases[a][0], key))
-			continue;
-		for (k = 1; sort_aliases[a][k]; k++)
-			for (i = 0; i < n; i++)
-				if (!strcmp(st_colset_column(cs, i)->name, sort_aliases[a][k]))
-					return st_colset_column(cs, i);
-	}
 	return NULL;
 }
 
-struct sort_key {
-	size_t row;
-	struct st_cell c;
-	char *s;		/* a string cell's text, owned */
-};
-
-static int argv_cmp(const struct st_cell *x, const struct st_cell *y)
+/* KEY's column, or the first column of KEY's alias (st_sort_alias) there is. */
+static const struct st_column *find_column(const struct st_colset *cs,
+					   const char *key)
 {
-	size_t n = x->u < y->u ? x->u : y->u;
-	int c = memcmp(x->s, y->s, n);
+	const struct st_column *col = column_named(cs, key);
+	const char *const *alias = col ? NULL : st_sort_alias(key);
 
-	return c ? c : (x->u > y->u) - (x->u < y->u);
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-	int c;
-
-	if (x->c.kind == ST_NULL || y->c.kind == ST_NULL)
-		c = (x->c.kind == ST_NULL) - (y->c.kind == ST_NULL);
-	else if (x->c.kind == ST_ARGV)	/* bytes, A to Z as strcmp */
-		c = argv_cmp(&x->c, &y->c);
-	else if (x->s || y->s)
-		c = strcmp(x->s ? x->s : "", y->s ? y->s : "");
-	else
-		c = (x->c.u < y->c.u) - (x->c.u > y->c.u);
-	return c ? c : (x->row > y->row) - (x->row < y->row);
+	for (; alias && *alias && !col; alias++)
+		col = column_named(cs, *alias);
+	return col;
 }
 
 int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
@@ -923,7 +890,7 @@ int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
 {
 	const struct st_column *col = NULL;
 	struct st_colset cs;
-	struct sort_key *keys;
+	struct st_sort_key *keys;
 	struct st_row row;
 	struct st_val val;
 	size_t i, n = st_view_rows(v, kind), *order;
@@ -945,14 +912,15 @@ int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
 		memset(&val, 0, sizeof(val));
 		col->get(&row, &val);
 		keys[i].c = val.c;
-		if (val.c.kind == ST_STR && !(keys[i].s = strdup(val.c.s)))
+		if (val.c.kind == ST_STR && !(keys[i].c.s = strdup(val.c.s)))
 			goto nomem;
 	}
 	if (col)
-		qsort(keys, n, sizeof(*keys), key_cmp);
+		st_sort_keys(keys, n);
 	for (i = 0; i < n; i++) {
 		order[i] = keys[i].row;
-		free(keys[i].s);
+		if (keys[i].c.kind == ST_STR)
+			free((char *)keys[i].c.s);
 	}
 	free(keys);
 	v->order = order;
@@ -961,7 +929,8 @@ int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
 	return 0;
 nomem:
 	for (i = 0; keys && i < n; i++)
-		free(keys[i].s);
+		if (keys[i].c.kind == ST_STR)
+			free((char *)keys[i].c.s);
 	free(keys);
 	free(order);
 	return -ENOMEM;

@@ -116,6 +116,63 @@ json_t *st_cell_json(const struct st_cell *c)
 	return json_null();
 }
 
+static int argv_cmp(const struct st_cell *x, const struct st_cell *y)
+{
+	size_t n = x->u < y->u ? x->u : y->u;
+	int c = memcmp(x->s, y->s, n);
+
+	return c ? c : (x->u > y->u) - (x->u < y->u);
+}
+
+static uint64_t magnitude(const struct st_cell *c)
+{
+	return c->kind == ST_S64 && (int64_t)c->u < 0 ? -c->u : c->u;
+}
+
+int st_cell_cmp(const struct st_cell *x, const struct st_cell *y)
+{
+	uint64_t a, b;
+
+	if (x->kind == ST_NULL || y->kind == ST_NULL)
+		return (x->kind == ST_NULL) - (y->kind == ST_NULL);
+	if (x->kind == ST_ARGV && y->kind == ST_ARGV)
+		return argv_cmp(x, y);
+	if (x->kind == ST_STR || y->kind == ST_STR)
+		return strcmp(x->kind == ST_STR ? x->s : "", y->kind == ST_STR ? y->s : "");
+	a = magnitude(x);
+	b = magnitude(y);
+	return (a < b) - (a > b);
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct st_sort_key *x = pa, *y = pb;
+	int c = st_cell_cmp(&x->c, &y->c);
+
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+void st_sort_keys(struct st_sort_key *k, size_t n)
+{
+	qsort(k, n, sizeof(*k), key_cmp);
+}
+
+static const char *const sort_aliases[][6] = {
+	{ "time", "total_ns", "syscall_ns", "time_delta_ns", "wall_ns", NULL },
+	{ "calls", "calls", "syscalls", "calls_delta", "calls_below", NULL },
+	{ "errors", "errors", "errors_delta", NULL },
+};
+
+const char *const *st_sort_alias(const char *key)
+{
+	size_t a;
+
+	for (a = 0; a < sizeof(sort_aliases) / sizeof(sort_aliases[0]); a++)
+		if (!strcmp(sort_aliases[a][0], key))
+			return &sort_aliases[a][1];
+	return NULL;
+}
+
 /* The bytes that make a CSV field quoted, and the end of the string. */
 static const bool csv_stop[256] = {
 	['\0'] = true, [','] = true, ['"'] = true, ['\r'] = true, ['\n'] = true,

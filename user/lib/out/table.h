@@ -106,6 +106,24 @@ json_t *st_cell_json(const struct st_cell *c);
 
 void st_csv_field(struct st_obuf *o, const char *s);
 
+/*
+ * The one order of --sort, for the dump's tables and the reports': a
+ * missing value last, argv bytes and strings A to Z, numbers largest
+ * first (a signed delta by its magnitude); equal cells keep the rows'
+ * order (st_sort_keys sorts keys by cell, then by row).
+ */
+int st_cell_cmp(const struct st_cell *x, const struct st_cell *y);
+struct st_sort_key {
+	size_t row;
+	struct st_cell c;
+};
+void st_sort_keys(struct st_sort_key *k, size_t n);
+/*
+ * A --sort KEY that names no column, and the columns it stands for in
+ * order (the first a table has): "time", "calls", "errors". NULL: none.
+ */
+const char *const *st_sort_alias(const char *key);
+
 int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout);
 int st_table_csv(FILE *f, const struct st_table *t);
