@@ -221,13 +221,15 @@ uninstall-dkms: uninstall-user
 	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION) 2>/dev/null)" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
 	rm -rf $(DESTDIR)$(DKMS_SRC)
 
-# lint: shellcheck on every shell script, pyflakes on the Python.
+# lint: shellcheck on every shell script, pyflakes on the Python, and
+# scripts/layers: no include cycle in user/, no header name used twice in
+# kmod/, user/ and include/, no python3 -c in a shell test.
 # style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
 LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
-LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq bench/report bench/scale/gen \
+LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq scripts/layers bench/report bench/scale/gen \
 	bench/scale/report bench/scale/logreport bench/host/report bench/glibc/report
 
 lint:
@@ -237,6 +239,7 @@ lint:
 	@shellcheck $(LINT_SH)
 	@echo "pyflakes3: $(words $(LINT_PY)) files"
 	@pyflakes3 $(LINT_PY)
+	@$(TOP)/scripts/layers
 
 style: lint
 	@test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: run scripts/debug-kernel or set CHECKPATCH=" >&2; exit 1; }

@@ -33,7 +33,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "systrace.h"
+#include "core.h"
 
 /**
  * st_argv_put() - drop a reference to an argv, freeing it with the last

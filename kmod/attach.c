@@ -28,7 +28,7 @@
 #include <linux/cred.h>
 #include <linux/capability.h>
 #include <net/netlink.h>
-#include "systrace.h"
+#include "core.h"
 #include "compat.h"
 
 /**

@@ -3,7 +3,7 @@
  * The chained hash's bucket arrays: allocated, grown and freed through
  * st_alloc() and st_free(), so every one is charged to its session.
  */
-#include "systrace.h"
+#include "core.h"
 #include "chash.h"
 
 /**

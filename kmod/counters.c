@@ -28,7 +28,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched/coredump.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 
 struct st_counter {

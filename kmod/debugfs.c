@@ -8,7 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/rculist.h>
-#include "systrace.h"
+#include "core.h"
 
 static struct dentry *st_debugfs_dir;
 

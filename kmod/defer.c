@@ -24,7 +24,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 
 struct st_twork {

@@ -14,7 +14,7 @@
 #include <linux/binfmts.h>
 #include <linux/timekeeping.h>
 #include <linux/pid_namespace.h>
-#include "systrace.h"
+#include "core.h"
 #include "hot.h"
 
 /*

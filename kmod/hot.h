@@ -12,7 +12,7 @@
 #include <linux/percpu.h>
 #include <linux/err.h>
 #include <asm/syscall.h>
-#include "systrace.h"
+#include "core.h"
 
 /*
  * The answer to "is current traced?" for the last tasks that made a

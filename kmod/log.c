@@ -28,7 +28,7 @@
 #include <linux/log2.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
-#include "systrace.h"
+#include "core.h"
 
 struct st_log_rec {
 	u64 ts_ns, dur_ns, proc_id, seq, addr;

@@ -7,7 +7,7 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/mm.h>
-#include "systrace.h"
+#include "core.h"
 #include "compat.h"
 
 unsigned int st_max_sessions = 16;

@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 #include <linux/sched.h>
 #include <linux/sched/cputime.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 
 struct kmem_cache *st_proc_cache, *st_site_cache;

@@ -13,7 +13,7 @@
 #include <linux/netlink.h>
 #include <linux/sched.h>
 #include <net/genetlink.h>
-#include "systrace.h"
+#include "core.h"
 #include "replies.h"
 #include "compat.h"
 

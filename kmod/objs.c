@@ -12,7 +12,7 @@
 #include <linux/jhash.h>
 #include <linux/sched/mm.h>
 #include <asm/vsyscall.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 #include "compat.h"
 

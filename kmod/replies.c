@@ -5,7 +5,7 @@
  * puts them in its replies and dumps; nothing here knows genl.
  */
 #include <net/netlink.h>
-#include "systrace.h"
+#include "core.h"
 #include "replies.h"
 
 /**

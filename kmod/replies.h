@@ -4,7 +4,7 @@
 #define _SYSTRACE_REPLIES_H
 
 #include <net/netlink.h>
-#include "systrace.h"
+#include "core.h"
 
 static inline int st_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
 {

@@ -18,7 +18,7 @@
 #include <linux/jhash.h>
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 
 /* ---- process rows ---- */

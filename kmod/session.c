@@ -14,7 +14,7 @@
 #include <linux/sched/task.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
-#include "systrace.h"
+#include "core.h"
 #include "hot.h"
 
 DEFINE_MUTEX(st_mutex);

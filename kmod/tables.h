@@ -7,7 +7,7 @@
 #ifndef _SYSTRACE_TABLES_H
 #define _SYSTRACE_TABLES_H
 
-#include "systrace.h"
+#include "core.h"
 
 struct kmem_cache;
 

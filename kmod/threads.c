@@ -17,7 +17,7 @@
 #include <linux/hash.h>
 #include <linux/sched/task.h>
 #include <linux/pid.h>
-#include "systrace.h"
+#include "core.h"
 #include "tables.h"
 #include "hot.h"
 

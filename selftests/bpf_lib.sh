@@ -35,11 +35,7 @@ bpf_our_progs() {
 	local id
 	id=$(bpftool -j map show pinned "$BPF_TREE/tasks" 2>/dev/null | "$CSVQ" --json get id 2>/dev/null) ||
 		{ echo 0; return; }
-	bpftool -j prog list | python3 -c '
-import json, sys
-tasks = int(sys.argv[1])
-print(sum(1 for p in json.load(sys.stdin)
-          if tasks in p.get("map_ids", []) and p.get("name", "").startswith("st_")))' "$id"
+	bpftool -j prog list | "$CSVQ" --json count . "map_ids@$id" 'name~^st_'
 }
 
 bpf_probes_active() {

@@ -98,8 +98,7 @@ ncpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 
 	/sys/devices/system/cpu/possible)
 # rings: the ids of the log rings in the tree, one per line.
 rings() {
-	bpftool -j map dump pinned "$BPF_TREE/logs" |
-		python3 -c 'import json, sys; [print(int.from_bytes(bytes(int(b, 16) for b in e["value"]), "little")) for e in json.load(sys.stdin)]'
+	bpftool -j map dump pinned "$BPF_TREE/logs" | csvq --json le . value
 }
 trace --log "$T/bpf.log.csv" --log-buffer 1536K -- "$PROGS/sites" 7 3 2
 assert_eq "$TRACE_RC" 0 "sites 7 3 2 with --log: exit status"

@@ -49,8 +49,7 @@ big() { # DIR: argvpause under a session, dumped while it waits, killed
 	ctl=$!
 	for _ in $(seq 600); do
 		sid=$(sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$1/start.err")
-		[ -n "$sid" ] && pid=$("$SYSTRACECTL" list --json | python3 -c 'import json, sys
-print(*[s["root_pid"] for s in json.load(sys.stdin)["sessions"] if s["id"] == int(sys.argv[1])])' "$sid") &&
+		[ -n "$sid" ] && pid=$("$SYSTRACECTL" list --json | "$CSVQ" --json pick sessions root_pid "id=$sid") &&
 			[ "$(cut -d' ' -f1 "/proc/$pid/syscall" 2>/dev/null)" = 34 ] && break
 		sleep 0.1
 	done
@@ -63,8 +62,8 @@ print(*[s["root_pid"] for s in json.load(sys.stdin)["sessions"] if s["id"] == in
 }
 mkdir -p "$T/big1" "$T/big2"
 big "$T/big1"
-mem1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["session"]["mem_bytes"])' "$T/big1/dump.json")
-alen=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["processes"][0]; print(sum(len(a.encode())+1 for a in p["argv"] or []))' "$T/big1/dump.json")
+mem1=$("$CSVQ" -f "$T/big1/dump.json" --json get session.mem_bytes)
+alen=$("$CSVQ" -f "$T/big1/dump.json" --json argvlen processes.0.argv)
 log "mem_bytes with the argv: $mem1, argv: $alen bytes"
 old_max=$(mod_param max_mem)
 echo $((mem1 - (12 + alen) / 2)) >/sys/module/systrace/parameters/max_mem

@@ -103,8 +103,7 @@ d_two=$D
 # --self-usage: systracectl's own peak RSS (RUSAGE_SELF), not CMD's: CMD
 # touches 200 MiB and prints its own ru_maxrss; the line is stderr's last,
 # --quiet or not.
-trace --quiet --self-usage --log "$T/self.csv" -- python3 -c \
-	'import resource; b = b"x" * (200 << 20); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)'
+trace --quiet --self-usage --log "$T/self.csv" -- "$PROGS/bigrss" 200
 assert_eq "$TRACE_RC" 0 "start --self-usage: exit status ($TRACE_ERR)"
 last=$(tail -n 1 "$D/start.err")
 assert_match "$last" '^systracectl: self: peak RSS [0-9]+ KiB, user [0-9]+\.[0-9]{3} s, system [0-9]+\.[0-9]{3} s \(systracectl alone, not CMD\)$' \

@@ -428,7 +428,12 @@ static int change_open(struct bpf_be *be, uint32_t id, struct st_tree *t, uint32
 	return ret;
 }
 
-static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
+/* A session changed by what (delete or detach), then its keeper waited for. */
+typedef int (*session_change_fn)(struct st_tree *t, uint32_t slot, uint64_t sid,
+				 struct st_keeper_id *k, struct st_err *err);
+
+static int session_change(void *priv, uint32_t id, session_change_fn what,
+			  struct st_err *err)
 {
 	struct st_keeper_id k = { 0 };
 	struct st_tree t;
@@ -438,26 +443,20 @@ static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
 	ret = change_open(priv, id, &t, &slot, err);
 	if (ret)
 		return ret;
-	ret = st_bpf_session_delete(&t, slot, id, &k, err);
+	ret = what(&t, slot, id, &k, err);
 	st_tree_close(&t);
 	st_bpf_keeper_wait(&k);
 	return ret;
 }
 
+static int bpf_be_session_del(void *priv, uint32_t id, struct st_err *err)
+{
+	return session_change(priv, id, st_bpf_session_delete, err);
+}
+
 static int bpf_be_session_detach(void *priv, uint32_t id, struct st_err *err)
 {
-	struct st_keeper_id k = { 0 };
-	struct st_tree t;
-	uint32_t slot;
-	int ret;
-
-	ret = change_open(priv, id, &t, &slot, err);
-	if (ret)
-		return ret;
-	ret = st_bpf_session_detach(&t, slot, id, &k, err);
-	st_tree_close(&t);
-	st_bpf_keeper_wait(&k);
-	return ret;
+	return session_change(priv, id, st_bpf_session_detach, err);
 }
 
 static int bpf_be_session_get(void *priv, uint32_t id, struct st_session_row *out,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _SYSTRACE_H
-#define _SYSTRACE_H
+#ifndef _SYSTRACE_CORE_H
+#define _SYSTRACE_CORE_H
 
 #include <linux/types.h>
 #include <linux/kref.h>
