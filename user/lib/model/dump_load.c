@@ -14,582 +14,8 @@
 #include "model/names.h"
 #include "base/err.h"
 #include "model/dump_json.h"
+#include "model/dump_row.h"
 #include "out/json_str.h"
-
-struct ctx {
-	char *why;
-	size_t len;
-	bool bad;
-};
-
-static void fail(struct ctx *c, const char *what, const char *key)
-{
-	if (!c->bad)
-		snprintf(c->why, c->len, "%s: key \"%s\" is missing or of the wrong type",
-			 what, key);
-	c->bad = true;
-}
-
-/* A value of the right type that cannot be: why, in words. */
-static void fail_why(struct ctx *c, const char *what, const char *key,
-		     const char *why)
-{
-	if (!c->bad)
-		snprintf(c->why, c->len, "%s: key \"%s\": %s", what, key, why);
-	c->bad = true;
-}
-
-/*
- * A row: an object whose values are scalars, parsed in place by
- * row_parse() (the common case), or taken from jansson's tree when the
- * row has anything else (a nested value, bad JSON: jansson says why).
- * Its keys are found by a hash of slots; a key given twice in a row
- * keeps its last value, as jansson does.
- */
-/* V_STRS: an array of strings, s[0, i) each ending in NUL (an argv). */
-enum vkind { V_NULL, V_TRUE, V_FALSE, V_INT, V_REAL, V_STR, V_STRS, V_OTHER };
-
-struct field {
-	const char *key;
-	size_t klen;
-	enum vkind kind;
-	json_int_t i;
-	double real;
-	const char *s;
-};
-
-struct row {
-	bool object;		/* false: the row is not a JSON object */
-	struct field *f;
-	size_t n, cap;
-	uint32_t *slot;		/* a key's field index + 1; 0 when free */
-	size_t nslot;		/* a power of 2, at least twice n */
-	char *buf;		/* the decoded keys and strings */
-	size_t bufcap;
-	json_t *tree;		/* jansson's parse, when the row has one */
-};
-
-static uint32_t key_hash(const char *key, size_t len)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)key[i]) * 16777619u;
-	return h;
-}
-
-static const struct field *row_get(const struct row *r, const char *key)
-{
-	size_t len = strlen(key), mask = r->nslot - 1, i;
-	const struct field *f;
-
-	if (!r->nslot)
-		return NULL;
-	for (i = key_hash(key, len) & mask; r->slot[i]; i = (i + 1) & mask) {
-		f = &r->f[r->slot[i] - 1];
-		if (f->klen == len && !memcmp(f->key, key, len))
-			return f;
-	}
-	return NULL;
-}
-
-static struct field *row_add(struct row *r)
-{
-	struct field *f;
-
-	if (r->n == r->cap) {
-		f = realloc(r->f, (r->cap ? 2 * r->cap : 64) * sizeof(*f));
-		if (!f)
-			return NULL;
-		r->f = f;
-		r->cap = r->cap ? 2 * r->cap : 64;
-	}
-	return &r->f[r->n++];
-}
-
-/* The slots of the row's keys; false when out of memory. */
-static bool row_index(struct row *r)
-{
-	size_t want = 64, mask, i, j;
-	const struct field *f, *g;
-	uint32_t *p;
-
-	while (want < 2 * r->n)
-		want *= 2;
-	if (want > r->nslot) {
-		p = realloc(r->slot, want * sizeof(*p));
-		if (!p)
-			return false;
-		r->slot = p;
-		r->nslot = want;
-	}
-	memset(r->slot, 0, r->nslot * sizeof(*r->slot));
-	mask = r->nslot - 1;
-	for (i = 0; i < r->n; i++) {
-		f = &r->f[i];
-		for (j = key_hash(f->key, f->klen) & mask; r->slot[j]; j = (j + 1) & mask) {
-			g = &r->f[r->slot[j] - 1];
-			if (g->klen == f->klen && !memcmp(g->key, f->key, f->klen))
-				break;
-		}
-		r->slot[j] = (uint32_t)i + 1;
-	}
-	return true;
-}
-
-static void row_clear(struct row *r)
-{
-	json_decref(r->tree);
-	r->tree = NULL;
-	r->n = 0;
-	r->object = false;
-}
-
-static void row_free(struct row *r)
-{
-	row_clear(r);
-	free(r->f);
-	free(r->slot);
-	free(r->buf);
-}
-
-/* The row from jansson's tree of it, which the row then holds. */
-static bool row_from_json(struct row *r, json_t *o)
-{
-	struct field *f;
-	const char *key;
-	size_t klen;
-	json_t *v;
-
-	row_clear(r);
-	r->tree = json_incref(o);
-	r->object = json_is_object(o);
-	json_object_keylen_foreach(o, key, klen, v) {
-		f = row_add(r);
-		if (!f)
-			return false;
-		*f = (struct field){ .key = key, .klen = klen, .kind = V_OTHER };
-		switch (json_typeof(v)) {
-		case JSON_NULL:
-			f->kind = V_NULL;
-			break;
-		case JSON_TRUE:
-			f->kind = V_TRUE;
-			break;
-		case JSON_FALSE:
-			f->kind = V_FALSE;
-			break;
-		case JSON_INTEGER:
-			f->kind = V_INT;
-			f->i = json_integer_value(v);
-			break;
-		case JSON_REAL:
-			f->kind = V_REAL;
-			f->real = json_real_value(v);
-			break;
-		case JSON_STRING:
-			f->kind = V_STR;
-			f->s = json_string_value(v);
-			break;
-		default:
-			break;
-		}
-	}
-	return row_index(r);
-}
-
-/* A parsed row as jansson's tree, to keep it: jansson keeps a key's last value. */
-static json_t *row_to_json(const struct row *r)
-{
-	json_t *o = json_object(), *v;
-	const struct field *f;
-	size_t i;
-
-	for (i = 0; o && i < r->n; i++) {
-		f = &r->f[i];
-		switch (f->kind) {
-		case V_NULL:
-			v = json_null();
-			break;
-		case V_TRUE:
-			v = json_true();
-			break;
-		case V_FALSE:
-			v = json_false();
-			break;
-		case V_INT:
-			v = json_integer(f->i);
-			break;
-		case V_REAL:
-			v = json_real(f->real);
-			break;
-		case V_STR:
-			v = json_string(f->s);
-			break;
-		case V_STRS:
-			v = st_argv_json(f->s, (size_t)f->i);
-			break;
-		default:
-			v = NULL;
-			break;
-		}
-		if (!v || json_object_setn_new(o, f->key, f->klen, v)) {
-			json_decref(o);
-			o = NULL;
-		}
-	}
-	return o;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static const char *skip_space(const char *p, const char *end)
-{
-	while (p < end && is_space(*p))
-		p++;
-	return p;
-}
-
-static bool is_digit(const char *p, const char *end)
-{
-	return p < end && *p >= '0' && *p <= '9';
-}
-
-/*
- * The rest of a string whose opening quote was read, unescaped to *out
- * with a NUL; never longer than its text. NULL when jansson would not
- * take it.
- */
-static const char *parse_string(const char *p, const char *end, char **out)
-{
-	static const char plain[] = "\"\\/bfnrt", real[] = "\"\\/\b\f\n\r\t";
-	const char *e, *why;
-	char *o = *out;
-	size_t n;
-
-	while (p < end) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '"') {
-			*o++ = '\0';
-			*out = o;
-			return p + 1;
-		}
-		if (c < 0x20) {
-			return NULL;
-		} else if (c == '\\') {
-			if (++p == end)
-				return NULL;
-			if (*p == 'u') {
-				p = st_json_unescape_u(p, end, &o, &why);
-				if (!p)
-					return NULL;
-				continue;
-			}
-			e = *p ? strchr(plain, *p) : NULL;
-			if (!e)
-				return NULL;
-			*o++ = real[e - plain];
-			p++;
-		} else if (c < 0x80) {
-			*o++ = (char)c;
-			p++;
-		} else {
-			n = st_utf8_len(p, (size_t)(end - p));
-			if (!n)
-				return NULL;
-			memcpy(o, p, n);
-			o += n;
-			p += n;
-		}
-	}
-	return NULL;
-}
-
-/*
- * A number as jansson reads it: an integer unless it has a fraction or
- * an exponent; NULL for what jansson refuses (an integer out of range, a
- * real that overflows, a leading zero) and for a long real (jansson reads
- * it).
- */
-static const char *parse_number(const char *p, const char *end, struct field *f)
-{
-	const char *q = p + (*p == '-'), *digits = q;
-	uint64_t v = 0;		/* unsigned: more than 18 digits wrap, unused */
-	char tok[64], *e;
-	bool real;
-
-	if (q < end && *q == '0') {
-		if (is_digit(++q, end))
-			return NULL;
-	} else if (is_digit(q, end)) {
-		while (is_digit(q, end))
-			v = v * 10 + (*q++ - '0');
-	} else {
-		return NULL;
-	}
-	real = q < end && (*q == '.' || *q == 'e' || *q == 'E');
-	if (q < end && *q == '.') {
-		if (!is_digit(++q, end))
-			return NULL;
-		while (is_digit(q, end))
-			q++;
-	}
-	if (q < end && (*q == 'e' || *q == 'E')) {
-		q++;
-		if (q < end && (*q == '+' || *q == '-'))
-			q++;
-		if (!is_digit(q, end))
-			return NULL;
-		while (is_digit(q, end))
-			q++;
-	}
-	if (!real && q - digits <= 18) {
-		f->kind = V_INT;
-		f->i = *p == '-' ? -(json_int_t)v : (json_int_t)v;
-		return q;
-	}
-	/* strtoll and strtod as jansson calls them, on a copy of the token */
-	if ((size_t)(q - p) >= sizeof(tok))
-		return NULL;
-	memcpy(tok, p, (size_t)(q - p));
-	tok[q - p] = '\0';
-	errno = 0;
-	if (real) {
-		f->kind = V_REAL;
-		f->real = strtod(tok, &e);
-		if ((f->real == HUGE_VAL || f->real == -HUGE_VAL) && errno == ERANGE)
-			return NULL;
-	} else {
-		f->kind = V_INT;
-		f->i = strtoll(tok, &e, 10);
-		if (errno)
-			return NULL;
-	}
-	return *e ? NULL : q;
-}
-
-static const char *parse_literal(const char *p, const char *end, const char *word)
-{
-	size_t n = strlen(word);
-
-	return (size_t)(end - p) >= n && !memcmp(p, word, n) ? p + n : NULL;
-}
-
-/* An array of strings (after its '['), each with its NUL, to *out. */
-static const char *parse_strings(const char *p, const char *end,
-				 struct field *f, char **out)
-{
-	f->kind = V_STRS;
-	f->s = *out;
-	p = skip_space(p, end);
-	if (p < end && *p == ']')
-		goto close;
-	for (;;) {
-		if (p == end || *p != '"')
-			return NULL;
-		p = parse_string(p + 1, end, out);
-		if (!p)
-			return NULL;
-		p = skip_space(p, end);
-		if (p < end && *p == ']')
-			break;
-		if (p == end || *p != ',')
-			return NULL;
-		p = skip_space(p + 1, end);
-	}
-close:
-	f->i = (json_int_t)(*out - f->s);
-	return p + 1;
-}
-
-/* One scalar value (or an array of strings) at p; NULL for anything else. */
-static const char *parse_scalar(const char *p, const char *end, struct field *f,
-				char **out)
-{
-	switch (*p) {
-	case '[':
-		return parse_strings(p + 1, end, f, out);
-	case '"':
-		f->kind = V_STR;
-		f->s = *out;
-		return parse_string(p + 1, end, out);
-	case 't':
-		f->kind = V_TRUE;
-		return parse_literal(p, end, "true");
-	case 'f':
-		f->kind = V_FALSE;
-		return parse_literal(p, end, "false");
-	case 'n':
-		f->kind = V_NULL;
-		return parse_literal(p, end, "null");
-	default:
-		return parse_number(p, end, f);
-	}
-}
-
-/*
- * text[0, len) as a flat object, its strings decoded into the row's
- * buffer; false for anything else (a nested value, an error), which
- * jansson then parses.
- */
-static bool row_parse(struct row *r, const char *text, size_t len)
-{
-	const char *p = text, *end = text + len;
-	struct field *f;
-	char *out;
-
-	row_clear(r);
-	if (len + 1 > r->bufcap) {
-		out = realloc(r->buf, len + 1);
-		if (!out)
-			return false;
-		r->buf = out;
-		r->bufcap = len + 1;
-	}
-	out = r->buf;
-	p = skip_space(p, end);
-	if (p == end || *p != '{')
-		return false;
-	p = skip_space(p + 1, end);
-	if (p < end && *p == '}')
-		p++;
-	else
-		for (;;) {
-			if (p == end || *p != '"')
-				return false;
-			f = row_add(r);
-			if (!f)
-				return false;
-			f->key = out;
-			p = parse_string(p + 1, end, &out);
-			if (!p)
-				return false;
-			f->klen = (size_t)(out - f->key) - 1;
-			p = skip_space(p, end);
-			if (p == end || *p != ':')
-				return false;
-			p = skip_space(p + 1, end);
-			if (p == end)
-				return false;
-			p = parse_scalar(p, end, f, &out);
-			if (!p)
-				return false;
-			p = skip_space(p, end);
-			if (p < end && *p == '}') {
-				p++;
-				break;
-			}
-			if (p == end || *p != ',')
-				return false;
-			p = skip_space(p + 1, end);
-		}
-	if (skip_space(p, end) != end)
-		return false;
-	r->object = true;
-	return row_index(r);
-}
-
-static uint64_t get_u64(struct ctx *c, const struct row *o, const char *what,
-			const char *key)
-{
-	const struct field *v = row_get(o, key);
-
-	if (!v || v->kind != V_INT || v->i < 0) {
-		fail(c, what, key);
-		return 0;
-	}
-	return (uint64_t)v->i;
-}
-
-/* false for null or absent; a present non-integer is an error. */
-static bool get_opt_u64(struct ctx *c, const struct row *o, const char *what,
-			const char *key, uint64_t *out)
-{
-	const struct field *v = row_get(o, key);
-
-	if (!v || v->kind == V_NULL)
-		return false;
-	if (v->kind != V_INT || v->i < 0) {
-		fail(c, what, key);
-		return false;
-	}
-	*out = (uint64_t)v->i;
-	return true;
-}
-
-static const char *get_opt_str(struct ctx *c, const struct row *o, const char *what,
-			       const char *key)
-{
-	const struct field *v = row_get(o, key);
-
-	if (!v || v->kind == V_NULL)
-		return NULL;
-	if (v->kind != V_STR) {
-		fail(c, what, key);
-		return NULL;
-	}
-	return v->s;
-}
-
-static bool get_true(const struct row *o, const char *key)
-{
-	const struct field *v = row_get(o, key);
-
-	return v && v->kind == V_TRUE;
-}
-
-static const char *get_str(struct ctx *c, const struct row *o, const char *what,
-			   const char *key)
-{
-	const char *s = get_opt_str(c, o, what, key);
-
-	if (!s)
-		fail(c, what, key);
-	return s ? s : "";
-}
-
-static uint64_t get_hex(struct ctx *c, const struct row *o, const char *what,
-			const char *key, bool *has)
-{
-	const char *s = get_opt_str(c, o, what, key);
-	char *end;
-	uint64_t v;
-
-	*has = false;
-	if (!s)
-		return 0;
-	errno = 0;
-	v = strtoull(s, &end, 16);
-	if (strncmp(s, "0x", 2) || errno || *end) {
-		fail(c, what, key);
-		return 0;
-	}
-	*has = true;
-	return v;
-}
-
-/* An enum from its name; a number stands for a value newer than this tool. */
-static uint32_t get_enum(struct ctx *c, const struct row *o, const char *what,
-			 const char *key, const char *(*name)(uint32_t))
-{
-	const char *s = get_str(c, o, what, key);
-	uint32_t i;
-	char *end;
-	unsigned long v;
-
-	for (i = 0; i < 64; i++)
-		if (name(i) && !strcmp(name(i), s))
-			return i;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || v > UINT32_MAX)
-		fail(c, what, key);
-	return (uint32_t)v;
-}
 
 static const char *counters_name(uint32_t v)
 {
@@ -607,41 +33,41 @@ static void load_session(struct ctx *c, const struct row *o, struct st_session_r
 	uint64_t v;
 	size_t i;
 
-	s->id = (uint32_t)get_u64(c, o, w, "id");
-	copy_name(s->name, sizeof(s->name), get_opt_str(c, o, w, "name"));
-	s->root_pid = (uint32_t)get_u64(c, o, w, "root_pid");
-	str = get_opt_str(c, o, w, "backend");	/* absent before the BPF backend */
+	s->id = (uint32_t)dr_get_u64(c, o, w, "id");
+	copy_name(s->name, sizeof(s->name), dr_get_opt_str(c, o, w, "name"));
+	s->root_pid = (uint32_t)dr_get_u64(c, o, w, "root_pid");
+	str = dr_get_opt_str(c, o, w, "backend");	/* absent before the BPF backend */
 	s->backend = str && !strcmp(str, "bpf") ? ST_BACKEND_BPF : ST_BACKEND_KMOD;
-	s->state = get_enum(c, o, w, "state", st_state_name);
-	s->flags = (uint32_t)get_u64(c, o, w, "flags");
-	s->created_ns = get_u64(c, o, w, "created_ns");
-	s->realtime_base_ns = get_u64(c, o, w, "realtime_base_ns");
-	s->counters = get_enum(c, o, w, "counters", counters_name);
-	str = get_opt_str(c, o, w, "counters_error");
+	s->state = dr_get_enum(c, o, w, "state", st_state_name);
+	s->flags = (uint32_t)dr_get_u64(c, o, w, "flags");
+	s->created_ns = dr_get_u64(c, o, w, "created_ns");
+	s->realtime_base_ns = dr_get_u64(c, o, w, "realtime_base_ns");
+	s->counters = dr_get_enum(c, o, w, "counters", counters_name);
+	str = dr_get_opt_str(c, o, w, "counters_error");
 	s->has_counters_error = str != NULL;
 	copy_name(s->counters_error, sizeof(s->counters_error), str);
-	s->live_tasks = (uint32_t)get_u64(c, o, w, "live_tasks");
-	s->procs = get_u64(c, o, w, "processes");
-	s->sites = get_u64(c, o, w, "sites");
-	s->syscalls = get_u64(c, o, w, "syscalls");
-	s->errors = get_u64(c, o, w, "errors");
-	s->syscall_ns = get_u64(c, o, w, "syscall_ns");
+	s->live_tasks = (uint32_t)dr_get_u64(c, o, w, "live_tasks");
+	s->procs = dr_get_u64(c, o, w, "processes");
+	s->sites = dr_get_u64(c, o, w, "sites");
+	s->syscalls = dr_get_u64(c, o, w, "syscalls");
+	s->errors = dr_get_u64(c, o, w, "errors");
+	s->syscall_ns = dr_get_u64(c, o, w, "syscall_ns");
 	for (i = 0; i < st_session_nstats; i++) {
 		const struct st_stat_desc *d = &st_session_stats[i];
 
 		/* A counter added after the first schema may be missing. */
 		if (d->attr < SYSTRACE_SESSION_A_MEM_BYTES)
-			*st_stat_ptr(s, d) = get_u64(c, o, w, d->key);
+			*st_stat_ptr(s, d) = dr_get_u64(c, o, w, d->key);
 		else
-			get_opt_u64(c, o, w, d->key, st_stat_ptr(s, d));
+			dr_get_opt_u64(c, o, w, d->key, st_stat_ptr(s, d));
 	}
-	s->mem_bytes = get_u64(c, o, w, "mem_bytes");
-	s->proc_row_bytes = (uint32_t)get_u64(c, o, w, "proc_row_bytes");
-	s->site_row_bytes = (uint32_t)get_u64(c, o, w, "site_row_bytes");
-	if (get_opt_u64(c, o, w, "log_buffer", &v))
+	s->mem_bytes = dr_get_u64(c, o, w, "mem_bytes");
+	s->proc_row_bytes = (uint32_t)dr_get_u64(c, o, w, "proc_row_bytes");
+	s->site_row_bytes = (uint32_t)dr_get_u64(c, o, w, "site_row_bytes");
+	if (dr_get_opt_u64(c, o, w, "log_buffer", &v))
 		s->log_buffer = (uint32_t)v;
 	if (st_counters_column(s->counters))
-		s->has_counter_value = get_opt_u64(c, o, w, st_counters_column(s->counters),
+		s->has_counter_value = dr_get_opt_u64(c, o, w, st_counters_column(s->counters),
 						   &s->counter_value);
 }
 
@@ -653,7 +79,7 @@ static void load_session(struct ctx *c, const struct row *o, struct st_session_r
 static int get_argv(struct ctx *c, const struct row *o, const char *w,
 		    struct st_proc_row *p)
 {
-	const struct field *v = row_get(o, "argv");
+	const struct field *v = dr_row_get(o, "argv");
 	const char *why = NULL;
 	int ret;
 
@@ -662,7 +88,7 @@ static int get_argv(struct ctx *c, const struct row *o, const char *w,
 	if (v->kind == V_STRS) {
 		/* parse_string refused \u0000: every NUL ends an argument. */
 		if (v->i > SYSTRACE_ARGV_MAX) {
-			fail_why(c, w, "argv", "longer than 4096 bytes");
+			dr_fail_why(c, w, "argv", "longer than 4096 bytes");
 			return 0;
 		}
 		ret = st_argv_copy(v->s, (size_t)v->i, &p->argv, &p->argv_len,
@@ -675,12 +101,12 @@ static int get_argv(struct ctx *c, const struct row *o, const char *w,
 		why = "not an array of strings";
 	}
 	if (ret == -EINVAL) {
-		fail_why(c, w, "argv", why);
+		dr_fail_why(c, w, "argv", why);
 		return 0;
 	}
 	if (ret)
 		return ret;
-	p->argv_truncated = get_true(o, "argv_truncated");
+	p->argv_truncated = dr_get_true(o, "argv_truncated");
 	return 0;
 }
 
@@ -690,49 +116,49 @@ static int load_proc(struct ctx *c, const struct row *o, uint32_t counters,
 	const char *w = "processes", *exe;
 	uint64_t v;
 
-	p->id = get_u64(c, o, w, "id");
-	if (get_opt_u64(c, o, w, "parent_id", &v))
+	p->id = dr_get_u64(c, o, w, "id");
+	if (dr_get_opt_u64(c, o, w, "parent_id", &v))
 		p->parent_id = v;
-	if (get_opt_u64(c, o, w, "prev_id", &v))
+	if (dr_get_opt_u64(c, o, w, "prev_id", &v))
 		p->prev_id = v;
-	p->pid = (uint32_t)get_u64(c, o, w, "pid");
-	p->tgid = (uint32_t)get_u64(c, o, w, "tgid");
-	p->ppid = (uint32_t)get_u64(c, o, w, "ppid");
-	copy_name(p->comm, sizeof(p->comm), get_str(c, o, w, "comm"));
-	exe = get_opt_str(c, o, w, "exe");
+	p->pid = (uint32_t)dr_get_u64(c, o, w, "pid");
+	p->tgid = (uint32_t)dr_get_u64(c, o, w, "tgid");
+	p->ppid = (uint32_t)dr_get_u64(c, o, w, "ppid");
+	copy_name(p->comm, sizeof(p->comm), dr_get_str(c, o, w, "comm"));
+	exe = dr_get_opt_str(c, o, w, "exe");
 	if (exe && !(p->exe = strdup(exe)))
 		return -ENOMEM;
 	if (get_argv(c, o, w, p))
 		return -ENOMEM;
-	p->start_ns = get_u64(c, o, w, "start_ns");
-	p->has_end_ns = get_opt_u64(c, o, w, "end_ns", &p->end_ns);
-	p->end = get_enum(c, o, w, "end", st_end_name);
-	p->has_exit_code = get_opt_u64(c, o, w, "exit_code", &v);
+	p->start_ns = dr_get_u64(c, o, w, "start_ns");
+	p->has_end_ns = dr_get_opt_u64(c, o, w, "end_ns", &p->end_ns);
+	p->end = dr_get_enum(c, o, w, "end", st_end_name);
+	p->has_exit_code = dr_get_opt_u64(c, o, w, "exit_code", &v);
 	p->exit_code = (uint32_t)v;
-	p->has_exit_signal = get_opt_u64(c, o, w, "exit_signal", &v);
+	p->has_exit_signal = dr_get_opt_u64(c, o, w, "exit_signal", &v);
 	p->exit_signal = (uint32_t)v;
-	p->core_dumped = get_true(o, "core_dumped");
+	p->core_dumped = dr_get_true(o, "core_dumped");
 	/* Absent in dumps of older versions: not attached. */
-	p->attached = get_true(o, "attached");
-	p->threads = (uint32_t)get_u64(c, o, w, "threads");
+	p->attached = dr_get_true(o, "attached");
+	p->threads = (uint32_t)dr_get_u64(c, o, w, "threads");
 	/* A column added after the first schema may be missing. */
 #define ST_PROC_LOAD(name, field)					\
 	if (SYSTRACE_PROC_A_##name <= SYSTRACE_PROC_A_SYSCALL_NS)	\
-		p->field = get_u64(c, o, w, #field);			\
+		p->field = dr_get_u64(c, o, w, #field);			\
 	else								\
-		get_opt_u64(c, o, w, #field, &p->field);
+		dr_get_opt_u64(c, o, w, #field, &p->field);
 	SYSTRACE_PROC_COUNTERS(ST_PROC_LOAD)
 #undef ST_PROC_LOAD
-	p->sites = (uint32_t)get_u64(c, o, w, "sites");
+	p->sites = (uint32_t)dr_get_u64(c, o, w, "sites");
 #define ST_ACCT_LOAD(name, field, column)				\
 	if (SYSTRACE_PROC_A_##name <= SYSTRACE_PROC_A_MAJFLT)		\
-		p->field = get_u64(c, o, w, #column);			\
+		p->field = dr_get_u64(c, o, w, #column);			\
 	else								\
-		get_opt_u64(c, o, w, #column, &p->field);
+		dr_get_opt_u64(c, o, w, #column, &p->field);
 	SYSTRACE_PROC_ACCT(ST_ACCT_LOAD)
 #undef ST_ACCT_LOAD
 	if (st_counters_column(counters))
-		p->has_counter_value = get_opt_u64(c, o, w, st_counters_column(counters),
+		p->has_counter_value = dr_get_opt_u64(c, o, w, st_counters_column(counters),
 						   &p->counter_value);
 	return 0;
 }
@@ -744,15 +170,15 @@ static int load_sym(struct ctx *c, const struct row *o, struct st_dump *d,
 	const char *w = "sites";
 	struct st_sym sym = { 0 };
 
-	if (!row_get(o, "symbol"))
+	if (!dr_row_get(o, "symbol"))
 		return 0;
 	if (s->map != SYSTRACE_MAP_FILE)
 		return 0;
-	sym.object = get_opt_str(c, o, w, "object");
-	sym.symbol = get_opt_str(c, o, w, "symbol");
-	sym.symbol_offset = get_hex(c, o, w, "symbol_offset", &sym.has_symbol_offset);
-	sym.build_id = get_opt_str(c, o, w, "build_id");
-	sym.error = get_opt_str(c, o, w, "symbol_error");
+	sym.object = dr_get_opt_str(c, o, w, "object");
+	sym.symbol = dr_get_opt_str(c, o, w, "symbol");
+	sym.symbol_offset = dr_get_hex(c, o, w, "symbol_offset", &sym.has_symbol_offset);
+	sym.build_id = dr_get_opt_str(c, o, w, "build_id");
+	sym.error = dr_get_opt_str(c, o, w, "symbol_error");
 	return st_dump_sym(d, &sym, &s->sym);
 }
 
@@ -769,23 +195,23 @@ static int load_errnos(struct ctx *c, const struct row *o, struct st_dump *d,
 	struct st_errnos e;
 	uint64_t other;
 
-	text = get_opt_str(c, o, w, "errnos");
-	if (!get_opt_u64(c, o, w, "errno_other", &other)) {
+	text = dr_get_opt_str(c, o, w, "errnos");
+	if (!dr_get_opt_u64(c, o, w, "errno_other", &other)) {
 		if (text)
-			fail_why(c, w, "errno_other", "errnos without errno_other");
+			dr_fail_why(c, w, "errno_other", "errnos without errno_other");
 		return 0;
 	}
 	if (!text) {
-		fail_why(c, w, "errnos", "errno_other without errnos");
+		dr_fail_why(c, w, "errnos", "errno_other without errnos");
 		return 0;
 	}
 	if (st_errnos_parse(text, &e)) {
-		fail_why(c, w, "errnos", "not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4");
+		dr_fail_why(c, w, "errnos", "not NAME(ERRNO)=COUNT ..., each errno (1..4095) once, at most 4");
 		return 0;
 	}
 	e.other += other;
 	if (st_errnos_total(&e) != s->errors) {
-		fail_why(c, w, "errno_other", "the errno counts and errno_other do not add up to errors");
+		dr_fail_why(c, w, "errno_other", "the errno counts and errno_other do not add up to errors");
 		return 0;
 	}
 	return st_dump_errnos(d, &e, &s->errnos);
@@ -798,31 +224,31 @@ static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 	bool has;
 	uint64_t v;
 
-	s->proc_id = get_u64(c, o, w, "proc_id");
-	s->addr = get_hex(c, o, w, "addr", &has);
+	s->proc_id = dr_get_u64(c, o, w, "proc_id");
+	s->addr = dr_get_hex(c, o, w, "addr", &has);
 	if (!has)
-		fail(c, w, "addr");
-	s->abi = get_enum(c, o, w, "abi", st_abi_name);
-	s->nr = (uint32_t)get_u64(c, o, w, "nr");
-	s->map = get_enum(c, o, w, "map", st_map_name);
-	path = get_opt_str(c, o, w, "path");
+		dr_fail(c, w, "addr");
+	s->abi = dr_get_enum(c, o, w, "abi", st_abi_name);
+	s->nr = (uint32_t)dr_get_u64(c, o, w, "nr");
+	s->map = dr_get_enum(c, o, w, "map", st_map_name);
+	path = dr_get_opt_str(c, o, w, "path");
 	if (st_dump_str(d, path, &s->path))
 		return -ENOMEM;
-	s->offset = get_hex(c, o, w, "offset", &has);
+	s->offset = dr_get_hex(c, o, w, "offset", &has);
 	/* A column added after the first schema may be missing. */
 #define ST_SITE_LOAD(name, field, merge)				\
 	if (SYSTRACE_SITE_A_##name <= SYSTRACE_SITE_A_MAX_NS)		\
-		s->field = get_u64(c, o, w, #field);			\
+		s->field = dr_get_u64(c, o, w, #field);			\
 	else								\
-		get_opt_u64(c, o, w, #field, &s->field);
+		dr_get_opt_u64(c, o, w, #field, &s->field);
 	SYSTRACE_SITE_COUNTERS(ST_SITE_LOAD)
 #undef ST_SITE_LOAD
-	s->first_ns = get_u64(c, o, w, "first_ns");
-	s->first_ordinal = get_u64(c, o, w, "first_ordinal");
-	s->has_file_id = get_opt_u64(c, o, w, "inode", &s->inode);
-	if (get_opt_u64(c, o, w, "dev", &v))
+	s->first_ns = dr_get_u64(c, o, w, "first_ns");
+	s->first_ordinal = dr_get_u64(c, o, w, "first_ordinal");
+	s->has_file_id = dr_get_opt_u64(c, o, w, "inode", &s->inode);
+	if (dr_get_opt_u64(c, o, w, "dev", &v))
 		s->dev = (uint32_t)v;
-	get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
+	dr_get_opt_u64(c, o, w, "mtime_ns", &s->mtime_ns);
 	if (load_errnos(c, o, d, s))
 		return -ENOMEM;
 	return load_sym(c, o, d, s);
@@ -896,7 +322,7 @@ static int add_proc(struct loader *l, struct row *row)
 	json_t *tree;
 
 	if (!row->object) {
-		fail(&l->c, "processes", "(row)");
+		dr_fail(&l->c, "processes", "(row)");
 		return -EINVAL;
 	}
 	if (l->has_session)
@@ -905,7 +331,7 @@ static int add_proc(struct loader *l, struct row *row)
 		l->early = json_array();
 	if (!l->early_lines)
 		l->early_lines = json_array();
-	tree = row->tree ? json_incref(row->tree) : row_to_json(row);
+	tree = row->tree ? json_incref(row->tree) : dr_row_to_json(row);
 	if (!l->early || json_array_append_new(l->early, tree) ||
 	    !l->early_lines ||
 	    json_array_append_new(l->early_lines, json_integer(l->line)))
@@ -920,7 +346,7 @@ static int add_site(struct loader *l, struct row *row)
 	int ret;
 
 	if (!row->object) {
-		fail(&l->c, "sites", "(row)");
+		dr_fail(&l->c, "sites", "(row)");
 		return -EINVAL;
 	}
 	s = grow(d->sites, &l->site_cap, d->nsites, sizeof(*d->sites));
@@ -930,7 +356,7 @@ static int add_site(struct loader *l, struct row *row)
 	s = &d->sites[d->nsites++];
 	memset(s, 0, sizeof(*s));
 	ret = load_site(&l->c, row, d, s);
-	if (row_get(row, "symbol"))
+	if (dr_row_get(row, "symbol"))
 		d->symbolized = true;
 	return ret ? ret : l->c.bad ? -EINVAL : 0;
 }
@@ -947,14 +373,14 @@ static int add_session(struct loader *l, const struct row *session)
 		return -EINVAL;
 	l->has_session = true;
 	json_array_foreach(l->early, i, row) {
-		ret = row_from_json(&early, row) ? convert_proc(l, &early) : -ENOMEM;
+		ret = dr_row_from_json(&early, row) ? convert_proc(l, &early) : -ENOMEM;
 		if (ret) {
 			at_line(&l->c, (int)json_integer_value(
 					json_array_get(l->early_lines, i)), ret);
 			break;
 		}
 	}
-	row_free(&early);
+	dr_row_free(&early);
 	json_decref(l->early);
 	json_decref(l->early_lines);
 	l->early = NULL;
@@ -1012,7 +438,7 @@ static void not_a_dump(struct ctx *c)
 static int add_json(struct loader *l, json_t *o,
 		    int (*add)(struct loader *, struct row *))
 {
-	return row_from_json(&l->row, o) ? add(l, &l->row) : -ENOMEM;
+	return dr_row_from_json(&l->row, o) ? add(l, &l->row) : -ENOMEM;
 }
 
 int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
@@ -1026,14 +452,14 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 	session = json_object_get(doc, "session");
 	procs = json_object_get(doc, "processes");
 	sites = json_object_get(doc, "sites");
-	if (!json_is_object(doc) || !row_from_json(&l.row, doc) ||
-	    get_u64(&l.c, &l.row, "document", "schema_version") != 1 ||
+	if (!json_is_object(doc) || !dr_row_from_json(&l.row, doc) ||
+	    dr_get_u64(&l.c, &l.row, "document", "schema_version") != 1 ||
 	    !json_is_object(session) || !json_is_array(procs) || !json_is_array(sites)) {
-		row_free(&l.row);
+		dr_row_free(&l.row);
 		not_a_dump(&l.c);
 		return -EINVAL;
 	}
-	ret = row_from_json(&l.row, session) ? add_session(&l, &l.row) : -ENOMEM;
+	ret = dr_row_from_json(&l.row, session) ? add_session(&l, &l.row) : -ENOMEM;
 	json_array_foreach(procs, i, row) {
 		if (ret)
 			break;
@@ -1048,7 +474,7 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 		ret = finish(&l, json_object_get(doc, "totals"));
 	if (!ret && json_is_string(json_object_get(doc, "selection")))
 		d->selected = true;
-	row_free(&l.row);
+	dr_row_free(&l.row);
 	json_decref(l.early);
 	json_decref(l.early_lines);
 	if (ret)
@@ -1265,7 +691,7 @@ static bool read_row(struct src *s, int c, int *ret)
 	bool ok;
 
 	scan_value(s, c);
-	if (!s->err && row_parse(r, s->buf + s->mark, s->pos - s->mark)) {
+	if (!s->err && dr_row_parse(r, s->buf + s->mark, s->pos - s->mark)) {
 		s->mark = NO_MARK;
 		*ret = 0;
 		return true;
@@ -1273,7 +699,7 @@ static bool read_row(struct src *s, int c, int *ret)
 	v = parse_value(s, line, JSON_DECODE_ANY, ret);
 	if (!v)
 		return false;
-	ok = row_from_json(r, v);
+	ok = dr_row_from_json(r, v);
 	json_decref(v);
 	if (!ok)
 		*ret = -ENOMEM;
@@ -1366,7 +792,7 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 	switch (k) {
 	case K_SCHEMA:
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			fail(&l->c, "document", "schema_version");
+			dr_fail(&l->c, "document", "schema_version");
 		else if (json_integer_value(v) != 1)
 			not_a_dump(&l->c);
 		break;
@@ -1378,7 +804,7 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 		if (json_is_string(v))
 			l->d->selected = true;
 		else if (!json_is_null(v))
-			fail(&l->c, "document", "selection");
+			dr_fail(&l->c, "document", "selection");
 		break;
 	case K_PROCS:
 	case K_SITES:
@@ -1436,7 +862,7 @@ static int read_doc(struct src *s, struct top *t)
 	if (c != EOF)
 		return syntax(s, c, "end of file expected");
 	if (!t->seen[K_SCHEMA])
-		fail(&l->c, "document", "schema_version");
+		dr_fail(&l->c, "document", "schema_version");
 	if (!l->has_session || !t->seen[K_PROCS] || !t->seen[K_SITES])
 		not_a_dump(&l->c);
 	return l->c.bad ? -EINVAL : finish(l, t->totals);
@@ -1465,7 +891,7 @@ int st_dump_load(const char *path, struct st_dump *d, struct st_err *err)
 	json_decref(l.early);
 	json_decref(l.early_lines);
 	json_decref(t.totals);
-	row_free(&l.row);
+	dr_row_free(&l.row);
 	if (ret)
 		st_dump_free(d);
 	if (ret == -EINVAL)
