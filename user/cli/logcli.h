@@ -3,13 +3,13 @@
 #define SYSTRACE_CLI_LOG_H
 
 /*
- * The temporal log's options, its file and its drain, shared by start and
- * log (log.c); and the status line both show on a terminal.
+ * What start and log share of the temporal log (logcli.c): its options,
+ * and the recorder (lib/log/recorder.h) on a session, saying what it did.
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
-#include "log/log.h"
+#include "log/recorder.h"
+#include "progress.h"
 
 /* Bytes per CPU when --log is given without --log-buffer. */
 #define ST_LOG_BUFFER_DEFAULT	(4U << 20)
@@ -30,50 +30,21 @@ struct st_log_opts {
 int st_log_opt(int c, const char *arg, const char *usage,
 	       struct st_log_opts *o);
 
-/* A log being recorded: its file (FILE.partial until the end) and events. */
-struct st_log_rec {
-	struct st_log_kind kind;
-	struct st_log_out *out;
-	struct st_log log;
-	bool drain_failed;
-};
-
 struct st_backend;
-struct st_err;
 
 /*
- * Opens FILE.partial and the spool beside it, before anything is traced.
- * Returns 0 or an exit code (the error said).
+ * st_recorder_begin: FILE.partial and the spool, before anything is
+ * traced. Returns 0 or an exit code (the error said).
  */
-int st_log_begin(struct st_log_rec *rec, const struct st_log_opts *o);
-/* Takes what the tracer has buffered; says a failure once. */
-void st_log_drain(struct st_log_rec *rec, struct st_backend *be, uint32_t id);
+int st_log_begin(struct st_recorder **rp, const struct st_log_opts *o);
+/* st_recorder_drain from session id; a failure said, once. */
+void st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id);
 /*
- * The last drain, the rows, and the file: renamed to FILE when whole.
- * Returns 0 or an exit code; frees what rec holds either way.
+ * A last drain and st_recorder_save, with a status line while the log is
+ * written; says the outcome. Returns 0 or an exit code; rec is ended.
+ * To give up instead: st_recorder_abandon.
  */
-int st_log_save(struct st_log_rec *rec, struct st_backend *be, uint32_t id,
+int st_log_save(struct st_recorder *rec, struct st_backend *be, uint32_t id,
 		const struct st_log_opts *o);
-/* Gives up: removes FILE.partial and the spool. */
-void st_log_abandon(struct st_log_rec *rec);
-
-/*
- * One status line on stderr, rewritten in place, at most 4 times a
- * second, only when stderr is a terminal.
- */
-struct st_progress {
-	bool on, shown;
-	struct timespec last, start;
-};
-
-void st_progress_init(struct st_progress *p);
-/* Whether a new line is due (and the time since the start, in s). */
-bool st_progress_due(struct st_progress *p, double *elapsed);
-void st_progress_show(struct st_progress *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Erases the line, so that what follows starts clean. */
-void st_progress_done(struct st_progress *p);
-/* 1234567 as "1.23M", for a status line. */
-void st_progress_num(char *buf, size_t len, double v);
 
 #endif

@@ -129,7 +129,7 @@ static int wait_child(pid_t pid)
 
 /* The status line: what the session has counted so far. */
 static void show_status(struct st_progress *p, struct st_backend *be, uint32_t id,
-			const struct st_log_rec *rec, uint64_t *last, double *last_t,
+			const struct st_recorder *rec, uint64_t *last, double *last_t,
 			double t)
 {
 	struct st_session_row s;
@@ -144,7 +144,7 @@ static void show_status(struct st_progress *p, struct st_backend *be, uint32_t i
 	*last = s.syscalls;
 	*last_t = t;
 	if (rec) {
-		st_progress_num(events, sizeof(events), (double)rec->log.pushed);
+		st_progress_num(events, sizeof(events), (double)st_recorder_events(rec));
 		st_progress_show(p, "session %" PRIu32 ": %" PRIu64 " processes, %s syscalls (%s/s), "
 				 "log %s events, %" PRIu64 " dropped", id, s.procs, calls, rate,
 				 events, st_session_dropped(&s));
@@ -161,7 +161,7 @@ static void show_status(struct st_progress *p, struct st_backend *be, uint32_t i
  * terminal (at most 4 updates a second).
  */
 static int wait_polling(pid_t pid, struct st_backend *be, uint32_t id,
-			struct st_log_rec *rec, struct st_progress *p)
+			struct st_recorder *rec, struct st_progress *p)
 {
 	const struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
 	uint64_t last = 0;
@@ -645,7 +645,7 @@ int start_main(int argc, char **argv)
 	struct st_session_row s;
 	struct st_err err;
 	struct st_backend *be;
-	struct st_log_rec rec;
+	struct st_recorder *rec = NULL;
 	struct st_progress progress;
 	sigset_t block, oldmask;
 	int go[2], execst[2], ret, status, e;
@@ -665,7 +665,7 @@ int start_main(int argc, char **argv)
 	if (pipe2(go, O_CLOEXEC) || pipe2(execst, O_CLOEXEC)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "pipe", NULL);
 		if (o.log.path)
-			st_log_abandon(&rec);
+			st_recorder_abandon(rec);
 		return st_fail(&err, be);
 	}
 
@@ -675,7 +675,7 @@ int start_main(int argc, char **argv)
 	if (pid < 0) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "fork", NULL);
 		if (o.log.path)
-			st_log_abandon(&rec);
+			st_recorder_abandon(rec);
 		return st_fail(&err, be);
 	}
 	if (pid == 0)
@@ -696,7 +696,7 @@ int start_main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		wait_child(pid);
 		if (o.log.path)
-			st_log_abandon(&rec);
+			st_recorder_abandon(rec);
 		return st_fail(&err, be);
 	}
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
@@ -709,13 +709,13 @@ int start_main(int argc, char **argv)
 	close(execst[0]);
 	st_progress_init(&progress);
 	status = !e && (o.log.path || progress.on) ?
-		 wait_polling(pid, be, s.id, o.log.path ? &rec : NULL, &progress) :
+		 wait_polling(pid, be, s.id, o.log.path ? rec : NULL, &progress) :
 		 wait_child(pid);
 	if (e) {
 		st_warn("cannot run %s: %s", o.cmd[0], strerror(e));
 		/* Nothing was traced: the session would only hold a slot. */
 		if (o.log.path)
-			st_log_abandon(&rec);
+			st_recorder_abandon(rec);
 		st_backend_session_del(be, s.id, &err);
 		st_backend_close(be);
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
@@ -723,7 +723,7 @@ int start_main(int argc, char **argv)
 	if (status == -1) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "waitpid", NULL);
 		if (o.log.path)
-			st_log_abandon(&rec);
+			st_recorder_abandon(rec);
 		return st_fail(&err, be);
 	}
 	child_pid = 0;
@@ -734,7 +734,7 @@ int start_main(int argc, char **argv)
 	if (o.log.path) {
 		if (o.quiet)
 			settle(be, s.id);
-		ret = st_log_save(&rec, be, s.id, &o.log);
+		ret = st_log_save(rec, be, s.id, &o.log);
 		if (ret) {
 			st_backend_close(be);
 			if (o.self_usage)

@@ -1,12 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The temporal log while it is recorded: the events a tracer hands over go
- * to a spool (or stay in memory), and st_log_record() merges them with the
- * process events of the session's rows into the log, in order, each
- * syscall joined to its site row and given its phase (recorder.h).
+ * The temporal log while it is recorded (recorder.h). It owns:
+ *  - st_log: the events a tracer's drain hands over (st_log_push), spooled
+ *    or kept in memory;
+ *  - st_log_sites: the site rows a log joins, and the command lines set
+ *    aside beside it;
+ *  - st_log_record(): the merge of the events with the process events of
+ *    the session's rows, each syscall joined to its site row and given its
+ *    phase, into a writer;
+ *  - st_recorder: a recording from begin to save or abandon, every step
+ *    between the CLI's calls and the file, and its state (one enum).
+ *
+ * A recorder's invariants: while RECORDING, FILE.partial and the spool
+ * both exist and only drains change it; a save moves it to SAVING before
+ * any step and out of it through rec_end() alone, which removes
+ * FILE.partial unless renamed to FILE and the spool unless kept as
+ * FILE.spool; a recorder's life ends in exactly one save or abandon, and
+ * nothing it made outlives it but FILE or FILE.spool. It prints nothing:
+ * what happened is returned (st_err, st_recorder_outcome) for the caller
+ * to say.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,38 +60,6 @@ void st_log_free(struct st_log *log)
 	free(log->ev);
 	st_spool_close(log->spool);
 	memset(log, 0, sizeof(*log));
-}
-
-int st_log_spool(struct st_log *log, const char *path, uint32_t session_id,
-		 struct st_err *err)
-{
-	return st_spool_open(&log->spool, path, session_id, err);
-}
-
-int st_log_spool_session(struct st_log *log, uint32_t session_id)
-{
-	return log->spool ? st_spool_set_session(log->spool, session_id) : 0;
-}
-
-int st_log_spool_finish(struct st_log *log)
-{
-	return log->spool ? st_spool_finish(log->spool) : 0;
-}
-
-int st_log_spool_error(const struct st_log *log, uint64_t *lost)
-{
-	*lost = 0;
-	return log->spool ? st_spool_error(log->spool, lost) : 0;
-}
-
-int st_log_spool_keep(struct st_log *log, const char *path)
-{
-	int ret;
-
-	if (!log->spool)
-		return -ENOENT;
-	ret = st_spool_flush(log->spool);
-	return ret ? ret : st_spool_keep(log->spool, path);
 }
 
 /* ---- process events from the rows ---- */
@@ -608,4 +593,201 @@ out:
 	free(bounds);
 	free(mem);
 	return ret;
+}
+
+/* ---- the recorder (st_recorder: begin, drain, save, abandon) ---- */
+
+struct st_recorder {
+	enum st_recorder_state state;
+	struct st_recorder_opts o;
+	struct st_log_kind kind;
+	struct st_log_out *out;		/* FILE.partial; NULL once renamed */
+	struct st_log log;		/* its spool: open from begin to the end */
+	bool drain_failed;		/* a drain failed: no drain since */
+};
+
+int st_recorder_begin(struct st_recorder **rp, const struct st_recorder_opts *o,
+		      struct st_err *err)
+{
+	struct st_recorder *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*rp = NULL;
+	if (!r) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "log", "%s", o->path);
+		return -ENOMEM;
+	}
+	r->o = *o;
+	ret = st_log_kind_of(o->path, o->fmt, &r->kind, err);
+	if (ret)
+		goto out;
+	ret = st_log_out_open(&r->out, o->path, &r->kind, err);
+	if (ret)
+		goto out;
+	ret = st_spool_open(&r->log.spool, o->path, 0, err);
+out:
+	if (ret) {
+		st_log_out_abort(r->out);
+		free(r);
+		return ret;
+	}
+	r->state = ST_REC_RECORDING;
+	*rp = r;
+	return 0;
+}
+
+enum st_recorder_state st_recorder_state(const struct st_recorder *r)
+{
+	return r->state;
+}
+
+int st_recorder_drain(struct st_recorder *r, const struct st_recorder_src *src,
+		      struct st_err *err)
+{
+	size_t n;
+	int ret;
+
+	assert(r->state == ST_REC_RECORDING);
+	if (r->drain_failed)
+		return 0;
+	ret = src->drain(src->ctx, src->id, &r->log, &n, err);
+	if (ret)
+		r->drain_failed = true;
+	return ret;
+}
+
+uint64_t st_recorder_events(const struct st_recorder *r)
+{
+	return r->log.pushed;
+}
+
+/*
+ * After a failed save: the drained syscalls the spool did not lose go on
+ * in FILE.spool (res->kept), unless it lost them all.
+ */
+static void keep_spool(struct st_recorder *r, struct st_recorder_outcome *res)
+{
+	uint64_t lost = 0;
+	char *keep = NULL;
+
+	res->lost = 0;
+	st_spool_error(r->log.spool, &lost);
+	if (r->log.pushed <= lost || asprintf(&keep, "%s.spool", r->o.path) < 0)
+		return;
+	res->lost = lost;
+	if (!st_spool_flush(r->log.spool) && !st_spool_keep(r->log.spool, keep))
+		res->kept = r->log.pushed - lost;
+	free(keep);
+}
+
+/*
+ * Every end: from RECORDING to ABANDONED, from SAVING to SAVED (FILE
+ * renamed) or FAILED (the spool kept). FILE.partial and the spool, unless
+ * kept, are removed, and r freed.
+ */
+static void rec_end(struct st_recorder *r, enum st_recorder_state to,
+		    struct st_recorder_outcome *res)
+{
+	assert(r->state == (to == ST_REC_ABANDONED ? ST_REC_RECORDING : ST_REC_SAVING));
+	assert(to != ST_REC_SAVED || !r->out);
+	r->state = to;
+	if (to == ST_REC_FAILED)
+		keep_spool(r, res);
+	st_log_out_abort(r->out);
+	st_log_free(&r->log);
+	free(r);
+}
+
+/*
+ * The session's process rows into d and its site rows into sites, a row
+ * at a time (symbolized unless no_symbols): a glibc build's 1.8 million
+ * site rows are never held whole, and its command lines wait in a file
+ * beside the log (st_log_sites_argv_aside). None when the session is gone
+ * (a reset): res->gone, not a failure. On failure, nothing is left to free.
+ */
+static int rows(struct st_recorder *r, const struct st_recorder_src *src,
+		struct st_dump *d, struct st_log_sites *sites,
+		struct st_recorder_outcome *res, struct st_err *err)
+{
+	int ret;
+
+	assert(r->state == ST_REC_SAVING);
+	ret = st_log_sites_init(sites, !r->o.no_symbols);
+	if (ret) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "symbolizing the sites", NULL);
+		goto out;
+	}
+	st_log_sites_argv_aside(sites, r->o.path);
+	ret = src->rows(src->ctx, src->id, d, &sites->sink, err);
+	if (!ret)
+		res->argv_err = sites->argv_err;
+	/* The module says ENOENT; the BPF backend finds no pinned session. */
+	if (ret && (err->kind == ST_ERR_NOSESSION ||
+		    (err->kind == ST_ERR_KERNEL && err->err == ENOENT))) {
+		res->gone = true;
+		memset(d, 0, sizeof(*d));
+		d->session.id = src->id;
+		sites->n = 0;
+		ret = 0;
+	}
+out:
+	if (ret)
+		st_log_sites_free(sites);
+	return ret;
+}
+
+int st_recorder_save(struct st_recorder *r, const struct st_recorder_src *src,
+		     st_log_progress_fn progress, void *progress_ctx,
+		     struct st_recorder_outcome *res, struct st_err *err)
+{
+	struct st_log_record_opts ro = { .early_object = r->o.early_object,
+					 .progress = progress,
+					 .progress_ctx = progress_ctx };
+	struct st_log_meta meta = { .session_id = src->id };
+	struct st_log_writer *w = NULL;
+	struct st_log_sites sites;
+	struct st_dump d;
+	bool have_rows = false;
+	int ret;
+
+	assert(r->state == ST_REC_RECORDING);
+	r->state = ST_REC_SAVING;
+	memset(res, 0, sizeof(*res));
+	res->kind = r->kind;
+	st_spool_set_session(r->log.spool, src->id);
+	/* Its error is kept: told in res, as every spool error. */
+	st_spool_finish(r->log.spool);
+	ret = rows(r, src, &d, &sites, res, err);
+	if (ret)
+		goto out;
+	have_rows = true;
+	meta.dropped_events = res->dropped = d.session.dropped_events;
+	ret = st_log_writer_new(&w, st_log_out_file(r->out), r->kind.fmt, &meta);
+	if (!ret)
+		ret = st_log_record(&r->log, &d, &sites, w, &ro);
+	if (!ret)
+		ret = st_log_writer_end(w);
+	res->events = w ? st_log_writer_events(w) : 0;
+	st_log_writer_free(w);
+	res->spool_err = st_spool_error(r->log.spool, &res->lost);
+	if (ret) {
+		st_err_set(err, ST_ERR_LOCAL, -ret, "writing the log", "%s",
+			   st_log_out_partial(r->out));
+		goto out;
+	}
+	ret = st_log_out_commit(r->out, err);
+	r->out = NULL;
+out:
+	rec_end(r, ret ? ST_REC_FAILED : ST_REC_SAVED, res);
+	if (have_rows) {
+		st_log_sites_free(&sites);
+		st_dump_free(&d);
+	}
+	return ret;
+}
+
+void st_recorder_abandon(struct st_recorder *r)
+{
+	if (r)
+		rec_end(r, ST_REC_ABANDONED, NULL);
 }

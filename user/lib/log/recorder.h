@@ -4,8 +4,10 @@
 
 /*
  * The temporal log while it is recorded (recorder.c): the events a
- * tracer's drain hands over, spooled or kept, and the join of them with
- * the session's rows into the log's file.
+ * tracer's drain hands over, spooled or kept; the join of them with the
+ * session's rows into the log's file; and the recorder (st_recorder, at
+ * the end), which runs a recording from its file opened before anything
+ * is traced to the file renamed whole, for start --log and log SESSION.
  */
 #include "base/hidx.h"
 #include "log/log.h"
@@ -26,30 +28,6 @@ struct st_log {
 
 int st_log_push(struct st_log *log, const struct st_event *ev);
 void st_log_free(struct st_log *log);
-
-/* ---- recording ---- */
-
-/*
- * Opens a spool for log in the directory of path (the log file), as an
- * anonymous file when the file system allows (O_TMPFILE), else as
- * PATH.spool, removed at the end. Returns 0 or -errno with err.
- */
-int st_log_spool(struct st_log *log, const char *path, uint32_t session_id,
-		 struct st_err *err);
-/* The session the spool's events are of, once it exists. */
-int st_log_spool_session(struct st_log *log, uint32_t session_id);
-/* The spool's first write error (0: none) and the events it lost since. */
-int st_log_spool_error(const struct st_log *log, uint64_t *lost);
-/*
- * Once the drain is over: the spool's last run written, and its buffers
- * (64 MB) freed before the rows are read. Returns 0 or the spool's error.
- */
-int st_log_spool_finish(struct st_log *log);
-/*
- * Keeps the spool as the file path (after a failure), for `log --input`;
- * returns 0 or -errno.
- */
-int st_log_spool_keep(struct st_log *log, const char *path);
 
 struct st_log_record_opts {
 	const char *early_object;	/* see st_log_bounds */
@@ -135,5 +113,103 @@ void st_log_sites_free(struct st_log_sites *s);
 int st_log_record(struct st_log *log, const struct st_dump *d,
 		  struct st_log_sites *sites, struct st_log_writer *w,
 		  const struct st_log_record_opts *o);
+
+/* ---- the recorder: one log, from before the tracing to its file ---- */
+
+/*
+ * A recording's life (st_recorder, below):
+ *
+ *   begin --> RECORDING --save--> SAVING --> SAVED   FILE whole
+ *                |                     \---> FAILED  FILE.partial removed;
+ *                |                                   the spool kept as
+ *                |                                   FILE.spool
+ *                \--abandon--> ABANDONED             FILE.partial removed
+ *
+ * RECORDING: FILE.partial and the spool beside it exist, and each drain
+ * adds what the tracer holds to the spool. SAVING: the spool is finished
+ * (nothing is added), the session's rows are read and the log written.
+ * save and abandon each end the recorder: the spool (unless kept) is
+ * removed and the recorder freed, so that the last three states are only
+ * ever seen inside them.
+ */
+enum st_recorder_state {
+	ST_REC_RECORDING,
+	ST_REC_SAVING,
+	ST_REC_SAVED,
+	ST_REC_FAILED,
+	ST_REC_ABANDONED,
+};
+
+struct st_recorder;
+
+struct st_recorder_opts {
+	const char *path;		/* the log file; outlives the recorder */
+	int fmt;			/* enum st_log_format; -1: from path's name */
+	const char *early_object;	/* see st_log_bounds; NULL: none */
+	bool no_symbols;		/* leave the symbol column empty */
+};
+
+/*
+ * The tracer, as a recorder reads it (the CLI's backend and session):
+ * drain appends the events it holds for session id to log, taking them
+ * out of it (st_backend_log_read); rows reads the session's rows into d,
+ * sorted, its site and process rows through sink (st_session_fetch_to).
+ * Both return 0 or -errno with err.
+ */
+struct st_recorder_src {
+	int (*drain)(void *ctx, uint32_t id, struct st_log *log, size_t *n,
+		     struct st_err *err);
+	int (*rows)(void *ctx, uint32_t id, struct st_dump *d,
+		    const struct st_site_sink *sink, struct st_err *err);
+	void *ctx;
+	uint32_t id;
+};
+
+/* What a save did, for the caller to say (st_recorder_save fills it). */
+struct st_recorder_outcome {
+	struct st_log_kind kind;
+	uint64_t events;		/* written to the log */
+	uint64_t dropped;		/* the tracer's: syscalls not in the log */
+	int spool_err;			/* the spool's first write error, or 0 */
+	/*
+	 * Syscalls drained but lost to spool_err. After a failed save, only
+	 * when a spool was there to keep (kept, else 0).
+	 */
+	uint64_t lost;
+	uint64_t kept;			/* after a failure: syscalls in FILE.spool */
+	bool gone;			/* no rows: the session was gone (a reset) */
+	int argv_err;			/* errno: the command lines stayed in memory */
+};
+
+/*
+ * Opens FILE.partial and the spool beside it, before anything is traced:
+ * a bad path fails now. Returns 0, or -errno with err (nothing is left).
+ */
+int st_recorder_begin(struct st_recorder **rp, const struct st_recorder_opts *o,
+		      struct st_err *err);
+enum st_recorder_state st_recorder_state(const struct st_recorder *r);
+/*
+ * Takes what the tracer holds now into the spool. Its first failure is
+ * returned (-errno, err set); the drains after it do nothing (return 0).
+ */
+int st_recorder_drain(struct st_recorder *r, const struct st_recorder_src *src,
+		      struct st_err *err);
+/* The events drained so far. */
+uint64_t st_recorder_events(const struct st_recorder *r);
+/*
+ * Writes the log (the caller drains a last time before): the spool
+ * finished and given the session's id, the rows read (a session gone
+ * leaves the syscalls without rows: said in out->gone, not a failure),
+ * the writer fed by st_log_record (progress as there), and FILE.partial
+ * renamed to FILE. On failure, FILE.partial is removed and the drained
+ * syscalls are kept in FILE.spool (for log --input) unless the spool
+ * lost them all. Returns 0 once FILE is whole (out->spool_err may still
+ * say syscalls are missing), else -errno with err. Ends r either way.
+ */
+int st_recorder_save(struct st_recorder *r, const struct st_recorder_src *src,
+		     st_log_progress_fn progress, void *progress_ctx,
+		     struct st_recorder_outcome *out, struct st_err *err);
+/* Gives r up: removes FILE.partial and the spool, ends r (NULL: nothing). */
+void st_recorder_abandon(struct st_recorder *r);
 
 #endif
