@@ -24,13 +24,6 @@
 #define st_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
 #endif
 
-/* Threads that never return to user mode: io_uring's and vhost's workers. */
-#ifdef PF_USER_WORKER
-#define ST_PF_WORKER	(PF_IO_WORKER | PF_USER_WORKER)
-#else
-#define ST_PF_WORKER	PF_IO_WORKER
-#endif
-
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 static inline u64 st_inode_mtime_ns(const struct inode *inode)
 {
