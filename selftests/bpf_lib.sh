@@ -9,7 +9,9 @@
 # in_private_bpffs    re-runs the test in a mount namespace of its own, with a
 #                     fresh bpffs at /sys/fs/bpf: the host's tree is left alone
 # bpf_our_progs       how many programs of this tree's (they use its `tasks`
-#                     map) are loaded: attached ones, since nothing else holds them
+#                     map) are attached: a link holds them. The pinned set stays
+#                     loaded between sessions, attached by none
+# bpf_our_loaded      the tree's loaded programs, "NAME ID" a line
 # bpf_probes_active   "true" or "false", as status --json says
 # bpf_wait_detached [S]  waits (S seconds, 10) until no program of the tree is
 #                     loaded and status says so; fails otherwise
@@ -35,11 +37,14 @@ bpf_our_progs() {
 	local id
 	id=$(bpftool -j map show pinned "$BPF_TREE/tasks" 2>/dev/null | "$CSVQ" --json get id 2>/dev/null) ||
 		{ echo 0; return; }
-	bpftool -j prog list | python3 -c '
-import json, sys
-tasks = int(sys.argv[1])
-print(sum(1 for p in json.load(sys.stdin)
-          if tasks in p.get("map_ids", []) and p.get("name", "").startswith("st_")))' "$id"
+	"$TOP/selftests/bpfq" "$id" attached
+}
+
+bpf_our_loaded() {
+	local id
+	id=$(bpftool -j map show pinned "$BPF_TREE/tasks" 2>/dev/null | "$CSVQ" --json get id 2>/dev/null) ||
+		return 0
+	"$TOP/selftests/bpfq" "$id" loaded
 }
 
 bpf_probes_active() {

@@ -288,6 +288,8 @@ static int tree_scan(int dir, unsigned int *pins, bool *keep, struct st_err *err
 			*keep = true;
 			continue;
 		}
+		if (!strncmp(de->d_name, ST_BPF_PROG_PIN, strlen(ST_BPF_PROG_PIN)))
+			continue;
 		if (all_digits(de->d_name)) {
 			if (!old[0])
 				snprintf(old, sizeof(old), "%s", de->d_name);

@@ -5,9 +5,11 @@
 /*
  * The BPF backend's pin tree, /sys/fs/bpf/systrace/: a directory only root
  * may shape (uid 0, mode 0700, not a link), holding the shared maps of
- * bpf/systrace_bpf.h and keep/, where each running session's keeper holds
- * a lock. Everything inside is reached through the directory's fd, and
- * every pinned map is checked (type, sizes, name) before it is used.
+ * bpf/systrace_bpf.h, keep/, where each running session's keeper holds
+ * a lock, and the programs kept loaded (ST_BPF_PROG_PIN), which only a
+ * running session's links attach. Everything inside is reached through
+ * the directory's fd, and every pinned map or program is checked (type,
+ * sizes, name) before it is used.
  *
  * Locking: flock() on the tree's directory. LOCK_EX to change anything:
  * make or delete a session, attach or detach, hold or make the links, cut
@@ -24,6 +26,8 @@
 #define ST_BPFFS	"/sys/fs/bpf"
 #define ST_TREE		ST_BPFFS "/systrace"
 #define ST_KEEP_DIR	"keep"
+/* The programs kept loaded between sessions: "prog-DIGEST-NAME" (bpf_progs.c). */
+#define ST_BPF_PROG_PIN	"prog-"
 
 enum st_tree_map {
 	ST_M_HOST,
