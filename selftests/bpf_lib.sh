@@ -15,6 +15,9 @@
 # bpf_probes_active   "true" or "false", as status --json says
 # bpf_wait_detached [S]  waits (S seconds, 10) until no program of the tree is
 #                     loaded and status says so; fails otherwise
+# bpf_wait_keepers [S]  waits (S seconds, 10) until no process holds the tree
+#                     open: every keeper is done (with the spare maps it makes
+#                     after its session); fails otherwise
 # bpf_sid ERRFILE     the session id a start printed on stderr
 
 BPF_TREE=/sys/fs/bpf/systrace
@@ -58,6 +61,15 @@ bpf_wait_detached() {
 		sleep 0.05
 	done
 	fail "systrace's programs are still attached: $(bpf_our_progs) loaded, status probes_active $(bpf_probes_active)"
+}
+
+bpf_wait_keepers() {
+	local i n=$((${1:-10} * 20))
+	for ((i = 0; i < n; i++)); do
+		[ -z "$(fuser "$BPF_TREE" 2>/dev/null)" ] && return 0
+		sleep 0.05
+	done
+	fail "processes still hold $BPF_TREE open: $(fuser "$BPF_TREE" 2>&1)"
 }
 
 bpf_sid() {

@@ -182,27 +182,13 @@ static void prog_pin_name(int k, char *buf, size_t len)
 		 link_prog[k]);
 }
 
-/* Whether @fd is a BPF program (not a map or a link): its anon inode says so. */
-static bool fd_is_prog(int fd)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return false;
-	target[n] = '\0';
-	return !strcmp(target, "anon_inode:bpf-prog");
-}
-
 /* Whether @pfd runs our program for STB_LINK_* @k on this tree's maps. */
 static bool prog_ours(const struct st_tree *t, int pfd, int k)
 {
 	struct bpf_prog_info prog = { 0 };
 	uint32_t len = sizeof(prog), ids[16], i;
 
-	if (!fd_is_prog(pfd))
+	if (!st_bpf_fd_is(pfd, "bpf-prog"))
 		return false;
 	prog.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
 	prog.map_ids = (uintptr_t)ids;
