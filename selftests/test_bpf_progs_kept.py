@@ -41,6 +41,8 @@ eq([n for n, _ in first], NAMES, "first: the programs loaded once the session en
 eq(lines(t, "first.pins"), pinned, "first: the pins")
 sp1 = spares(t, "first.spares")
 eq(sorted(sp1), sorted(KINDS), "first: the spares its keeper left")
+put = inner(t, "first.inner")
+eq([k for k in KINDS if sp1.get(k) in put[k]], KINDS, "first: the spares put at a slot ahead of the next start")
 
 eq(lines(t, "again.attached"), ["5"], "again: programs attached while the session runs")
 eq(loaded(t, "again.during"), first, "again: the programs loaded while it runs, by id")

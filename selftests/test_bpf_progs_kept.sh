@@ -5,13 +5,14 @@
 # (a fresh bpffs, a private mount namespace):
 #   first     the first start loads the 5 programs of a session without
 #             counters and pins them (prog-DIGEST-NAME); once it ends, all
-#             5 stay loaded and none is attached; its keeper leaves the 4
-#             spare maps (spare-procs, -sites, -files, -argv)
+#             5 stay loaded and none is attached; its keeper leaves the
+#             spare hash maps (spare-procs, -sites, -files, -argv), each
+#             already put at a slot of its array of maps
 #   again     a second start loads nothing: the same 5 programs (same ids)
 #             are attached while it runs (its command waits on a FIFO); its
 #             4 hash maps are the spares (same ids, at its slot), whose pins
 #             are gone; once it ends none is attached, and its keeper leaves
-#             4 new spares
+#             4 new spare hash maps
 #   limits    a start with SYSTRACE_MAX_PROCS=64 takes the spares of the
 #             sites and files (same limits) and makes procs and argv (whose
 #             sizes follow max_procs): those spares' ids are not at its slot
@@ -72,6 +73,7 @@ bpf_wait_keepers
 bpf_our_loaded >"$T/first.loaded"
 pins prog >"$T/first.pins"
 spares "$T/first.spares"
+inner "$T/first.inner"
 
 # --- again -------------------------------------------------------------------------
 waiting

@@ -567,57 +567,69 @@ struct map_job {
 	int made;
 	const char *spare;	/* its pin when made ahead of need, or NULL */
 	int fd;			/* the spare taken, or -1 */
+	bool placed;		/* the spare is at key already */
 };
 
-#define HASH_JOBS	4
+/* The maps a session's keeper makes ahead of the next session. */
+#define SPARES	5
+static const enum st_tree_map spare_which[SPARES] = {
+	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY,
+};
 
-/* The session's hash maps for these limits, in maps_make()'s order. */
-static void hash_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites)
+/* The session's maps but its log's, for these limits, as spare_which[] orders them. */
+static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites)
 {
 	j[0] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_procs_s", sizeof(uint64_t),
 				 sizeof(struct stb_proc), max_procs, true, 0, 0,
-				 ST_BPF_SPARE_PIN "procs", -1 };
+				 ST_BPF_SPARE_PIN "procs", -1, false };
 	j[1] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_sites_s",
 				 sizeof(struct stb_site_key), sizeof(struct stb_site), max_sites,
-				 true, 0, 0, ST_BPF_SPARE_PIN "sites", -1 };
+				 true, 0, 0, ST_BPF_SPARE_PIN "sites", -1, false };
 	j[2] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_files_s",
 				 sizeof(struct stb_file_key), sizeof(struct stb_file), ST_BPF_FILES,
-				 true, 0, 0, ST_BPF_SPARE_PIN "files", -1 };
+				 true, 0, 0, ST_BPF_SPARE_PIN "files", -1, false };
 	j[3] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_argv_s",
 				 sizeof(struct stb_argv_key), STB_ARGV_CHUNK,
-				 st_bpf_argv_chunks(max_procs), true, 0, 0, ST_BPF_SPARE_PIN "argv", -1 };
+				 st_bpf_argv_chunks(max_procs), true, 0, 0, ST_BPF_SPARE_PIN "argv", -1,
+				 false };
+	j[4] = (struct map_job){ -1, 0, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
+				 (uint32_t)sysconf(_SC_PAGESIZE), false, 0, 0,
+				 ST_BPF_SPARE_PIN "notify", -1, false };
 }
 
-/*
- * Under LOCK_EX: the spare of @j, when one of root's is pinned and is the
- * map @j would make (checked as the tree's own maps are: type, sizes,
- * flags, name; only root could have written to it); -1 otherwise. Taken
- * or not, the pin goes: a spare of other limits is made again for them by
- * the next keeper.
- */
-static int spare_take(struct st_tree *t, const struct map_job *j)
+/* The slot slot_take() would give now; -1 when none is free. */
+static int slot_next(const struct st_tree *t)
 {
-	struct bpf_map_info info = { 0 };
-	uint32_t len = sizeof(info);
+	uint32_t i, start = (uint32_t)(t->host.last_sid % STB_MAX_SESSIONS);
+
+	/* Round robin: a slot just freed is the last one taken again. */
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		uint32_t n = (start + i) % STB_MAX_SESSIONS;
+
+		if (!t->sess[n].sid && t->sess[n].state == STB_SESS_FREE)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* A spare's pin, opened if it is a map file of root's; -1 otherwise. */
+static int spare_open(const struct st_tree *t, const char *name, struct bpf_map_info *info)
+{
+	uint32_t len = sizeof(*info);
 	char path[PATH_MAX];
 	struct stat st;
 	int fd;
 
-	if (fstatat(t->dir, j->spare, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(t->dir, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != 0)
 		return -1;
-	fd = -1;
-	if (S_ISREG(st.st_mode) && st.st_uid == 0) {
-		st_tree_path(t, j->spare, path, sizeof(path));
-		fd = bpf_obj_get(path);
-	}
-	unlinkat(t->dir, j->spare, 0);
+	st_tree_path(t, name, path, sizeof(path));
+	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return -1;
+	memset(info, 0, sizeof(*info));
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) || !st_bpf_fd_is(fd, "bpf-map") ||
-	    bpf_obj_get_info_by_fd(fd, &info, &len) || info.type != j->type ||
-	    info.key_size != j->key_size || info.value_size != j->value_size ||
-	    info.max_entries != j->max || info.map_flags != BPF_F_NO_PREALLOC ||
-	    strcmp(info.name, j->name)) {
+	    bpf_obj_get_info_by_fd(fd, info, &len)) {
 		close(fd);
 		return -1;
 	}
@@ -625,15 +637,99 @@ static int spare_take(struct st_tree *t, const struct map_job *j)
 }
 
 /*
- * The next session's hash maps, made ahead of need for this process's
- * limits and pinned (ST_BPF_SPARE_PIN), where none is: a start then only
- * puts them at its slot. Made without the lock (a large map's buckets take
- * tens of ms), pinned under it. They hold their buckets, no row.
+ * Under LOCK_EX: whether map @id is at @slot of @outer already. A free
+ * slot's entry is no session's: where a keeper put the spare for a slot
+ * that another start took since, it goes, so that nothing but a session
+ * holds the map.
+ */
+static bool spare_placed(const struct st_tree *t, int outer, uint32_t id, uint32_t slot)
+{
+	uint32_t k, at;
+
+	if (!bpf_map_lookup_elem(outer, &slot, &at) && at == id)
+		return true;
+	for (k = 0; k < STB_MAX_SESSIONS; k++)
+		if (k != slot && !t->sess[k].sid && t->sess[k].state == STB_SESS_FREE &&
+		    !bpf_map_lookup_elem(outer, &k, &at) && at == id)
+			bpf_map_delete_elem(outer, &k);
+	return false;
+}
+
+/*
+ * Under LOCK_EX: @j's spare, when one is pinned and is the map @j would
+ * make (checked as the tree's own maps are: type, sizes, flags, name; only
+ * root could have written to it), and whether the keeper put it at @j's
+ * slot already. Taken or not, the pin goes: a spare of other limits is
+ * made again for them by the next keeper.
+ */
+static void spare_take(struct st_tree *t, struct map_job *j)
+{
+	struct bpf_map_info info;
+	bool placed;
+	int fd;
+
+	fd = spare_open(t, j->spare, &info);
+	unlinkat(t->dir, j->spare, 0);
+	if (fd < 0)
+		return;
+	placed = spare_placed(t, j->outer, info.id, j->key);
+	if (info.type != j->type || info.key_size != j->key_size ||
+	    info.value_size != j->value_size || info.max_entries != j->max ||
+	    info.map_flags != (j->hash ? BPF_F_NO_PREALLOC : 0) || strcmp(info.name, j->name)) {
+		close(fd);
+		return;
+	}
+	j->fd = fd;
+	j->placed = placed;
+}
+
+/*
+ * Under LOCK_EX: the pinned spares put at the slot the next start will
+ * take, so that it waits for no RCU grace period (each update of an array
+ * of maps does); in threads, whose waits overlap.
+ */
+static void spares_place(struct st_tree *t)
+{
+	struct put_job jobs[SPARES];
+	struct bpf_map_info info;
+	pthread_t tid[SPARES];
+	bool started[SPARES] = { 0 };
+	int i, slot = slot_next(t);
+	uint32_t at;
+
+	if (slot < 0)
+		return;
+	for (i = 0; i < SPARES; i++) {
+		static const char *const names[SPARES] = {
+			ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
+			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify",
+		};
+
+		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, names[i], &info),
+					    (uint32_t)slot, 0 };
+		if (jobs[i].fd >= 0 && !(!bpf_map_lookup_elem(jobs[i].outer, &jobs[i].key, &at) &&
+					 at == info.id))
+			started[i] = !pthread_create(&tid[i], NULL, put_run, &jobs[i]);
+	}
+	for (i = 0; i < SPARES; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		if (jobs[i].fd >= 0)
+			close(jobs[i].fd);
+	}
+}
+
+/*
+ * The next session's maps (but its log's), made ahead of need for this
+ * process's limits and pinned (ST_BPF_SPARE_PIN) where none is, then put
+ * at the slot the next start will take: that start then only checks them.
+ * Made without the lock (a large map's buckets take tens of ms), pinned
+ * and put under it. They hold their buckets, no row.
  */
 void st_bpf_spares_make(struct st_tree *t)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
-	struct map_job jobs[HASH_JOBS];
+	struct map_job jobs[SPARES];
 	struct st_bpf_limits l;
 	char path[PATH_MAX];
 	struct stat st;
@@ -641,21 +737,23 @@ void st_bpf_spares_make(struct st_tree *t)
 	int i;
 
 	st_bpf_limits(&l);
-	hash_jobs(jobs, l.max_procs, l.max_sites);
-	for (i = 0; i < HASH_JOBS; i++)
+	spare_jobs(jobs, l.max_procs, l.max_sites);
+	for (i = 0; i < SPARES; i++)
 		if (fstatat(t->dir, jobs[i].spare, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT)
 			jobs[i].fd = bpf_map_create(jobs[i].type, jobs[i].name, jobs[i].key_size,
-						    jobs[i].value_size, jobs[i].max, &hash);
+						    jobs[i].value_size, jobs[i].max,
+						    jobs[i].hash ? &hash : NULL);
 	if (!st_tree_lock(t, LOCK_EX, &err)) {
-		for (i = 0; i < HASH_JOBS; i++) {
+		for (i = 0; i < SPARES; i++) {
 			if (jobs[i].fd < 0)
 				continue;
 			st_tree_path(t, jobs[i].spare, path, sizeof(path));
 			bpf_obj_pin(jobs[i].fd, path);
 		}
+		spares_place(t);
 		st_tree_lock(t, LOCK_UN, &err);
 	}
-	for (i = 0; i < HASH_JOBS; i++)
+	for (i = 0; i < SPARES; i++)
 		if (jobs[i].fd >= 0)
 			close(jobs[i].fd);
 }
@@ -674,7 +772,7 @@ static void *map_job_run(void *arg)
 	}
 	j->made = 1;
 	j->fd = -1;
-	if (bpf_map_update_elem(j->outer, &j->key, &fd, BPF_ANY))
+	if (!j->placed && bpf_map_update_elem(j->outer, &j->key, &fd, BPF_ANY))
 		j->ret = -errno;
 	close(fd);
 	return NULL;
@@ -690,39 +788,33 @@ static void *map_jobs_run(void *arg)
 }
 
 /*
- * The session's inner maps, put at its slot: the hash maps made ahead of
- * need when spares of these limits are pinned, else made now. Each kind
- * is made and put in a thread of its own: a large hash map's buckets take
- * tens of ms to allocate, and each update of an array of maps waits for an
- * RCU grace period, which the threads wait for together. The log's rings,
- * one per CPU, are one more thread.
+ * The session's inner maps, put at its slot: those made ahead of need when
+ * spares for these limits are pinned (most often put at this slot already
+ * by the keeper that made them), else made now. Each kind is made and put
+ * in a thread of its own: a large hash map's buckets take tens of ms to
+ * allocate, and each update of an array of maps waits for an RCU grace
+ * period, which the threads wait for together. The log's rings, one per
+ * CPU, are one more thread.
  */
 static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struct st_err *err)
 {
-	struct map_job jobs[HASH_JOBS + 1];
-	static const enum st_tree_map which[HASH_JOBS] = {
-		ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV,
-	};
-	const size_t n = HASH_JOBS + 1;
+	struct map_job jobs[SPARES];
+	const size_t n = SPARES;
 	struct map_job *rings;
-	pthread_t tid[HASH_JOBS + 2];
-	bool started[HASH_JOBS + 2] = { 0 };
+	pthread_t tid[SPARES + 1];
+	bool started[SPARES + 1] = { 0 };
 	uint32_t i, cpu, ring = 0;
 	int ret = 0;
 
-	hash_jobs(jobs, s->max_procs, s->max_sites);
-	for (i = 0; i < HASH_JOBS; i++) {
-		jobs[i].outer = t->fd[which[i]];
+	spare_jobs(jobs, s->max_procs, s->max_sites);
+	for (i = 0; i < SPARES; i++) {
+		jobs[i].outer = t->fd[spare_which[i]];
 		jobs[i].key = slot;
-		jobs[i].fd = spare_take(t, &jobs[i]);
+		spare_take(t, &jobs[i]);
 	}
-	jobs[HASH_JOBS] = (struct map_job){ t->fd[ST_M_NOTIFY], slot, BPF_MAP_TYPE_RINGBUF,
-					    "st_notify_s", 0, 0, (uint32_t)sysconf(_SC_PAGESIZE),
-					    false, 0, 0, NULL, -1 };
-
 	rings = calloc((size_t)s->log_ncpus + 1, sizeof(*rings));
 	if (!rings) {
-		for (i = 0; i < HASH_JOBS; i++)
+		for (i = 0; i < SPARES; i++)
 			if (jobs[i].fd >= 0)
 				close(jobs[i].fd);
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "bpf map create", NULL);
@@ -733,9 +825,10 @@ static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struc
 	for (cpu = 0; s->log_buffer && cpu < s->log_ncpus; cpu++)
 		rings[cpu] = (struct map_job){ t->fd[ST_M_LOGS], slot * t->host.ncpus + cpu,
 					       BPF_MAP_TYPE_RINGBUF, "st_log", 0, 0, ring, false,
-					       0, 0, NULL, -1 };
+					       0, 0, NULL, -1, false };
 	for (i = 0; i < n; i++)
-		started[i] = !pthread_create(&tid[i], NULL, map_job_run, &jobs[i]);
+		started[i] = !jobs[i].placed &&
+			     !pthread_create(&tid[i], NULL, map_job_run, &jobs[i]);
 	if (s->log_buffer)
 		started[n] = !pthread_create(&tid[n], NULL, map_jobs_run, rings);
 	for (i = 0; i < n; i++) {
@@ -874,16 +967,11 @@ static int name_check(struct st_tree *t, const char *name, struct st_err *err)
 
 static int slot_take(struct st_tree *t, uint32_t *slot, struct st_err *err)
 {
-	uint32_t i, start = (uint32_t)(t->host.last_sid % STB_MAX_SESSIONS);
+	int n = slot_next(t);
 
-	/* Round robin: a slot just freed is the last one taken again. */
-	for (i = 0; i < STB_MAX_SESSIONS; i++) {
-		uint32_t n = (start + i) % STB_MAX_SESSIONS;
-
-		if (!t->sess[n].sid && t->sess[n].state == STB_SESS_FREE) {
-			*slot = n;
-			return 0;
-		}
+	if (n >= 0) {
+		*slot = (uint32_t)n;
+		return 0;
 	}
 	st_err_set(err, ST_ERR_REFUSED, ENOSPC, "session",
 		   "too many sessions: at most %d exist at once; reset one", STB_MAX_SESSIONS);
