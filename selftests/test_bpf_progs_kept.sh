@@ -62,14 +62,14 @@ release() {
 	printf x >&7
 	exec 7>&-
 	wait "$st" || fail "start -- head: exit $?: $(cat "$T/waiting.err")"
-	bpf_wait_detached
-	bpf_wait_keepers
+	bpf_wait_detached 10
+	bpf_wait_keepers 10
 }
 
 # --- first -------------------------------------------------------------------------
 "${start[@]}" -- true 2>"$T/first.err" || fail "start -- true: $(cat "$T/first.err")"
-bpf_wait_detached
-bpf_wait_keepers
+bpf_wait_detached 10
+bpf_wait_keepers 10
 bpf_our_loaded >"$T/first.loaded"
 pins prog >"$T/first.pins"
 spares "$T/first.spares"
@@ -99,8 +99,8 @@ bpftool map create "$BPF_TREE/prog-$digest-st_sys_enter" type array key 4 value 
 exit_id=$(awk '$1 == "st_exit" { print $2 }' "$T/again.loaded")
 bpftool prog pin id "$exit_id" "$BPF_TREE/prog-0000000000000000-st_exit" || fail "bpftool prog pin id $exit_id"
 "${start[@]}" -- true 2>"$T/stranger.err" || fail "start -- true with strangers: $(cat "$T/stranger.err")"
-bpf_wait_detached
-bpf_wait_keepers
+bpf_wait_detached 10
+bpf_wait_keepers 10
 # A program goes with its last pin or link, maybe a moment later: wait for 5.
 for ((i = 0; i < 200; i++)); do
 	[ "$(bpf_our_loaded | wc -l)" = 5 ] && break
