@@ -12,7 +12,9 @@
 #                    (SCALE=1: the scale benchmark instead, bench/scale/run;
 #                    HOST=1: the BPF backend on this host, no VM, bench/host/run;
 #                    GLIBC=1: a glibc build traced with its log on the host
-#                    by the BPF backend, about 30 minutes, bench/glibc/run)
+#                    by the BPF backend, about 30 minutes, bench/glibc/run;
+#                    STARTUP=1: start-up on the BPF backend against strace,
+#                    OLD=systracectl for an A/B, bench/startup/run)
 # make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make install       the CLI, its man pages and bash completion under PREFIX,
 #                    and the module for KVER in /lib/modules/KVER/updates/
@@ -134,6 +136,10 @@ ifeq ($(HOST),1)
 bench: all
 	$(MAKE) -C $(TOP)/bench
 	$(TOP)/bench/host/run
+else ifeq ($(STARTUP),1)
+bench: all
+	$(MAKE) -C $(TOP)/bench
+	$(TOP)/bench/startup/run $(if $(OLD),-b $(OLD))
 else
 bench: all $(if $(filter 1,$(GLIBC)),,modules-all)
 	$(TOP)/bench/$(if $(filter 1,$(GLIBC)),glibc/,$(if $(filter 1,$(SCALE)),scale/))run $(if $(KERNEL),--kernel $(KERNEL))
@@ -227,10 +233,11 @@ uninstall-dkms: uninstall-user
 # style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* selftests/run .ci/run) \
+LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* bench/startup/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
-LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq scripts/layers bench/report bench/scale/gen \
-	bench/scale/report bench/scale/logreport bench/host/report bench/glibc/report
+LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq selftests/bpfq scripts/layers bench/report bench/scale/gen \
+	bench/scale/report bench/scale/logreport bench/host/report bench/glibc/report \
+	bench/startup/report bench/startup/breakdown
 
 lint:
 	@command -v shellcheck >/dev/null && command -v pyflakes3 >/dev/null || \

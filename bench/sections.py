@@ -2,13 +2,14 @@
 """The sections at the end of bench/RESULTS.md, each written by its own
 benchmark into its own file: the BPF backend on the host
 (bench/host/SECTION.md), the scale section (bench/scale/SECTION.md),
-the log's (bench/scale/LOG.md) and the glibc build's (bench/glibc/SECTION.md).
+the log's (bench/scale/LOG.md), the glibc build's (bench/glibc/SECTION.md)
+and start-up's (bench/startup/SECTION.md).
 Whoever rewrites RESULTS.md puts them all back, in this order, from their
 files, so that no run drops another's section."""
 import os
 
 FILES = [os.path.join("host", "SECTION.md"), os.path.join("scale", "SECTION.md"), os.path.join("scale", "LOG.md"),
-         os.path.join("glibc", "SECTION.md")]
+         os.path.join("glibc", "SECTION.md"), os.path.join("startup", "SECTION.md")]
 MARK = "<!-- bench/"
 
 

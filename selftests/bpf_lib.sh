@@ -9,10 +9,15 @@
 # in_private_bpffs    re-runs the test in a mount namespace of its own, with a
 #                     fresh bpffs at /sys/fs/bpf: the host's tree is left alone
 # bpf_our_progs       how many programs of this tree's (they use its `tasks`
-#                     map) are loaded: attached ones, since nothing else holds them
+#                     map) are attached: a link holds them. The pinned set stays
+#                     loaded between sessions, attached by none
+# bpf_our_loaded      the tree's loaded programs, "NAME ID" a line
 # bpf_probes_active   "true" or "false", as status --json says
 # bpf_wait_detached [S]  waits (S seconds, 10) until no program of the tree is
 #                     loaded and status says so; fails otherwise
+# bpf_wait_keepers [S]  waits (S seconds, 10) until no process holds the tree
+#                     open: every keeper is done (with the spare maps it makes
+#                     after its session); fails otherwise
 # bpf_sid ERRFILE     the session id a start printed on stderr
 
 BPF_TREE=/sys/fs/bpf/systrace
@@ -35,7 +40,14 @@ bpf_our_progs() {
 	local id
 	id=$(bpftool -j map show pinned "$BPF_TREE/tasks" 2>/dev/null | "$CSVQ" --json get id 2>/dev/null) ||
 		{ echo 0; return; }
-	bpftool -j prog list | "$CSVQ" --json count . "map_ids@$id" 'name~^st_'
+	"$TOP/selftests/bpfq" "$id" attached
+}
+
+bpf_our_loaded() {
+	local id
+	id=$(bpftool -j map show pinned "$BPF_TREE/tasks" 2>/dev/null | "$CSVQ" --json get id 2>/dev/null) ||
+		return 0
+	"$TOP/selftests/bpfq" "$id" loaded
 }
 
 bpf_probes_active() {
@@ -49,6 +61,15 @@ bpf_wait_detached() {
 		sleep 0.05
 	done
 	fail "systrace's programs are still attached: $(bpf_our_progs) loaded, status probes_active $(bpf_probes_active)"
+}
+
+bpf_wait_keepers() {
+	local i n=$((${1:-10} * 20))
+	for ((i = 0; i < n; i++)); do
+		[ -z "$(fuser "$BPF_TREE" 2>/dev/null)" ] && return 0
+		sleep 0.05
+	done
+	fail "processes still hold $BPF_TREE open: $(fuser "$BPF_TREE" 2>&1)"
 }
 
 bpf_sid() {

@@ -13,7 +13,9 @@
 #              left as it is
 #   stranger   an entry no layout has, or a pin of the wrong map: refused
 #   repair     a tree whose making was killed (pins, no host) is made again
-#   clean      after rm -r, start makes the tree: root's, mode 0700
+#   clean      after rm -r, start makes the tree: root's, mode 0700, its maps,
+#              keep/, the pins of the 5 programs a session without counters
+#              attaches, and (once the keeper is done) the 5 spare maps
 # tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +24,7 @@ need_bpf
 need_prog sites
 need_cmd useradd
 need_cmd setpriv
+need_cmd fuser
 in_private_bpffs "$@"
 
 user=systrace-squat
@@ -98,6 +101,7 @@ bpftool map create "$BPF_TREE/tasks" type hash key 4 value 8 entries 1 name st_t
 start
 expect_eq "$CTL_RC" 6 "start with a hash map as tasks: exit status"
 expect_contains "$CTL_ERR" "tasks is not the map this systracectl pins there" "start with a hash map as tasks: message"
+bpf_wait_keepers 10
 rm -r "$BPF_TREE"
 
 # --- repair: a making killed before its host entry ---------------------------
@@ -110,12 +114,15 @@ ctl list
 expect_eq "$(grep -c '^[0-9]' <<<"$CTL_OUT")" 1 "sessions after the tree was made again"
 
 # --- clean: the tree start makes ---------------------------------------------
+bpf_wait_keepers 10
 rm -r "$BPF_TREE"
 start
 assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
 expect_eq "$(stat -c '%u %a %F' "$BPF_TREE")" "0 700 directory" "the tree start makes: owner, mode, type"
-expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')" \
-	"argv counters files host keep logs notify procs sessions sites tasks " \
+bpf_wait_keepers 10
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sed 's/^prog-[0-9a-f]\{16\}-/prog-DIGEST-/' |
+	sort | tr '\n' ' ')" \
+	"argv counters files host keep logs notify procs prog-DIGEST-st_exec prog-DIGEST-st_exit prog-DIGEST-st_fork prog-DIGEST-st_sys_enter prog-DIGEST-st_sys_exit sessions sites spare-argv spare-files spare-notify spare-procs spare-sites tasks " \
 	"the tree's entries"
 ctl_ok dump --json --no-symbols -o "$T/d.json"
 expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \

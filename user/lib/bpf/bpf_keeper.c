@@ -160,6 +160,9 @@ static void keeper_finish(struct st_keeper *k)
 		    !s->compacted)
 			st_bpf_cut_commit(&t, k->slot, &c, &err);
 		st_bpf_keep_remove(&t, k->sid);
+		st_tree_lock(&t, LOCK_UN, &err);
+		/* Ahead of the next start: its maps, made while no one waits on them. */
+		st_bpf_spares_make(&t);
 	}
 	st_bpf_cut_free(&c);
 out:

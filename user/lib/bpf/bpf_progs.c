@@ -4,13 +4,22 @@
  * against the pin tree's maps, the links that attach them (made, or those
  * a keeper holds taken by id), the runs the kernel skipped, and the task
  * iterator that attaches and detaches.
+ *
+ * The programs a link runs stay loaded between sessions, pinned in the
+ * tree as "prog-DIGEST-NAME" (ST_BPF_PROG_PIN; bpffs refuses dots): DIGEST is this build's
+ * object file, so a start finds them, checks them and only attaches. A
+ * program no link holds runs nowhere: it costs untraced tasks nothing.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bpf/bpf_session.h"
@@ -149,11 +158,159 @@ static struct bpf_program *skel_prog(struct systrace_bpf *skel, int k)
 	}
 }
 
+/* --- the pinned set ---------------------------------------------------------- */
+
+/* FNV-1a over the object file the programs come from: which build pinned them. */
+static uint64_t set_digest(void)
+{
+	static uint64_t digest;
+	const unsigned char *b;
+	size_t n, i;
+
+	if (digest)
+		return digest;
+	b = systrace_bpf__elf_bytes(&n);
+	digest = 0xcbf29ce484222325ULL;
+	for (i = 0; i < n; i++)
+		digest = (digest ^ b[i]) * 0x100000001b3ULL;
+	return digest;
+}
+
+static void prog_pin_name(int k, char *buf, size_t len)
+{
+	snprintf(buf, len, ST_BPF_PROG_PIN "%016llx-%s", (unsigned long long)set_digest(),
+		 link_prog[k]);
+}
+
+/* Whether @pfd runs our program for STB_LINK_* @k on this tree's maps. */
+static bool prog_ours(const struct st_tree *t, int pfd, int k)
+{
+	struct bpf_prog_info prog = { 0 };
+	uint32_t len = sizeof(prog), ids[16], i;
+
+	if (!st_bpf_fd_is(pfd, "bpf-prog"))
+		return false;
+	prog.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	prog.map_ids = (uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(pfd, &prog, &len) || prog.type != BPF_PROG_TYPE_TRACING ||
+	    strcmp(prog.name, link_prog[k]))
+		return false;
+	for (i = 0; i < prog.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i] == t->tasks_id)
+			return true;
+	return false;
+}
+
+/* This build's pinned program for @k, checked (a file of root's, our program); -1 if none. */
+static int prog_pinned(const struct st_tree *t, int k)
+{
+	char name[NAME_MAX + 1], path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	prog_pin_name(k, name, sizeof(name));
+	if (fstatat(t->dir, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != 0)
+		return -1;
+	st_tree_path(t, name, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) || !prog_ours(t, fd, k)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Pins the program just loaded for @k in place of whatever had its name;
+ * on the first pin of a start, lets go of the pins an other build left.
+ * A pin that fails costs the next start a load, nothing more.
+ */
+static void prog_pin(struct st_tree *t, int fd, int k, bool sweep)
+{
+	char name[NAME_MAX + 1], path[PATH_MAX], mine[NAME_MAX + 1];
+	struct dirent *de;
+	DIR *d;
+	int dfd;
+
+	if (sweep) {
+		snprintf(mine, sizeof(mine), ST_BPF_PROG_PIN "%016llx-",
+			 (unsigned long long)set_digest());
+		dfd = openat(t->dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d && dfd >= 0)
+			close(dfd);
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, ST_BPF_PROG_PIN, strlen(ST_BPF_PROG_PIN)) &&
+			    strncmp(de->d_name, mine, strlen(mine)))
+				unlinkat(t->dir, de->d_name, 0);
+		if (d)
+			closedir(d);
+	}
+	prog_pin_name(k, name, sizeof(name));
+	if (unlinkat(t->dir, name, 0) && errno != ENOENT)
+		return;
+	st_tree_path(t, name, path, sizeof(path));
+	bpf_obj_pin(fd, path);
+}
+
+/* A link of the pinned program @pfd for @k; -errno. */
+static int prog_attach(int pfd)
+{
+	int fd;
+
+	fd = bpf_link_create(pfd, 0, BPF_TRACE_RAW_TP, NULL);
+	if (fd < 0)
+		fd = bpf_raw_tracepoint_open(NULL, pfd);
+	if (fd < 0)
+		return -errno;
+	if (fd < 3 || fcntl(fd, F_SETFD, FD_CLOEXEC)) {
+		int dup = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = dup < 0 ? -errno : dup;
+	}
+	return fd;
+}
+
+/* Under LOCK_EX: a link for each pinned program of @missing; the links made leave @missing. */
+static int links_from_pins(struct st_tree *t, unsigned int *missing, int fds[STB_NLINKS],
+			   struct st_err *err)
+{
+	struct bpf_link_info info;
+	uint32_t len;
+	int k, pfd;
+
+	for (k = 0; k < STB_NLINKS; k++) {
+		if (!(*missing & (1U << k)))
+			continue;
+		pfd = prog_pinned(t, k);
+		if (pfd < 0)
+			continue;
+		fds[k] = prog_attach(pfd);
+		close(pfd);
+		if (fds[k] < 0) {
+			fds[k] = -1;
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fds[k], &info, &len))
+			return st_bpf_errno(err, errno, "BPF link", link_prog[k]);
+		t->host.link_id[k] = info.id;
+		*missing &= ~(1U << k);
+	}
+	return 0;
+}
+
 /*
  * Under LOCK_EX: fds of the links of @mask, holding them attached. The
- * links some keeper holds are taken by id; the others are made (their
- * programs loaded and attached) and their ids written to the host entry.
- * A link is never pinned: it lives while an fd holds it.
+ * links some keeper holds are taken by id; the others are made, from the
+ * pinned programs when this build pinned them, else loaded (and pinned)
+ * now, and their ids written to the host entry. A link is never pinned:
+ * it lives while an fd holds it.
  */
 int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
 		      struct st_err *err)
@@ -163,7 +320,7 @@ int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
 	unsigned int missing = 0;
 	struct bpf_link *link;
 	uint32_t len;
-	int k, fd, ret;
+	int k, fd, ret, pinned = 0;
 
 	for (k = 0; k < STB_NLINKS; k++) {
 		fds[k] = -1;
@@ -180,12 +337,18 @@ int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
 	}
 	if (!missing)
 		return 0;
+	ret = links_from_pins(t, &missing, fds, err);
+	if (ret)
+		goto fail;
+	if (!missing)
+		goto write;
 	ret = st_bpf_progs_load(t, missing, &skel, err);
 	if (ret)
 		goto fail;
 	for (k = 0; k < STB_NLINKS; k++) {
 		if (!(missing & (1U << k)))
 			continue;
+		prog_pin(t, bpf_program__fd(skel_prog(skel, k)), k, !pinned++);
 		link = bpf_program__attach(skel_prog(skel, k));
 		if (!link) {
 			ret = -errno;
@@ -204,6 +367,7 @@ int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
 		t->host.link_id[k] = info.id;
 	}
 	systrace_bpf__destroy(skel);
+write:
 	if (!ret)
 		ret = st_tree_host_write(t, err);
 	if (!ret)

@@ -20,6 +20,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -284,15 +286,43 @@ fail:
 }
 
 /* Under LOCK_EX: the cut maps in the session's place; it holds only its rows now. */
+struct put_job {
+	int outer, fd;
+	uint32_t key;
+	int ret;
+};
+
+static void *put_run(void *arg)
+{
+	struct put_job *j = arg;
+
+	j->ret = bpf_map_update_elem(j->outer, &j->key, &j->fd, BPF_ANY) ? -errno : 0;
+	return NULL;
+}
+
+/* The cut maps put at the slot, each update in a thread: their RCU waits overlap. */
 int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[slot];
+	struct put_job jobs[ST_CUT_MAPS];
+	pthread_t tid[ST_CUT_MAPS];
+	bool started[ST_CUT_MAPS] = { 0 };
 	int i;
 
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		jobs[i] = (struct put_job){ t->fd[cut_kinds[i].which], c->fd[i], slot, 0 };
+		if (c->fd[i] >= 0)
+			started[i] = !pthread_create(&tid[i], NULL, put_run, &jobs[i]);
+	}
+	for (i = 0; i < ST_CUT_MAPS; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else if (c->fd[i] >= 0)
+			put_run(&jobs[i]);
+	}
 	for (i = 0; i < ST_CUT_MAPS; i++)
-		if (c->fd[i] >= 0 &&
-		    bpf_map_update_elem(t->fd[cut_kinds[i].which], &slot, &c->fd[i], BPF_ANY))
-			return st_bpf_errno(err, errno, "bpf map update", cut_kinds[i].name);
+		if (jobs[i].ret)
+			return st_bpf_errno(err, -jobs[i].ret, "bpf map update", cut_kinds[i].name);
 	/* Nothing charges the session any more: its memory is what it holds now. */
 	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + c->fixed;
 	s->fixed_bytes = c->fixed;
@@ -525,62 +555,313 @@ static int refuse(struct st_err *err, int e, const char *op, const char *msg)
 	return -e;
 }
 
-/* The session's inner maps, put at its slot. */
-static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struct st_err *err)
+/* One of a session's inner maps: made and put at its key of a tree map. */
+struct map_job {
+	int outer;
+	uint32_t key;
+	enum bpf_map_type type;
+	const char *name;
+	uint32_t key_size, value_size, max;
+	bool hash;
+	int ret;		/* 0, or -errno of the create (made 0) or the update (made 1) */
+	int made;
+	const char *spare;	/* its pin when made ahead of need, or NULL */
+	int fd;			/* the spare taken, or -1 */
+	bool placed;		/* the spare is at key already */
+};
+
+/* The maps a session's keeper makes ahead of the next session. */
+#define SPARES	5
+static const enum st_tree_map spare_which[SPARES] = {
+	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY,
+};
+
+/* The session's maps but its log's, for these limits, as spare_which[] orders them. */
+static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites)
+{
+	j[0] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_procs_s", sizeof(uint64_t),
+				 sizeof(struct stb_proc), max_procs, true, 0, 0,
+				 ST_BPF_SPARE_PIN "procs", -1, false };
+	j[1] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_sites_s",
+				 sizeof(struct stb_site_key), sizeof(struct stb_site), max_sites,
+				 true, 0, 0, ST_BPF_SPARE_PIN "sites", -1, false };
+	j[2] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_files_s",
+				 sizeof(struct stb_file_key), sizeof(struct stb_file), ST_BPF_FILES,
+				 true, 0, 0, ST_BPF_SPARE_PIN "files", -1, false };
+	j[3] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_argv_s",
+				 sizeof(struct stb_argv_key), STB_ARGV_CHUNK,
+				 st_bpf_argv_chunks(max_procs), true, 0, 0, ST_BPF_SPARE_PIN "argv", -1,
+				 false };
+	j[4] = (struct map_job){ -1, 0, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
+				 (uint32_t)sysconf(_SC_PAGESIZE), false, 0, 0,
+				 ST_BPF_SPARE_PIN "notify", -1, false };
+}
+
+/* The slot slot_take() would give now; -1 when none is free. */
+static int slot_next(const struct st_tree *t)
+{
+	uint32_t i, start = (uint32_t)(t->host.last_sid % STB_MAX_SESSIONS);
+
+	/* Round robin: a slot just freed is the last one taken again. */
+	for (i = 0; i < STB_MAX_SESSIONS; i++) {
+		uint32_t n = (start + i) % STB_MAX_SESSIONS;
+
+		if (!t->sess[n].sid && t->sess[n].state == STB_SESS_FREE)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* A spare's pin, opened if it is a map file of root's; -1 otherwise. */
+static int spare_open(const struct st_tree *t, const char *name, struct bpf_map_info *info)
+{
+	uint32_t len = sizeof(*info);
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (fstatat(t->dir, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != 0)
+		return -1;
+	st_tree_path(t, name, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) || !st_bpf_fd_is(fd, "bpf-map") ||
+	    bpf_obj_get_info_by_fd(fd, info, &len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Under LOCK_EX: whether map @id is at @slot of @outer already. A free
+ * slot's entry is no session's: where a keeper put the spare for a slot
+ * that another start took since, it goes, so that nothing but a session
+ * holds the map.
+ */
+static bool spare_placed(const struct st_tree *t, int outer, uint32_t id, uint32_t slot)
+{
+	uint32_t k, at;
+
+	if (!bpf_map_lookup_elem(outer, &slot, &at) && at == id)
+		return true;
+	for (k = 0; k < STB_MAX_SESSIONS; k++)
+		if (k != slot && !t->sess[k].sid && t->sess[k].state == STB_SESS_FREE &&
+		    !bpf_map_lookup_elem(outer, &k, &at) && at == id)
+			bpf_map_delete_elem(outer, &k);
+	return false;
+}
+
+/*
+ * Under LOCK_EX: @j's spare, when one is pinned and is the map @j would
+ * make (checked as the tree's own maps are: type, sizes, flags, name; only
+ * root could have written to it), and whether the keeper put it at @j's
+ * slot already. Taken or not, the pin goes: a spare of other limits is
+ * made again for them by the next keeper.
+ */
+static void spare_take(struct st_tree *t, struct map_job *j)
+{
+	struct bpf_map_info info;
+	bool placed;
+	int fd;
+
+	fd = spare_open(t, j->spare, &info);
+	unlinkat(t->dir, j->spare, 0);
+	if (fd < 0)
+		return;
+	placed = spare_placed(t, j->outer, info.id, j->key);
+	if (info.type != j->type || info.key_size != j->key_size ||
+	    info.value_size != j->value_size || info.max_entries != j->max ||
+	    info.map_flags != (j->hash ? BPF_F_NO_PREALLOC : 0) || strcmp(info.name, j->name)) {
+		close(fd);
+		return;
+	}
+	j->fd = fd;
+	j->placed = placed;
+}
+
+/*
+ * Under LOCK_EX: the pinned spares put at the slot the next start will
+ * take, so that it waits for no RCU grace period (each update of an array
+ * of maps does); in threads, whose waits overlap.
+ */
+static void spares_place(struct st_tree *t)
+{
+	struct put_job jobs[SPARES];
+	struct bpf_map_info info;
+	pthread_t tid[SPARES];
+	bool started[SPARES] = { 0 };
+	int i, slot = slot_next(t);
+	uint32_t at;
+
+	if (slot < 0)
+		return;
+	for (i = 0; i < SPARES; i++) {
+		static const char *const names[SPARES] = {
+			ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
+			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify",
+		};
+
+		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, names[i], &info),
+					    (uint32_t)slot, 0 };
+		if (jobs[i].fd >= 0 && !(!bpf_map_lookup_elem(jobs[i].outer, &jobs[i].key, &at) &&
+					 at == info.id))
+			started[i] = !pthread_create(&tid[i], NULL, put_run, &jobs[i]);
+	}
+	for (i = 0; i < SPARES; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		if (jobs[i].fd >= 0)
+			close(jobs[i].fd);
+	}
+}
+
+/*
+ * The next session's maps (but its log's), made ahead of need for this
+ * process's limits and pinned (ST_BPF_SPARE_PIN) where none is, then put
+ * at the slot the next start will take: that start then only checks them.
+ * Made without the lock (a large map's buckets take tens of ms), pinned
+ * and put under it. They hold their buckets, no row.
+ */
+void st_bpf_spares_make(struct st_tree *t)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
-	struct {
-		enum st_tree_map which;
-		enum bpf_map_type type;
-		const char *name;
-		uint32_t key, value, max;
-		struct bpf_map_create_opts *opts;
-	} maps[] = {
-		{ ST_M_PROCS, BPF_MAP_TYPE_HASH, "st_procs_s", sizeof(uint64_t),
-		  sizeof(struct stb_proc), s->max_procs, &hash },
-		{ ST_M_SITES, BPF_MAP_TYPE_HASH, "st_sites_s", sizeof(struct stb_site_key),
-		  sizeof(struct stb_site), s->max_sites, &hash },
-		{ ST_M_FILES, BPF_MAP_TYPE_HASH, "st_files_s", sizeof(struct stb_file_key),
-		  sizeof(struct stb_file), ST_BPF_FILES, &hash },
-		{ ST_M_ARGV, BPF_MAP_TYPE_HASH, "st_argv_s", sizeof(struct stb_argv_key),
-		  STB_ARGV_CHUNK, st_bpf_argv_chunks(s->max_procs), &hash },
-		{ ST_M_NOTIFY, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
-		  (uint32_t)sysconf(_SC_PAGESIZE), NULL },
-	};
-	uint32_t i, cpu, key, ring;
-	int fd, ret = 0;
+	struct map_job jobs[SPARES];
+	struct st_bpf_limits l;
+	char path[PATH_MAX];
+	struct stat st;
+	struct st_err err;
+	int i;
 
-	for (i = 0; i < sizeof(maps) / sizeof(maps[0]) && !ret; i++) {
-		fd = bpf_map_create(maps[i].type, maps[i].name, maps[i].key, maps[i].value,
-				    maps[i].max, maps[i].opts);
-		if (fd < 0) {
-			ret = -errno;
-			st_err_set(err, ST_ERR_KERNEL, errno, "bpf map create",
-				   "cannot make the session's %s map (%" PRIu32 " entries)",
-				   maps[i].name, maps[i].max);
-			break;
+	st_bpf_limits(&l);
+	spare_jobs(jobs, l.max_procs, l.max_sites);
+	for (i = 0; i < SPARES; i++)
+		if (fstatat(t->dir, jobs[i].spare, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT)
+			jobs[i].fd = bpf_map_create(jobs[i].type, jobs[i].name, jobs[i].key_size,
+						    jobs[i].value_size, jobs[i].max,
+						    jobs[i].hash ? &hash : NULL);
+	if (!st_tree_lock(t, LOCK_EX, &err)) {
+		for (i = 0; i < SPARES; i++) {
+			if (jobs[i].fd < 0)
+				continue;
+			st_tree_path(t, jobs[i].spare, path, sizeof(path));
+			bpf_obj_pin(jobs[i].fd, path);
 		}
-		if (bpf_map_update_elem(t->fd[maps[i].which], &slot, &fd, BPF_ANY))
-			ret = st_bpf_errno(err, errno, "bpf map update", maps[i].name);
-		close(fd);
+		spares_place(t);
+		st_tree_lock(t, LOCK_UN, &err);
 	}
-	if (ret || !s->log_buffer)
-		return ret;
-	ring = st_bpf_log_ring_bytes(s->log_buffer);
-	for (cpu = 0; cpu < s->log_ncpus && !ret; cpu++) {
-		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "st_log", 0, 0, ring, NULL);
-		if (fd < 0) {
-			ret = -errno;
-			st_err_set(err, ST_ERR_KERNEL, errno, "log buffer",
+	for (i = 0; i < SPARES; i++)
+		if (jobs[i].fd >= 0)
+			close(jobs[i].fd);
+}
+
+static void *map_job_run(void *arg)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
+	struct map_job *j = arg;
+	int fd;
+
+	fd = j->fd >= 0 ? j->fd : bpf_map_create(j->type, j->name, j->key_size, j->value_size,
+						   j->max, j->hash ? &hash : NULL);
+	if (fd < 0) {
+		j->ret = -errno;
+		return NULL;
+	}
+	j->made = 1;
+	j->fd = -1;
+	if (!j->placed && bpf_map_update_elem(j->outer, &j->key, &fd, BPF_ANY))
+		j->ret = -errno;
+	close(fd);
+	return NULL;
+}
+
+static void *map_jobs_run(void *arg)
+{
+	struct map_job *j;
+
+	for (j = arg; j->name && !j->ret; j++)
+		map_job_run(j);
+	return NULL;
+}
+
+/*
+ * The session's inner maps, put at its slot: those made ahead of need when
+ * spares for these limits are pinned (most often put at this slot already
+ * by the keeper that made them), else made now. Each kind is made and put
+ * in a thread of its own: a large hash map's buckets take tens of ms to
+ * allocate, and each update of an array of maps waits for an RCU grace
+ * period, which the threads wait for together. The log's rings, one per
+ * CPU, are one more thread.
+ */
+static int maps_make(struct st_tree *t, uint32_t slot, struct stb_sess *s, struct st_err *err)
+{
+	struct map_job jobs[SPARES];
+	const size_t n = SPARES;
+	struct map_job *rings;
+	pthread_t tid[SPARES + 1];
+	bool started[SPARES + 1] = { 0 };
+	uint32_t i, cpu, ring = 0;
+	int ret = 0;
+
+	spare_jobs(jobs, s->max_procs, s->max_sites);
+	for (i = 0; i < SPARES; i++) {
+		jobs[i].outer = t->fd[spare_which[i]];
+		jobs[i].key = slot;
+		spare_take(t, &jobs[i]);
+	}
+	rings = calloc((size_t)s->log_ncpus + 1, sizeof(*rings));
+	if (!rings) {
+		for (i = 0; i < SPARES; i++)
+			if (jobs[i].fd >= 0)
+				close(jobs[i].fd);
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "bpf map create", NULL);
+		return -ENOMEM;
+	}
+	if (s->log_buffer)
+		ring = st_bpf_log_ring_bytes(s->log_buffer);
+	for (cpu = 0; s->log_buffer && cpu < s->log_ncpus; cpu++)
+		rings[cpu] = (struct map_job){ t->fd[ST_M_LOGS], slot * t->host.ncpus + cpu,
+					       BPF_MAP_TYPE_RINGBUF, "st_log", 0, 0, ring, false,
+					       0, 0, NULL, -1, false };
+	for (i = 0; i < n; i++)
+		started[i] = !jobs[i].placed &&
+			     !pthread_create(&tid[i], NULL, map_job_run, &jobs[i]);
+	if (s->log_buffer)
+		started[n] = !pthread_create(&tid[n], NULL, map_jobs_run, rings);
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			map_job_run(&jobs[i]);
+	}
+	if (s->log_buffer) {
+		if (started[n])
+			pthread_join(tid[n], NULL);
+		else
+			map_jobs_run(rings);
+	}
+	for (i = 0; i < n && !ret; i++) {
+		ret = jobs[i].ret;
+		if (ret && !jobs[i].made)
+			st_err_set(err, ST_ERR_KERNEL, -ret, "bpf map create",
+				   "cannot make the session's %s map (%" PRIu32 " entries)",
+				   jobs[i].name, jobs[i].max);
+		else if (ret)
+			st_bpf_errno(err, -ret, "bpf map update", jobs[i].name);
+	}
+	for (cpu = 0; s->log_buffer && cpu < s->log_ncpus && !ret; cpu++) {
+		ret = rings[cpu].ret;
+		if (ret && !rings[cpu].made)
+			st_err_set(err, ST_ERR_KERNEL, -ret, "log buffer",
 				   "cannot allocate the log buffer (%" PRIu32 " bytes on CPU %" PRIu32 ")",
 				   ring, cpu);
-			break;
-		}
-		key = slot * t->host.ncpus + cpu;
-		if (bpf_map_update_elem(t->fd[ST_M_LOGS], &key, &fd, BPF_ANY))
-			ret = st_bpf_errno(err, errno, "bpf map update", "logs");
-		close(fd);
+		else if (ret)
+			st_bpf_errno(err, -ret, "bpf map update", "logs");
 	}
+	free(rings);
 	return ret;
 }
 
@@ -686,16 +967,11 @@ static int name_check(struct st_tree *t, const char *name, struct st_err *err)
 
 static int slot_take(struct st_tree *t, uint32_t *slot, struct st_err *err)
 {
-	uint32_t i, start = (uint32_t)(t->host.last_sid % STB_MAX_SESSIONS);
+	int n = slot_next(t);
 
-	/* Round robin: a slot just freed is the last one taken again. */
-	for (i = 0; i < STB_MAX_SESSIONS; i++) {
-		uint32_t n = (start + i) % STB_MAX_SESSIONS;
-
-		if (!t->sess[n].sid && t->sess[n].state == STB_SESS_FREE) {
-			*slot = n;
-			return 0;
-		}
+	if (n >= 0) {
+		*slot = (uint32_t)n;
+		return 0;
 	}
 	st_err_set(err, ST_ERR_REFUSED, ENOSPC, "session",
 		   "too many sessions: at most %d exist at once; reset one", STB_MAX_SESSIONS);

@@ -126,6 +126,11 @@ struct st_cut {
 int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 void st_bpf_cut_free(struct st_cut *c);
+/*
+ * Without the lock: the next session's hash maps made ahead of need and
+ * pinned in the tree, where none is; a start takes them (bpf_session.c).
+ */
+void st_bpf_spares_make(struct st_tree *t);
 
 /* What a new session's keeper holds. */
 struct st_keeper {

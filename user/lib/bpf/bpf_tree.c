@@ -79,6 +79,20 @@ int st_bpf_errno(struct st_err *err, int e, const char *op, const char *what)
 	return -e;
 }
 
+bool st_bpf_fd_is(int fd, const char *kind)
+{
+	char path[64], target[64], want[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	snprintf(want, sizeof(want), "anon_inode:%s", kind);
+	return !strcmp(target, want);
+}
+
 bool st_bpf_capable(void)
 {
 	unsigned long long eff = 0;
@@ -288,6 +302,9 @@ static int tree_scan(int dir, unsigned int *pins, bool *keep, struct st_err *err
 			*keep = true;
 			continue;
 		}
+		if (!strncmp(de->d_name, ST_BPF_PROG_PIN, strlen(ST_BPF_PROG_PIN)) ||
+		    !strncmp(de->d_name, ST_BPF_SPARE_PIN, strlen(ST_BPF_SPARE_PIN)))
+			continue;
 		if (all_digits(de->d_name)) {
 			if (!old[0])
 				snprintf(old, sizeof(old), "%s", de->d_name);

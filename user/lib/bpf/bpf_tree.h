@@ -5,9 +5,12 @@
 /*
  * The BPF backend's pin tree, /sys/fs/bpf/systrace/: a directory only root
  * may shape (uid 0, mode 0700, not a link), holding the shared maps of
- * bpf/systrace_bpf.h and keep/, where each running session's keeper holds
- * a lock. Everything inside is reached through the directory's fd, and
- * every pinned map is checked (type, sizes, name) before it is used.
+ * bpf/systrace_bpf.h, keep/, where each running session's keeper holds
+ * a lock, the programs kept loaded (ST_BPF_PROG_PIN), which only a
+ * running session's links attach, and the next session's hash maps, made
+ * ahead of need (ST_BPF_SPARE_PIN). Everything inside is reached through
+ * the directory's fd, and every pinned map or program is checked (type,
+ * sizes, name) before it is used.
  *
  * Locking: flock() on the tree's directory. LOCK_EX to change anything:
  * make or delete a session, attach or detach, hold or make the links, cut
@@ -24,6 +27,10 @@
 #define ST_BPFFS	"/sys/fs/bpf"
 #define ST_TREE		ST_BPFFS "/systrace"
 #define ST_KEEP_DIR	"keep"
+/* The programs kept loaded between sessions: "prog-DIGEST-NAME" (bpf_progs.c). */
+#define ST_BPF_PROG_PIN	"prog-"
+/* A session's hash maps made ahead of need: "spare-KIND" (bpf_session.c). */
+#define ST_BPF_SPARE_PIN	"spare-"
 
 enum st_tree_map {
 	ST_M_HOST,
@@ -82,6 +89,9 @@ int st_bpf_errno(struct st_err *err, int e, const char *op, const char *what);
  * it), which loading, attaching and finding the shared programs by id need.
  */
 bool st_bpf_capable(void);
+
+/* Whether @fd is a BPF object of @kind ("bpf-map", "bpf-prog"), as its anon inode says. */
+bool st_bpf_fd_is(int fd, const char *kind);
 
 /*
  * libbpf's log is kept (and printed with SYSTRACE_BPF_DEBUG=1): the last
