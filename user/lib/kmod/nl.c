@@ -48,115 +48,86 @@ struct rx {
 	struct decoder *dec;	/* decodes the replies' rows, or NULL */
 };
 
-#define U8	{ .type = NLA_U8, .minlen = 1, .maxlen = 1 }
-#define U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
-#define U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
-#define STR	{ .type = NLA_STRING }
-/* NLA_UNSPEC: libnl's NLA_NESTED would reject an empty nest. */
-#define NEST	{ .type = NLA_UNSPEC }
+/*
+ * The replies' policies, one per nest, expanded from the uapi's lists of
+ * its attributes: each attribute's type as libnl checks it. NEST is
+ * NLA_UNSPEC, since libnl's NLA_NESTED would reject an empty nest; BINARY
+ * is at most SYSTRACE_<NAME>_MAX bytes. The counters of the other lists
+ * are u64s.
+ */
+#define ST_POL_U8(name)		{ .type = NLA_U8, .minlen = 1, .maxlen = 1 }
+#define ST_POL_U32(name)	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
+#define ST_POL_U64(name)	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
+#define ST_POL_STRING(name)	{ .type = NLA_STRING }
+#define ST_POL_NEST(name)	{ .type = NLA_UNSPEC }
+#define ST_POL_BINARY(name)	\
+	{ .type = NLA_UNSPEC, .maxlen = SYSTRACE_##name##_MAX }
 
+/*
+ * Every attribute but UNSPEC and PAD is in one of its nest's lists: the
+ * count of their lines says none is missing, and -Woverride-init (in
+ * -Wextra) that none is listed twice.
+ */
+#define ST_ONE(...) + 1
+#define ST_POL_COVERS(max, lists) \
+	_Static_assert(2 lists == max, "an attribute below " #max " in no list")
+
+#define ST_ATTR_POL(name, type) [SYSTRACE_A_##name] = ST_POL_##type(name),
 static struct nla_policy top_policy[SYSTRACE_A_MAX + 1] = {
-	[SYSTRACE_A_VERSION] = STR,
-	[SYSTRACE_A_ABI_VERSION] = U32,
-	[SYSTRACE_A_PARAMS] = NEST,
-	[SYSTRACE_A_SESSIONS_LIVE] = U32,
-	[SYSTRACE_A_MEM_BYTES] = U64,
-	[SYSTRACE_A_PROBES_ACTIVE] = U8,
-	[SYSTRACE_A_SESSION_ID] = U32,
-	[SYSTRACE_A_PID] = U32,
-	[SYSTRACE_A_NAME] = STR,
-	[SYSTRACE_A_FLAGS] = U32,
-	[SYSTRACE_A_COUNTERS] = U32,
-	[SYSTRACE_A_SESSION] = NEST,
-	[SYSTRACE_A_PROC] = NEST,
-	[SYSTRACE_A_SITE] = NEST,
-	[SYSTRACE_A_LOG_BUFFER] = U32,
-	[SYSTRACE_A_EVENT] = NEST,
+	SYSTRACE_ATTRS(ST_ATTR_POL)
 };
+ST_POL_COVERS(__SYSTRACE_A_MAX, SYSTRACE_ATTRS(ST_ONE));
 
 /* From st_params_desc, by param_policy_make(). */
 static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1];
 
+#define ST_SESSION_POL(name, type) \
+	[SYSTRACE_SESSION_A_##name] = ST_POL_##type(name),
+#define ST_STAT_POL(name, key, kind) \
+	[SYSTRACE_SESSION_A_##name] = ST_POL_U64(name),
 static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
-	[SYSTRACE_SESSION_A_ID] = U32,
-	[SYSTRACE_SESSION_A_NAME] = STR,
-	[SYSTRACE_SESSION_A_ROOT_PID] = U32,
-	[SYSTRACE_SESSION_A_STATE] = U32,
-	[SYSTRACE_SESSION_A_FLAGS] = U32,
-	[SYSTRACE_SESSION_A_CREATED_NS] = U64,
-	[SYSTRACE_SESSION_A_REALTIME_BASE_NS] = U64,
-	[SYSTRACE_SESSION_A_COUNTERS] = U32,
-	[SYSTRACE_SESSION_A_COUNTERS_ERROR] = STR,
-	[SYSTRACE_SESSION_A_LIVE_TASKS] = U32,
-	[SYSTRACE_SESSION_A_PROCS] = U64,
-	[SYSTRACE_SESSION_A_SITES] = U64,
-	[SYSTRACE_SESSION_A_SYSCALLS] = U64,
-	[SYSTRACE_SESSION_A_ERRORS] = U64,
-	[SYSTRACE_SESSION_A_SYSCALL_NS] = U64,
-#define ST_STAT_POLICY(name, key, kind) [SYSTRACE_SESSION_A_##name] = U64,
-	SYSTRACE_SESSION_STATS(ST_STAT_POLICY)
-#undef ST_STAT_POLICY
-	[SYSTRACE_SESSION_A_MEM_BYTES] = U64,
-	[SYSTRACE_SESSION_A_PROC_ROW_BYTES] = U32,
-	[SYSTRACE_SESSION_A_SITE_ROW_BYTES] = U32,
-	[SYSTRACE_SESSION_A_COUNTER_VALUE] = U64,
-	[SYSTRACE_SESSION_A_LOG_BUFFER] = U32,
+	SYSTRACE_SESSION_ATTRS(ST_SESSION_POL)
+	SYSTRACE_SESSION_STATS(ST_STAT_POL)
 };
+ST_POL_COVERS(__SYSTRACE_SESSION_A_MAX,
+	      SYSTRACE_SESSION_ATTRS(ST_ONE) SYSTRACE_SESSION_STATS(ST_ONE));
 
+#define ST_PROC_POL(name, type) [SYSTRACE_PROC_A_##name] = ST_POL_##type(name),
+#define ST_PROC_COUNTER_POL(name, field) \
+	[SYSTRACE_PROC_A_##name] = ST_POL_U64(name),
+#define ST_ACCT_POL(name, field, column) \
+	[SYSTRACE_PROC_A_##name] = ST_POL_U64(name),
 static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
-	[SYSTRACE_PROC_A_ID] = U64,
-	[SYSTRACE_PROC_A_PARENT_ID] = U64,
-	[SYSTRACE_PROC_A_PREV_ID] = U64,
-	[SYSTRACE_PROC_A_PID] = U32,
-	[SYSTRACE_PROC_A_TGID] = U32,
-	[SYSTRACE_PROC_A_PPID] = U32,
-	[SYSTRACE_PROC_A_COMM] = STR,
-	[SYSTRACE_PROC_A_EXE] = STR,
-	[SYSTRACE_PROC_A_START_NS] = U64,
-	[SYSTRACE_PROC_A_END_NS] = U64,
-	[SYSTRACE_PROC_A_END] = U32,
-	[SYSTRACE_PROC_A_EXIT_CODE] = U32,
-	[SYSTRACE_PROC_A_EXIT_SIGNAL] = U32,
-	[SYSTRACE_PROC_A_CORE_DUMPED] = U8,
-	[SYSTRACE_PROC_A_THREADS] = U32,
-#define ST_PROC_POLICY(name, field) [SYSTRACE_PROC_A_##name] = U64,
-	SYSTRACE_PROC_COUNTERS(ST_PROC_POLICY)
-#undef ST_PROC_POLICY
-	[SYSTRACE_PROC_A_SITES] = U32,
-#define ST_ACCT_POLICY(name, field, column) [SYSTRACE_PROC_A_##name] = U64,
-	SYSTRACE_PROC_ACCT(ST_ACCT_POLICY)
-#undef ST_ACCT_POLICY
-	[SYSTRACE_PROC_A_COUNTER_VALUE] = U64,
-	[SYSTRACE_PROC_A_COUNTER_TASKS] = U32,
-	[SYSTRACE_PROC_A_ATTACHED] = U8,
-	[SYSTRACE_PROC_A_ARGV] = { .type = NLA_UNSPEC, .maxlen = SYSTRACE_ARGV_MAX },
-	[SYSTRACE_PROC_A_ARGV_TRUNCATED] = U8,
+	SYSTRACE_PROC_ATTRS(ST_PROC_POL)
+	SYSTRACE_PROC_COUNTERS(ST_PROC_COUNTER_POL)
+	SYSTRACE_PROC_ACCT(ST_ACCT_POL)
 };
+ST_POL_COVERS(__SYSTRACE_PROC_A_MAX, SYSTRACE_PROC_ATTRS(ST_ONE)
+	      SYSTRACE_PROC_COUNTERS(ST_ONE) SYSTRACE_PROC_ACCT(ST_ONE));
 
+#define ST_SITE_POL(name, type) [SYSTRACE_SITE_A_##name] = ST_POL_##type(name),
+#define ST_SITE_COUNTER_POL(name, field, merge) \
+	[SYSTRACE_SITE_A_##name] = ST_POL_U64(name),
 static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
-	[SYSTRACE_SITE_A_PROC_ID] = U64,
-	[SYSTRACE_SITE_A_ADDR] = U64,
-	[SYSTRACE_SITE_A_NR] = U32,
-	[SYSTRACE_SITE_A_ABI] = U32,
-	[SYSTRACE_SITE_A_MAP] = U32,
-	[SYSTRACE_SITE_A_PATH] = STR,
-	[SYSTRACE_SITE_A_OFFSET] = U64,
-	[SYSTRACE_SITE_A_INODE] = U64,
-	[SYSTRACE_SITE_A_DEV] = U32,
-	[SYSTRACE_SITE_A_MTIME_NS] = U64,
-#define ST_SITE_POLICY(name, field, merge) [SYSTRACE_SITE_A_##name] = U64,
-	SYSTRACE_SITE_COUNTERS(ST_SITE_POLICY)
-#undef ST_SITE_POLICY
-	[SYSTRACE_SITE_A_FIRST_NS] = U64,
-	[SYSTRACE_SITE_A_FIRST_ORDINAL] = U64,
-	[SYSTRACE_SITE_A_ERRNO] = NEST,
-	[SYSTRACE_SITE_A_ERRNO_OTHER] = U64,
+	SYSTRACE_SITE_ATTRS(ST_SITE_POL)
+	SYSTRACE_SITE_COUNTERS(ST_SITE_COUNTER_POL)
 };
+ST_POL_COVERS(__SYSTRACE_SITE_A_MAX,
+	      SYSTRACE_SITE_ATTRS(ST_ONE) SYSTRACE_SITE_COUNTERS(ST_ONE));
 
+#define ST_ERRNO_POL(name, type) \
+	[SYSTRACE_ERRNO_A_##name] = ST_POL_##type(name),
 static struct nla_policy errno_policy[SYSTRACE_ERRNO_A_MAX + 1] = {
-	[SYSTRACE_ERRNO_A_ERRNO] = U32,
-	[SYSTRACE_ERRNO_A_COUNT] = U64,
+	SYSTRACE_ERRNO_ATTRS(ST_ERRNO_POL)
 };
+ST_POL_COVERS(__SYSTRACE_ERRNO_A_MAX, SYSTRACE_ERRNO_ATTRS(ST_ONE));
+
+#define ST_EVENT_POL(name, type) \
+	[SYSTRACE_EVENT_A_##name] = ST_POL_##type(name),
+static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
+	SYSTRACE_EVENT_ATTRS(ST_EVENT_POL)
+};
+ST_POL_COVERS(__SYSTRACE_EVENT_A_MAX, SYSTRACE_EVENT_ATTRS(ST_ONE));
 
 static int bad_reply(struct rx *rx, const char *why)
 {
@@ -434,9 +405,9 @@ static int parse_top(struct rx *rx, struct nlattr **tb, struct nlattr *attrs,
 static void param_policy_make(void)
 {
 	static const struct nla_policy by_type[] = {
-		[ST_PARAM_U32] = U32,
-		[ST_PARAM_U64] = U64,
-		[ST_PARAM_BOOL] = U8,
+		[ST_PARAM_U32] = ST_POL_U32(),
+		[ST_PARAM_U64] = ST_POL_U64(),
+		[ST_PARAM_BOOL] = ST_POL_U8(),
 	};
 	size_t i;
 
@@ -758,19 +729,6 @@ int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
 {
 	return decode_replies(nlh, n, d, true, err);
 }
-
-static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
-	[SYSTRACE_EVENT_A_TS_NS] = U64,
-	[SYSTRACE_EVENT_A_DUR_NS] = U64,
-	[SYSTRACE_EVENT_A_PROC_ID] = U64,
-	[SYSTRACE_EVENT_A_SEQ] = U64,
-	[SYSTRACE_EVENT_A_ADDR] = U64,
-	[SYSTRACE_EVENT_A_RET] = U64,
-	[SYSTRACE_EVENT_A_PID] = U32,
-	[SYSTRACE_EVENT_A_TID] = U32,
-	[SYSTRACE_EVENT_A_NR] = U32,
-	[SYSTRACE_EVENT_A_ABI] = U32,
-};
 
 struct events {
 	struct st_log *log;
