@@ -77,73 +77,6 @@ TEST(decode_many_rows_across_messages)
 	st_dump_free(&d);
 }
 
-TEST(decode_rejects_a_u32_where_a_u64_belongs)
-{
-	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
-	struct st_dump d = { 0 };
-	struct st_err err;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
-	nla_put_u32(msg, SYSTRACE_PROC_A_ID, 1);
-	nla_nest_end(msg, nest);
-	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
-	EXPECT_EQ(err.kind, ST_ERR_PROTO);
-	EXPECT_EQ(st_exit_code(&err), 6);
-	EXPECT_STREQ(err.msg, "process: an attribute has the wrong type or length");
-	nlmsg_free(msg);
-	st_dump_free(&d);
-}
-
-TEST(decode_rejects_a_u64_where_a_u32_belongs)
-{
-	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
-	struct st_dump d = { 0 };
-	struct st_err err;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
-	nla_put_u64(msg, SYSTRACE_PROC_A_ID, 1);
-	nla_put_u64(msg, SYSTRACE_PROC_A_PID, 1);
-	nla_nest_end(msg, nest);
-	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
-	nlmsg_free(msg);
-	st_dump_free(&d);
-}
-
-TEST(decode_rejects_an_unterminated_string)
-{
-	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
-	struct st_dump d = { 0 };
-	struct st_err err;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
-	nla_put_u64(msg, SYSTRACE_PROC_A_ID, 1);
-	nla_put(msg, SYSTRACE_PROC_A_COMM, 3, "abc");
-	nla_nest_end(msg, nest);
-	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
-	nlmsg_free(msg);
-	st_dump_free(&d);
-}
-
-TEST(decode_requires_the_row_id)
-{
-	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
-	struct st_dump d = { 0 };
-	struct st_err err;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, SYSTRACE_A_PROC);
-	nla_put_u32(msg, SYSTRACE_PROC_A_PID, 5);
-	nla_nest_end(msg, nest);
-	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
-	EXPECT_STREQ(err.msg, "process without SYSTRACE_PROC_A_ID");
-	EXPECT_EQ(d.nprocs, 0);
-	nlmsg_free(msg);
-	st_dump_free(&d);
-}
-
 TEST(decode_ignores_attributes_of_a_newer_abi)
 {
 	struct nl_msg *msg = table_msg(SYSTRACE_CMD_PROC_GET);
@@ -279,46 +212,125 @@ TEST(decode_site_errnos)
 	st_dump_free(&d);
 }
 
-/* An errno out of 1..4095, or one listed twice: a malformed reply. */
-TEST(decode_site_errnos_refuses_bad_ones)
+/* One attribute of a row: a u32 (len 4), a u64 (len 8), or raw bytes. */
+struct put_attr {
+	int type;
+	int len;
+	uint64_t v;
+	const char *raw;
+};
+
+#define PUT_U32(t, val) { .type = (t), .len = 4, .v = (val) }
+#define PUT_U64(t, val) { .type = (t), .len = 8, .v = (val) }
+#define PUT_RAW(t, s) { .type = (t), .len = sizeof(s) - 1, .raw = (s) }
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A reply of one row that the decoder must refuse: cmd's row nest holding
+ * the attributes of row (up to the first of type 0), or, with errno_site,
+ * put_errno_site()'s site with a third errno err3.
+ */
+struct reject_case {
+	const char *name;
+	uint8_t cmd;		/* SYSTRACE_CMD_PROC_GET or SITE_GET */
+	struct put_attr row[3];
+	bool errno_site;
+	uint32_t err3;
+	const char *why;	/* the error's message */
+};
+
+static const struct reject_case reject_cases[] = {
+	{
+		"decode_rejects_a_u32_where_a_u64_belongs", SYSTRACE_CMD_PROC_GET,
+		{ PUT_U32(SYSTRACE_PROC_A_ID, 1) },
+		.why = "process: an attribute has the wrong type or length",
+	}, {
+		"decode_rejects_a_u64_where_a_u32_belongs", SYSTRACE_CMD_PROC_GET,
+		{ PUT_U64(SYSTRACE_PROC_A_ID, 1), PUT_U64(SYSTRACE_PROC_A_PID, 1) },
+		.why = "process: an attribute has the wrong type or length",
+	}, {
+		"decode_rejects_an_unterminated_string", SYSTRACE_CMD_PROC_GET,
+		{ PUT_U64(SYSTRACE_PROC_A_ID, 1), PUT_RAW(SYSTRACE_PROC_A_COMM, "abc") },
+		.why = "process: an attribute has the wrong type or length",
+	}, {
+		"decode_requires_the_row_id", SYSTRACE_CMD_PROC_GET,
+		{ PUT_U32(SYSTRACE_PROC_A_PID, 5) },
+		.why = "process without SYSTRACE_PROC_A_ID",
+	}, {
+		"decode_site_requires_its_key", SYSTRACE_CMD_SITE_GET,
+		{
+			PUT_U64(SYSTRACE_SITE_A_PROC_ID, 3),
+			PUT_U64(SYSTRACE_SITE_A_ADDR, 0x1000),
+			PUT_U32(SYSTRACE_SITE_A_NR, 20),
+		},
+		.why = "site without PROC_ID, ADDR, NR or ABI",
+	},
+	/* An errno out of 1..4095, or one listed twice. */
+	{
+		"decode_site_errnos_refuses_errno_0", SYSTRACE_CMD_SITE_GET,
+		.errno_site = true, .err3 = 0, .why = "site errno out of 1..4095",
+	}, {
+		"decode_site_errnos_refuses_errno_4096", SYSTRACE_CMD_SITE_GET,
+		.errno_site = true, .err3 = 4096, .why = "site errno out of 1..4095",
+	}, {
+		"decode_site_errnos_refuses_an_errno_listed_twice", SYSTRACE_CMD_SITE_GET,
+		.errno_site = true, .err3 = 13, .why = "site errno listed twice",
+	},
+};
+
+static void put_row(struct nl_msg *msg, const struct reject_case *c)
 {
-	static const uint32_t bad[] = { 0, 4096, 13 };
-	static const char *const why[] = {
-		"site errno out of 1..4095", "site errno out of 1..4095",
-		"site errno listed twice",
-	};
-	struct st_dump d = { 0 };
-	struct st_err err;
+	struct nlattr *nest;
+	const struct put_attr *a;
+
+	if (c->errno_site) {
+		put_errno_site(msg, 0x1000, true, true, c->err3);
+		return;
+	}
+	nest = nla_nest_start(msg, c->cmd == SYSTRACE_CMD_SITE_GET ?
+				   SYSTRACE_A_SITE : SYSTRACE_A_PROC);
+	for (a = c->row; a < c->row + ARRAY_SIZE(c->row) && a->type; a++) {
+		if (a->raw)
+			nla_put(msg, a->type, a->len, a->raw);
+		else if (a->len == 4)
+			nla_put_u32(msg, a->type, (uint32_t)a->v);
+		else
+			nla_put_u64(msg, a->type, a->v);
+	}
+	nla_nest_end(msg, nest);
+}
+
+/*
+ * A malformed reply: wrong types or lengths, a row without its key, bad
+ * errnos. Each case is refused as a protocol error (exit code 6) with its
+ * message, and leaves no row; its name and verdict are a TAP comment.
+ */
+TEST(decode_rejects_bad_replies)
+{
+	bool any = false;
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
+	for (i = 0; i < ARRAY_SIZE(reject_cases); i++) {
+		const struct reject_case *c = &reject_cases[i];
+		struct nl_msg *msg = table_msg(c->cmd);
+		struct st_dump d = { 0 };
+		struct st_err err = { 0 };
 
-		put_errno_site(msg, 0x1000, true, true, bad[i]);
+		*failed = false;
+		put_row(msg, c);
 		EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
 		EXPECT_EQ(err.kind, ST_ERR_PROTO);
-		EXPECT_STREQ(err.msg, why[i]);
+		EXPECT_EQ(st_exit_code(&err), 6);
+		EXPECT_STREQ(err.msg, c->why);
+		EXPECT_EQ(d.nprocs, 0);
+		EXPECT_EQ(d.nsites, 0);
+		printf("# %s: %s\n", c->name, *failed ? "FAILED" : "ok");
+		any |= *failed;
 		nlmsg_free(msg);
 		st_dump_free(&d);
 	}
-}
-
-TEST(decode_site_requires_its_key)
-{
-	struct nl_msg *msg = table_msg(SYSTRACE_CMD_SITE_GET);
-	struct st_dump d = { 0 };
-	struct st_err err;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(msg, SYSTRACE_A_SITE);
-	nla_put_u64(msg, SYSTRACE_SITE_A_PROC_ID, 3);
-	nla_put_u64(msg, SYSTRACE_SITE_A_ADDR, 0x1000);
-	nla_put_u32(msg, SYSTRACE_SITE_A_NR, 20);
-	nla_nest_end(msg, nest);
-	EXPECT_EQ(st_nl_decode_rows(nlmsg_hdr(msg), &d, &err), -EBADMSG);
-	EXPECT_EQ(d.nsites, 0);
-	nlmsg_free(msg);
-	st_dump_free(&d);
+	*failed = any;
 }
 
 /* A site reply of n rows, ids from *id; room for large messages. */

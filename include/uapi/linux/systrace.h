@@ -151,6 +151,35 @@ enum systrace_attr {
 	SYSTRACE_A_MAX = __SYSTRACE_A_MAX - 1
 };
 
+/*
+ * The attributes' types, one X-macro list per nest: X(NAME, type) for each
+ * attribute of the nest's enum, in its order, but *_UNSPEC, *_PAD and the
+ * u64 counters, which have lists of their own (SYSTRACE_SESSION_STATS,
+ * SYSTRACE_PROC_COUNTERS, SYSTRACE_PROC_ACCT, SYSTRACE_SITE_COUNTERS).
+ * type is one of U8, U32, U64 (an integer of that width), STRING
+ * (NUL-terminated), NEST, or BINARY (bytes, at most SYSTRACE_<NAME>_MAX of
+ * them). systracectl's policies for the replies derive from these lists,
+ * and check that every attribute is in one: a new attribute is its line
+ * appended to its enum and its line appended to its nest's list.
+ */
+#define SYSTRACE_ATTRS(X)					\
+	X(VERSION, STRING)					\
+	X(ABI_VERSION, U32)					\
+	X(PARAMS, NEST)						\
+	X(SESSIONS_LIVE, U32)					\
+	X(MEM_BYTES, U64)					\
+	X(PROBES_ACTIVE, U8)					\
+	X(SESSION_ID, U32)					\
+	X(PID, U32)						\
+	X(NAME, STRING)						\
+	X(FLAGS, U32)						\
+	X(COUNTERS, U32)					\
+	X(SESSION, NEST)					\
+	X(PROC, NEST)						\
+	X(SITE, NEST)						\
+	X(LOG_BUFFER, U32)					\
+	X(EVENT, NEST)
+
 /* Module parameters, as reported by STATUS. */
 enum systrace_param_attr {
 	SYSTRACE_PARAM_UNSPEC,
@@ -286,6 +315,29 @@ enum systrace_stat_kind {
 	X(DROPPED_EVENTS, dropped_events, LOG_DROP)		\
 	X(DROPPED_ARGV, dropped_argv, DROP)
 
+/* The session's other attributes: X(NAME, type) (see SYSTRACE_ATTRS). */
+#define SYSTRACE_SESSION_ATTRS(X)				\
+	X(ID, U32)						\
+	X(NAME, STRING)						\
+	X(ROOT_PID, U32)					\
+	X(STATE, U32)						\
+	X(FLAGS, U32)						\
+	X(CREATED_NS, U64)					\
+	X(REALTIME_BASE_NS, U64)				\
+	X(COUNTERS, U32)					\
+	X(COUNTERS_ERROR, STRING)				\
+	X(LIVE_TASKS, U32)					\
+	X(PROCS, U64)						\
+	X(SITES, U64)						\
+	X(SYSCALLS, U64)					\
+	X(ERRORS, U64)						\
+	X(SYSCALL_NS, U64)					\
+	X(MEM_BYTES, U64)					\
+	X(PROC_ROW_BYTES, U32)					\
+	X(SITE_ROW_BYTES, U32)					\
+	X(COUNTER_VALUE, U64)					\
+	X(LOG_BUFFER, U32)
+
 /* The temporal log's buffer per CPU, in bytes (SYSTRACE_A_LOG_BUFFER). */
 #define SYSTRACE_LOG_BUFFER_MIN	(4U << 10)
 #define SYSTRACE_LOG_BUFFER_MAX	(256U << 20)
@@ -309,6 +361,19 @@ enum systrace_event_attr {
 	__SYSTRACE_EVENT_A_MAX,
 	SYSTRACE_EVENT_A_MAX = __SYSTRACE_EVENT_A_MAX - 1
 };
+
+/* An event's attributes: X(NAME, type) (see SYSTRACE_ATTRS). */
+#define SYSTRACE_EVENT_ATTRS(X)					\
+	X(TS_NS, U64)						\
+	X(DUR_NS, U64)						\
+	X(PROC_ID, U64)						\
+	X(SEQ, U64)						\
+	X(ADDR, U64)						\
+	X(RET, U64)						\
+	X(PID, U32)						\
+	X(TID, U32)						\
+	X(NR, U32)						\
+	X(ABI, U32)
 
 /* How a process image ended. */
 enum systrace_end {
@@ -397,6 +462,33 @@ enum systrace_proc_attr {
 	X(ERRORS, errors)					\
 	X(SYSCALL_NS, syscall_ns)
 
+/*
+ * A process row's other attributes: X(NAME, type) (see SYSTRACE_ATTRS),
+ * those of neither SYSTRACE_PROC_ACCT nor SYSTRACE_PROC_COUNTERS.
+ */
+#define SYSTRACE_PROC_ATTRS(X)					\
+	X(ID, U64)						\
+	X(PARENT_ID, U64)					\
+	X(PREV_ID, U64)						\
+	X(PID, U32)						\
+	X(TGID, U32)						\
+	X(PPID, U32)						\
+	X(COMM, STRING)						\
+	X(EXE, STRING)						\
+	X(START_NS, U64)					\
+	X(END_NS, U64)						\
+	X(END, U32)						\
+	X(EXIT_CODE, U32)					\
+	X(EXIT_SIGNAL, U32)					\
+	X(CORE_DUMPED, U8)					\
+	X(THREADS, U32)						\
+	X(SITES, U32)						\
+	X(COUNTER_VALUE, U64)					\
+	X(COUNTER_TASKS, U32)					\
+	X(ATTACHED, U8)						\
+	X(ARGV, BINARY)						\
+	X(ARGV_TRUNCATED, U8)
+
 enum systrace_abi {
 	SYSTRACE_ABI_X64,
 	SYSTRACE_ABI_IA32,
@@ -476,6 +568,11 @@ enum systrace_errno_attr {
 	SYSTRACE_ERRNO_A_MAX = __SYSTRACE_ERRNO_A_MAX - 1
 };
 
+/* An errno nest's attributes: X(NAME, type) (see SYSTRACE_ATTRS). */
+#define SYSTRACE_ERRNO_ATTRS(X)					\
+	X(ERRNO, U32)						\
+	X(COUNT, U64)
+
 /*
  * How two values of one counter combine: those of two threads into their
  * site row, and those of two site rows into a sum per syscall. MIN and MAX
@@ -504,5 +601,25 @@ enum systrace_merge {
 	X(TOTAL_NS, total_ns, SUM)				\
 	X(MIN_NS, min_ns, MIN)					\
 	X(MAX_NS, max_ns, MAX)
+
+/*
+ * A site row's other attributes: X(NAME, type) (see SYSTRACE_ATTRS), those
+ * not in SYSTRACE_SITE_COUNTERS.
+ */
+#define SYSTRACE_SITE_ATTRS(X)					\
+	X(PROC_ID, U64)						\
+	X(ADDR, U64)						\
+	X(NR, U32)						\
+	X(ABI, U32)						\
+	X(MAP, U32)						\
+	X(PATH, STRING)						\
+	X(OFFSET, U64)						\
+	X(INODE, U64)						\
+	X(DEV, U32)						\
+	X(MTIME_NS, U64)					\
+	X(FIRST_NS, U64)					\
+	X(FIRST_ORDINAL, U64)					\
+	X(ERRNO, NEST)						\
+	X(ERRNO_OTHER, U64)
 
 #endif /* _UAPI_LINUX_SYSTRACE_H */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink client of the "systrace" family (libnl-genl-3). Replies
- * are validated with a policy per nest and decoded into model.h structs.
+ * Generic netlink client of the "systrace" family (libnl-genl-3): the
+ * socket, the requests, and reading their replies. Each reply goes to
+ * the request's parser (nl_decode.c), or, for a table dump, to the
+ * decoder thread (nl_pipe.c).
  *
  * One request at a time: send it, then read until its end (an ACK, an
  * error, or NLMSG_DONE for a dump), skipping anything whose sequence
@@ -16,11 +18,8 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
-#include "out/argv.h"
-#include "log/log.h"
-#include "log/recorder.h"
 #include "kmod/nl.h"
-#include "base/worker.h"
+#include "kmod/nl_rx.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -30,789 +29,6 @@ struct st_nl {
 	struct nl_sock *sk;
 	int family;
 };
-
-struct rx;
-typedef int (*parse_fn)(struct rx *rx, struct nlattr *attrs, int len);
-
-/* The state of one request while its replies are read. */
-struct rx {
-	uint32_t seq;
-	bool done;
-	int kernel_err;		/* positive errno the kernel answered */
-	char extack[200];
-	int local_err;		/* decoding failed: positive errno */
-	char why[160];
-	bool interrupted;
-	parse_fn parse;
-	void *arg;
-	struct decoder *dec;	/* decodes the replies' rows, or NULL */
-};
-
-#define U8	{ .type = NLA_U8, .minlen = 1, .maxlen = 1 }
-#define U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
-#define U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
-#define STR	{ .type = NLA_STRING }
-/* NLA_UNSPEC: libnl's NLA_NESTED would reject an empty nest. */
-#define NEST	{ .type = NLA_UNSPEC }
-
-static struct nla_policy top_policy[SYSTRACE_A_MAX + 1] = {
-	[SYSTRACE_A_VERSION] = STR,
-	[SYSTRACE_A_ABI_VERSION] = U32,
-	[SYSTRACE_A_PARAMS] = NEST,
-	[SYSTRACE_A_SESSIONS_LIVE] = U32,
-	[SYSTRACE_A_MEM_BYTES] = U64,
-	[SYSTRACE_A_PROBES_ACTIVE] = U8,
-	[SYSTRACE_A_SESSION_ID] = U32,
-	[SYSTRACE_A_PID] = U32,
-	[SYSTRACE_A_NAME] = STR,
-	[SYSTRACE_A_FLAGS] = U32,
-	[SYSTRACE_A_COUNTERS] = U32,
-	[SYSTRACE_A_SESSION] = NEST,
-	[SYSTRACE_A_PROC] = NEST,
-	[SYSTRACE_A_SITE] = NEST,
-	[SYSTRACE_A_LOG_BUFFER] = U32,
-	[SYSTRACE_A_EVENT] = NEST,
-};
-
-/* From st_params_desc, by param_policy_make(). */
-static struct nla_policy param_policy[SYSTRACE_PARAM_MAX + 1];
-
-static struct nla_policy session_policy[SYSTRACE_SESSION_A_MAX + 1] = {
-	[SYSTRACE_SESSION_A_ID] = U32,
-	[SYSTRACE_SESSION_A_NAME] = STR,
-	[SYSTRACE_SESSION_A_ROOT_PID] = U32,
-	[SYSTRACE_SESSION_A_STATE] = U32,
-	[SYSTRACE_SESSION_A_FLAGS] = U32,
-	[SYSTRACE_SESSION_A_CREATED_NS] = U64,
-	[SYSTRACE_SESSION_A_REALTIME_BASE_NS] = U64,
-	[SYSTRACE_SESSION_A_COUNTERS] = U32,
-	[SYSTRACE_SESSION_A_COUNTERS_ERROR] = STR,
-	[SYSTRACE_SESSION_A_LIVE_TASKS] = U32,
-	[SYSTRACE_SESSION_A_PROCS] = U64,
-	[SYSTRACE_SESSION_A_SITES] = U64,
-	[SYSTRACE_SESSION_A_SYSCALLS] = U64,
-	[SYSTRACE_SESSION_A_ERRORS] = U64,
-	[SYSTRACE_SESSION_A_SYSCALL_NS] = U64,
-#define ST_STAT_POLICY(name, key, kind) [SYSTRACE_SESSION_A_##name] = U64,
-	SYSTRACE_SESSION_STATS(ST_STAT_POLICY)
-#undef ST_STAT_POLICY
-	[SYSTRACE_SESSION_A_MEM_BYTES] = U64,
-	[SYSTRACE_SESSION_A_PROC_ROW_BYTES] = U32,
-	[SYSTRACE_SESSION_A_SITE_ROW_BYTES] = U32,
-	[SYSTRACE_SESSION_A_COUNTER_VALUE] = U64,
-	[SYSTRACE_SESSION_A_LOG_BUFFER] = U32,
-};
-
-static struct nla_policy proc_policy[SYSTRACE_PROC_A_MAX + 1] = {
-	[SYSTRACE_PROC_A_ID] = U64,
-	[SYSTRACE_PROC_A_PARENT_ID] = U64,
-	[SYSTRACE_PROC_A_PREV_ID] = U64,
-	[SYSTRACE_PROC_A_PID] = U32,
-	[SYSTRACE_PROC_A_TGID] = U32,
-	[SYSTRACE_PROC_A_PPID] = U32,
-	[SYSTRACE_PROC_A_COMM] = STR,
-	[SYSTRACE_PROC_A_EXE] = STR,
-	[SYSTRACE_PROC_A_START_NS] = U64,
-	[SYSTRACE_PROC_A_END_NS] = U64,
-	[SYSTRACE_PROC_A_END] = U32,
-	[SYSTRACE_PROC_A_EXIT_CODE] = U32,
-	[SYSTRACE_PROC_A_EXIT_SIGNAL] = U32,
-	[SYSTRACE_PROC_A_CORE_DUMPED] = U8,
-	[SYSTRACE_PROC_A_THREADS] = U32,
-#define ST_PROC_POLICY(name, field) [SYSTRACE_PROC_A_##name] = U64,
-	SYSTRACE_PROC_COUNTERS(ST_PROC_POLICY)
-#undef ST_PROC_POLICY
-	[SYSTRACE_PROC_A_SITES] = U32,
-#define ST_ACCT_POLICY(name, field, column) [SYSTRACE_PROC_A_##name] = U64,
-	SYSTRACE_PROC_ACCT(ST_ACCT_POLICY)
-#undef ST_ACCT_POLICY
-	[SYSTRACE_PROC_A_COUNTER_VALUE] = U64,
-	[SYSTRACE_PROC_A_COUNTER_TASKS] = U32,
-	[SYSTRACE_PROC_A_ATTACHED] = U8,
-	[SYSTRACE_PROC_A_ARGV] = { .type = NLA_UNSPEC, .maxlen = SYSTRACE_ARGV_MAX },
-	[SYSTRACE_PROC_A_ARGV_TRUNCATED] = U8,
-};
-
-static struct nla_policy site_policy[SYSTRACE_SITE_A_MAX + 1] = {
-	[SYSTRACE_SITE_A_PROC_ID] = U64,
-	[SYSTRACE_SITE_A_ADDR] = U64,
-	[SYSTRACE_SITE_A_NR] = U32,
-	[SYSTRACE_SITE_A_ABI] = U32,
-	[SYSTRACE_SITE_A_MAP] = U32,
-	[SYSTRACE_SITE_A_PATH] = STR,
-	[SYSTRACE_SITE_A_OFFSET] = U64,
-	[SYSTRACE_SITE_A_INODE] = U64,
-	[SYSTRACE_SITE_A_DEV] = U32,
-	[SYSTRACE_SITE_A_MTIME_NS] = U64,
-#define ST_SITE_POLICY(name, field, merge) [SYSTRACE_SITE_A_##name] = U64,
-	SYSTRACE_SITE_COUNTERS(ST_SITE_POLICY)
-#undef ST_SITE_POLICY
-	[SYSTRACE_SITE_A_FIRST_NS] = U64,
-	[SYSTRACE_SITE_A_FIRST_ORDINAL] = U64,
-	[SYSTRACE_SITE_A_ERRNO] = NEST,
-	[SYSTRACE_SITE_A_ERRNO_OTHER] = U64,
-};
-
-static struct nla_policy errno_policy[SYSTRACE_ERRNO_A_MAX + 1] = {
-	[SYSTRACE_ERRNO_A_ERRNO] = U32,
-	[SYSTRACE_ERRNO_A_COUNT] = U64,
-};
-
-static int bad_reply(struct rx *rx, const char *why)
-{
-	if (!rx->local_err) {
-		rx->local_err = EBADMSG;
-		snprintf(rx->why, sizeof(rx->why), "%s", why);
-	}
-	return -EBADMSG;
-}
-
-static int no_memory(struct rx *rx)
-{
-	if (!rx->local_err) {
-		rx->local_err = ENOMEM;
-		snprintf(rx->why, sizeof(rx->why), "out of memory");
-	}
-	return -ENOMEM;
-}
-
-static uint64_t u64_or_0(struct nlattr *a)
-{
-	return a ? nla_get_u64(a) : 0;
-}
-
-static uint32_t u32_or_0(struct nlattr *a)
-{
-	return a ? nla_get_u32(a) : 0;
-}
-
-static void copy_str(char *dst, size_t len, struct nlattr *a)
-{
-	snprintf(dst, len, "%s", a ? nla_get_string(a) : "");
-}
-
-/* Returns 0, or -ENOMEM; *dst stays NULL when the attribute is absent. */
-static int dup_str(char **dst, struct nlattr *a)
-{
-	*dst = NULL;
-	if (!a)
-		return 0;
-	*dst = strdup(nla_get_string(a));
-	return *dst ? 0 : -ENOMEM;
-}
-
-static int parse_nest(struct rx *rx, struct nlattr **tb, int max,
-		      struct nlattr *nest, struct nla_policy *policy,
-		      const char *what)
-{
-	char why[96];
-
-	if (nla_parse_nested(tb, max, nest, policy) < 0) {
-		snprintf(why, sizeof(why), "%s: an attribute has the wrong type or length",
-			 what);
-		return bad_reply(rx, why);
-	}
-	return 0;
-}
-
-static int decode_session(struct rx *rx, struct nlattr *nest,
-			  struct st_session_row *s)
-{
-	struct nlattr *tb[SYSTRACE_SESSION_A_MAX + 1];
-	size_t i;
-	int ret;
-
-	ret = parse_nest(rx, tb, SYSTRACE_SESSION_A_MAX, nest, session_policy,
-			 "session");
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_SESSION_A_ID])
-		return bad_reply(rx, "session without SYSTRACE_SESSION_A_ID");
-
-	memset(s, 0, sizeof(*s));
-	s->id = nla_get_u32(tb[SYSTRACE_SESSION_A_ID]);
-	copy_str(s->name, sizeof(s->name), tb[SYSTRACE_SESSION_A_NAME]);
-	s->root_pid = u32_or_0(tb[SYSTRACE_SESSION_A_ROOT_PID]);
-	s->state = u32_or_0(tb[SYSTRACE_SESSION_A_STATE]);
-	s->flags = u32_or_0(tb[SYSTRACE_SESSION_A_FLAGS]);
-	s->created_ns = u64_or_0(tb[SYSTRACE_SESSION_A_CREATED_NS]);
-	s->realtime_base_ns = u64_or_0(tb[SYSTRACE_SESSION_A_REALTIME_BASE_NS]);
-	s->counters = u32_or_0(tb[SYSTRACE_SESSION_A_COUNTERS]);
-	s->has_counters_error = tb[SYSTRACE_SESSION_A_COUNTERS_ERROR];
-	copy_str(s->counters_error, sizeof(s->counters_error),
-		 tb[SYSTRACE_SESSION_A_COUNTERS_ERROR]);
-	s->live_tasks = u32_or_0(tb[SYSTRACE_SESSION_A_LIVE_TASKS]);
-	s->procs = u64_or_0(tb[SYSTRACE_SESSION_A_PROCS]);
-	s->sites = u64_or_0(tb[SYSTRACE_SESSION_A_SITES]);
-	s->syscalls = u64_or_0(tb[SYSTRACE_SESSION_A_SYSCALLS]);
-	s->errors = u64_or_0(tb[SYSTRACE_SESSION_A_ERRORS]);
-	s->syscall_ns = u64_or_0(tb[SYSTRACE_SESSION_A_SYSCALL_NS]);
-	for (i = 0; i < st_session_nstats; i++)
-		*st_stat_ptr(s, &st_session_stats[i]) =
-			u64_or_0(tb[st_session_stats[i].attr]);
-	s->mem_bytes = u64_or_0(tb[SYSTRACE_SESSION_A_MEM_BYTES]);
-	s->proc_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_PROC_ROW_BYTES]);
-	s->site_row_bytes = u32_or_0(tb[SYSTRACE_SESSION_A_SITE_ROW_BYTES]);
-	s->log_buffer = u32_or_0(tb[SYSTRACE_SESSION_A_LOG_BUFFER]);
-	s->has_counter_value = tb[SYSTRACE_SESSION_A_COUNTER_VALUE];
-	s->counter_value = u64_or_0(tb[SYSTRACE_SESSION_A_COUNTER_VALUE]);
-	return 0;
-}
-
-/* argv: bytes as /proc/PID/cmdline gives them, absent when unknown. */
-static int decode_argv(struct rx *rx, struct nlattr **tb, struct st_proc_row *p)
-{
-	struct nlattr *a = tb[SYSTRACE_PROC_A_ARGV];
-
-	if (!a)
-		return 0;
-	if (nla_len(a) > SYSTRACE_ARGV_MAX)
-		return bad_reply(rx, "SYSTRACE_PROC_A_ARGV longer than SYSTRACE_ARGV_MAX");
-	p->argv_truncated = tb[SYSTRACE_PROC_A_ARGV_TRUNCATED] &&
-			    nla_get_u8(tb[SYSTRACE_PROC_A_ARGV_TRUNCATED]);
-	if (st_argv_copy(nla_data(a), (size_t)nla_len(a), &p->argv, &p->argv_len,
-			 &p->argv_truncated))
-		return no_memory(rx);
-	return 0;
-}
-
-static int decode_proc(struct rx *rx, struct nlattr *nest, struct st_proc_row *p)
-{
-	struct nlattr *tb[SYSTRACE_PROC_A_MAX + 1];
-	int ret;
-
-	ret = parse_nest(rx, tb, SYSTRACE_PROC_A_MAX, nest, proc_policy, "process");
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_PROC_A_ID])
-		return bad_reply(rx, "process without SYSTRACE_PROC_A_ID");
-
-	memset(p, 0, sizeof(*p));
-	p->id = nla_get_u64(tb[SYSTRACE_PROC_A_ID]);
-	p->parent_id = u64_or_0(tb[SYSTRACE_PROC_A_PARENT_ID]);
-	p->prev_id = u64_or_0(tb[SYSTRACE_PROC_A_PREV_ID]);
-	p->pid = u32_or_0(tb[SYSTRACE_PROC_A_PID]);
-	p->tgid = u32_or_0(tb[SYSTRACE_PROC_A_TGID]);
-	p->ppid = u32_or_0(tb[SYSTRACE_PROC_A_PPID]);
-	copy_str(p->comm, sizeof(p->comm), tb[SYSTRACE_PROC_A_COMM]);
-	p->start_ns = u64_or_0(tb[SYSTRACE_PROC_A_START_NS]);
-	p->has_end_ns = tb[SYSTRACE_PROC_A_END_NS];
-	p->end_ns = u64_or_0(tb[SYSTRACE_PROC_A_END_NS]);
-	p->end = u32_or_0(tb[SYSTRACE_PROC_A_END]);
-	p->has_exit_code = tb[SYSTRACE_PROC_A_EXIT_CODE];
-	p->exit_code = u32_or_0(tb[SYSTRACE_PROC_A_EXIT_CODE]);
-	p->has_exit_signal = tb[SYSTRACE_PROC_A_EXIT_SIGNAL];
-	p->exit_signal = u32_or_0(tb[SYSTRACE_PROC_A_EXIT_SIGNAL]);
-	p->core_dumped = tb[SYSTRACE_PROC_A_CORE_DUMPED] &&
-			 nla_get_u8(tb[SYSTRACE_PROC_A_CORE_DUMPED]);
-	p->threads = u32_or_0(tb[SYSTRACE_PROC_A_THREADS]);
-#define ST_PROC_DECODE(name, field) \
-	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
-	SYSTRACE_PROC_COUNTERS(ST_PROC_DECODE)
-#undef ST_PROC_DECODE
-	p->sites = u32_or_0(tb[SYSTRACE_PROC_A_SITES]);
-#define ST_ACCT_DECODE(name, field, column) \
-	p->field = u64_or_0(tb[SYSTRACE_PROC_A_##name]);
-	SYSTRACE_PROC_ACCT(ST_ACCT_DECODE)
-#undef ST_ACCT_DECODE
-	p->has_counter_value = tb[SYSTRACE_PROC_A_COUNTER_VALUE];
-	p->counter_value = u64_or_0(tb[SYSTRACE_PROC_A_COUNTER_VALUE]);
-	p->counter_tasks = u32_or_0(tb[SYSTRACE_PROC_A_COUNTER_TASKS]);
-	p->attached = tb[SYSTRACE_PROC_A_ATTACHED] &&
-		      nla_get_u8(tb[SYSTRACE_PROC_A_ATTACHED]);
-	if (dup_str(&p->exe, tb[SYSTRACE_PROC_A_EXE]))
-		return no_memory(rx);
-	ret = decode_argv(rx, tb, p);
-	if (ret) {
-		free(p->exe);	/* the row is not counted: nothing frees it */
-		p->exe = NULL;
-	}
-	return ret;
-}
-
-/*
- * The site's SYSTRACE_SITE_A_ERRNO nests (one per errno, so not in the
- * parsed table, which keeps one attribute of a type), and other.
- */
-static int decode_errnos(struct rx *rx, struct nlattr *site, struct st_dump *d,
-			 struct st_site_row *s, uint64_t other)
-{
-	struct nlattr *tb[SYSTRACE_ERRNO_A_MAX + 1], *a;
-	struct st_errnos e = { .other = other };
-	uint32_t err, i;
-	int rem, ret;
-
-	nla_for_each_nested(a, site, rem) {
-		if (nla_type(a) != SYSTRACE_SITE_A_ERRNO)
-			continue;
-		ret = parse_nest(rx, tb, SYSTRACE_ERRNO_A_MAX, a, errno_policy, "site errno");
-		if (ret)
-			return ret;
-		if (!tb[SYSTRACE_ERRNO_A_ERRNO] || !tb[SYSTRACE_ERRNO_A_COUNT])
-			return bad_reply(rx, "site errno without ERRNO or COUNT");
-		err = nla_get_u32(tb[SYSTRACE_ERRNO_A_ERRNO]);
-		if (!err || err > 4095)
-			return bad_reply(rx, "site errno out of 1..4095");
-		for (i = 0; i < e.n; i++)
-			if (e.v[i].err == err)
-				return bad_reply(rx, "site errno listed twice");
-		if (e.n == SYSTRACE_SITE_ERRNOS)
-			return bad_reply(rx, "site with more errnos than SYSTRACE_SITE_ERRNOS");
-		st_errnos_add(&e, err, nla_get_u64(tb[SYSTRACE_ERRNO_A_COUNT]));
-	}
-	if (st_dump_errnos(d, &e, &s->errnos))
-		return no_memory(rx);
-	return 0;
-}
-
-static int decode_site(struct rx *rx, struct nlattr *nest, struct st_dump *d,
-		       struct st_site_row *s)
-{
-	struct nlattr *tb[SYSTRACE_SITE_A_MAX + 1];
-	int ret;
-
-	ret = parse_nest(rx, tb, SYSTRACE_SITE_A_MAX, nest, site_policy, "site");
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_SITE_A_PROC_ID] || !tb[SYSTRACE_SITE_A_ADDR] ||
-	    !tb[SYSTRACE_SITE_A_NR] || !tb[SYSTRACE_SITE_A_ABI])
-		return bad_reply(rx, "site without PROC_ID, ADDR, NR or ABI");
-
-	memset(s, 0, sizeof(*s));
-	s->proc_id = nla_get_u64(tb[SYSTRACE_SITE_A_PROC_ID]);
-	s->addr = nla_get_u64(tb[SYSTRACE_SITE_A_ADDR]);
-	s->nr = nla_get_u32(tb[SYSTRACE_SITE_A_NR]);
-	s->abi = nla_get_u32(tb[SYSTRACE_SITE_A_ABI]);
-	s->map = u32_or_0(tb[SYSTRACE_SITE_A_MAP]);
-	s->offset = u64_or_0(tb[SYSTRACE_SITE_A_OFFSET]);
-	s->has_file_id = tb[SYSTRACE_SITE_A_INODE];
-	s->inode = u64_or_0(tb[SYSTRACE_SITE_A_INODE]);
-	s->dev = u32_or_0(tb[SYSTRACE_SITE_A_DEV]);
-	s->mtime_ns = u64_or_0(tb[SYSTRACE_SITE_A_MTIME_NS]);
-#define ST_SITE_DECODE(name, field, merge) \
-	s->field = u64_or_0(tb[SYSTRACE_SITE_A_##name]);
-	SYSTRACE_SITE_COUNTERS(ST_SITE_DECODE)
-#undef ST_SITE_DECODE
-	s->first_ns = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_NS]);
-	s->first_ordinal = u64_or_0(tb[SYSTRACE_SITE_A_FIRST_ORDINAL]);
-	if (tb[SYSTRACE_SITE_A_PATH] &&
-	    st_dump_str(d, nla_get_string(tb[SYSTRACE_SITE_A_PATH]), &s->path))
-		return no_memory(rx);
-	if (tb[SYSTRACE_SITE_A_ERRNO_OTHER])
-		return decode_errnos(rx, nest, d, s,
-				     nla_get_u64(tb[SYSTRACE_SITE_A_ERRNO_OTHER]));
-	return 0;
-}
-
-/* Grows *items (of n elements of size sz) by one zeroed element. */
-static void *grow(void **items, size_t *n, size_t *cap, size_t sz)
-{
-	void *p;
-
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-
-		p = realloc(*items, ncap * sz);
-		if (!p)
-			return NULL;
-		*items = p;
-		*cap = ncap;
-	}
-	p = (char *)*items + *n * sz;
-	memset(p, 0, sz);
-	return p;
-}
-
-static int parse_top(struct rx *rx, struct nlattr **tb, struct nlattr *attrs,
-		     int len)
-{
-	if (nla_parse(tb, SYSTRACE_A_MAX, attrs, len, top_policy) < 0)
-		return bad_reply(rx, "an attribute has the wrong type or length");
-	return 0;
-}
-
-static void param_policy_make(void)
-{
-	static const struct nla_policy by_type[] = {
-		[ST_PARAM_U32] = U32,
-		[ST_PARAM_U64] = U64,
-		[ST_PARAM_BOOL] = U8,
-	};
-	size_t i;
-
-	for (i = 0; i < st_nparams; i++)
-		param_policy[st_params_desc[i].attr] = by_type[st_params_desc[i].type];
-}
-
-static uint64_t param_value(const struct st_param_desc *d, struct nlattr *a)
-{
-	if (!a)
-		return 0;
-	switch (d->type) {
-	case ST_PARAM_U32:
-		return nla_get_u32(a);
-	case ST_PARAM_U64:
-		return nla_get_u64(a);
-	case ST_PARAM_BOOL:
-		return nla_get_u8(a);
-	}
-	return 0;
-}
-
-static int parse_status(struct rx *rx, struct nlattr *attrs, int len)
-{
-	struct nlattr *tb[SYSTRACE_A_MAX + 1], *pt[SYSTRACE_PARAM_MAX + 1];
-	struct st_status *st = rx->arg;
-	size_t i;
-	int ret;
-
-	ret = parse_top(rx, tb, attrs, len);
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_A_VERSION] || !tb[SYSTRACE_A_ABI_VERSION])
-		return bad_reply(rx, "status without VERSION or ABI_VERSION");
-	copy_str(st->version, sizeof(st->version), tb[SYSTRACE_A_VERSION]);
-	st->abi_version = nla_get_u32(tb[SYSTRACE_A_ABI_VERSION]);
-	st->sessions_live = u32_or_0(tb[SYSTRACE_A_SESSIONS_LIVE]);
-	st->mem_bytes = u64_or_0(tb[SYSTRACE_A_MEM_BYTES]);
-	st->probes_active = tb[SYSTRACE_A_PROBES_ACTIVE] &&
-			    nla_get_u8(tb[SYSTRACE_A_PROBES_ACTIVE]);
-	if (tb[SYSTRACE_A_PARAMS]) {
-		param_policy_make();
-		ret = parse_nest(rx, pt, SYSTRACE_PARAM_MAX, tb[SYSTRACE_A_PARAMS],
-				 param_policy, "params");
-		if (ret)
-			return ret;
-		for (i = 0; i < st_nparams; i++)
-			st_param_set(&st->params, &st_params_desc[i],
-				     param_value(&st_params_desc[i],
-						 pt[st_params_desc[i].attr]));
-	}
-	return 0;
-}
-
-static int parse_session(struct rx *rx, struct nlattr *attrs, int len)
-{
-	struct nlattr *tb[SYSTRACE_A_MAX + 1];
-	int ret;
-
-	ret = parse_top(rx, tb, attrs, len);
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_A_SESSION])
-		return bad_reply(rx, "reply without SYSTRACE_A_SESSION");
-	return decode_session(rx, tb[SYSTRACE_A_SESSION], rx->arg);
-}
-
-struct session_list {
-	struct st_session_row *items;
-	size_t n, cap;
-};
-
-static int parse_session_list(struct rx *rx, struct nlattr *attrs, int len)
-{
-	struct nlattr *tb[SYSTRACE_A_MAX + 1];
-	struct session_list *l = rx->arg;
-	struct st_session_row *s;
-	int ret;
-
-	ret = parse_top(rx, tb, attrs, len);
-	if (ret)
-		return ret;
-	if (!tb[SYSTRACE_A_SESSION])
-		return bad_reply(rx, "reply without SYSTRACE_A_SESSION");
-	s = grow((void **)&l->items, &l->n, &l->cap, sizeof(*s));
-	if (!s)
-		return no_memory(rx);
-	ret = decode_session(rx, tb[SYSTRACE_A_SESSION], s);
-	if (!ret)
-		l->n++;
-	return ret;
-}
-
-/* Table dumps carry several nests of one type per message. */
-struct table {
-	int type;		/* SYSTRACE_A_PROC or SYSTRACE_A_SITE */
-	void **items;
-	size_t *n;
-	size_t cap;
-	struct st_dump *dump;	/* its pool holds the sites' paths */
-};
-
-static int parse_table(struct rx *rx, struct nlattr *attrs, int len)
-{
-	struct table *t = rx->arg;
-	struct nlattr *a;
-	int rem, ret;
-
-	if (nla_validate(attrs, len, SYSTRACE_A_MAX, top_policy) < 0)
-		return bad_reply(rx, "an attribute has the wrong type or length");
-	nla_for_each_attr(a, attrs, len, rem) {
-		void *row;
-
-		if (nla_type(a) != t->type)
-			continue;
-		if (t->type == SYSTRACE_A_PROC) {
-			row = grow(t->items, t->n, &t->cap, sizeof(struct st_proc_row));
-			if (!row)
-				return no_memory(rx);
-			ret = decode_proc(rx, a, row);
-			if (!ret && t->dump->sink && t->dump->sink->proc &&
-			    t->dump->sink->proc(t->dump->sink->ctx, t->dump, row)) {
-				struct st_proc_row *r = row;
-
-				/* Not counted: nothing else frees it. */
-				free(r->exe);
-				free(r->argv);
-				r->exe = r->argv = NULL;
-				return no_memory(rx);
-			}
-		} else if (t->dump->sink) {
-			struct st_site_row r;
-
-			ret = decode_site(rx, a, t->dump, &r);
-			if (ret)
-				return ret;
-			if (t->dump->sink->row(t->dump->sink->ctx, t->dump, &r))
-				return no_memory(rx);
-			t->dump->sunk++;
-			continue;
-		} else {
-			row = grow(t->items, t->n, &t->cap, sizeof(struct st_site_row));
-			if (!row)
-				return no_memory(rx);
-			ret = decode_site(rx, a, t->dump, row);
-		}
-		if (ret)
-			return ret;
-		(*t->n)++;
-	}
-	return 0;
-}
-
-/*
- * A table dump's rows are decoded on a thread of their own (worker.h)
- * while the main one reads the next replies: a dump of 750k site rows
- * spends about as long in the kernel's netlink dump as in decoding. The
- * main thread copies each reply's attributes into a chunk, as a record of
- * its length (8 bytes) and the attributes, padded to 8 bytes; the decoder
- * alone touches the table, the dump's pool and its own rx until it stops.
- */
-#define DEC_CHUNK (256 * 1024)
-#define DEC_QUEUE 8
-
-struct decoder {
-	struct st_worker *w;
-	char *buf;		/* the chunk being filled */
-	size_t len;
-	struct rx rx;		/* the decoder's errors, and the table */
-};
-
-#define REC_HDR 8
-#define REC_ALIGN(n) (((n) + 7) & ~(size_t)7)
-
-static void decode_chunk(void *arg, char *b, size_t len)
-{
-	struct decoder *dc = arg;
-	size_t off = 0;
-	uint32_t n;
-
-	while (off < len) {
-		memcpy(&n, b + off, sizeof(n));
-		off += REC_HDR;
-		if (!dc->rx.local_err)
-			parse_table(&dc->rx, (struct nlattr *)(b + off), (int)n);
-		off += REC_ALIGN(n);
-	}
-}
-
-/* NULL: no thread (the caller decodes as it reads). */
-static struct decoder *decoder_start(const struct rx *rx)
-{
-	struct decoder *dc = calloc(1, sizeof(*dc));
-
-	if (!dc)
-		return NULL;
-	dc->rx.parse = rx->parse;
-	dc->rx.arg = rx->arg;
-	if (st_worker_start(&dc->w, DEC_CHUNK, DEC_QUEUE, decode_chunk, dc)) {
-		free(dc);
-		return NULL;
-	}
-	dc->buf = st_worker_buf(dc->w);
-	return dc;
-}
-
-/* Hands the records gathered so far to the decoder. */
-static void decoder_submit(struct decoder *dc)
-{
-	if (dc->len)
-		dc->buf = st_worker_submit(dc->w, dc->len);
-	dc->len = 0;
-}
-
-/* Queues the attributes; false: too large for a chunk, decode them here. */
-static bool decoder_put(struct decoder *dc, struct nlattr *attrs, int len)
-{
-	size_t need = REC_HDR + REC_ALIGN((size_t)len);
-	uint32_t n = (uint32_t)len;
-
-	if (need > DEC_CHUNK) {
-		/* The decoder must be idle before this thread touches the table. */
-		decoder_submit(dc);
-		st_worker_drain(dc->w);
-		/* After an error, the rows that follow are not decoded. */
-		return dc->rx.local_err != 0;
-	}
-	if (dc->len + need > DEC_CHUNK)
-		decoder_submit(dc);
-	memcpy(dc->buf + dc->len, &n, sizeof(n));
-	memcpy(dc->buf + dc->len + REC_HDR, attrs, (size_t)len);
-	dc->len += need;
-	return true;
-}
-
-/*
- * Decodes what is queued, ends the thread, and passes its error on to rx:
- * the decoder's came first, since this thread stops queueing at its own.
- */
-static void decoder_stop(struct decoder *dc, struct rx *rx)
-{
-	if (!dc)
-		return;
-	decoder_submit(dc);
-	st_worker_stop(dc->w);
-	if (dc->rx.local_err) {
-		rx->local_err = dc->rx.local_err;
-		memcpy(rx->why, dc->rx.why, sizeof(rx->why));
-	}
-	free(dc);
-	rx->dec = NULL;
-}
-
-/* One reply of a request: its rows decoded, or queued for the decoder. */
-static void take_reply(struct rx *rx, struct nlmsghdr *nlh)
-{
-	struct genlmsghdr *gnlh;
-
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		rx->interrupted = true;
-	if (rx->local_err)
-		return;	/* keep reading to the end of the reply */
-	if (!genlmsg_valid_hdr(nlh, 0)) {
-		bad_reply(rx, "truncated generic netlink header");
-		return;
-	}
-	gnlh = nlmsg_data(nlh);
-	if (rx->dec && decoder_put(rx->dec, genlmsg_attrdata(gnlh, 0),
-				   genlmsg_attrlen(gnlh, 0)))
-		return;
-	rx->parse(rx, genlmsg_attrdata(gnlh, 0), genlmsg_attrlen(gnlh, 0));
-}
-
-/* The replies' rows, appended to d; dec: decoded on the decoder's thread. */
-static int decode_replies(struct nlmsghdr *const *nlh, size_t n,
-			  struct st_dump *d, bool dec, struct st_err *err)
-{
-	struct table procs = {
-		.type = SYSTRACE_A_PROC, .items = (void **)&d->procs,
-		.n = &d->nprocs, .cap = d->nprocs, .dump = d,
-	};
-	struct table sites = {
-		.type = SYSTRACE_A_SITE, .items = (void **)&d->sites,
-		.n = &d->nsites, .cap = d->nsites, .dump = d,
-	};
-	struct rx rx = { .parse = parse_table };
-	bool site;
-	size_t i;
-
-	if (!n)
-		return 0;
-	if (!genlmsg_valid_hdr(nlh[0], 0)) {
-		st_err_set(err, ST_ERR_PROTO, EBADMSG, "dump",
-			   "truncated generic netlink header");
-		return -EBADMSG;
-	}
-	site = ((struct genlmsghdr *)nlmsg_data(nlh[0]))->cmd == SYSTRACE_CMD_SITE_GET;
-	rx.arg = site ? &sites : &procs;
-	if (dec)
-		rx.dec = decoder_start(&rx);
-	for (i = 0; i < n; i++)
-		take_reply(&rx, nlh[i]);
-	decoder_stop(rx.dec, &rx);
-	if (!rx.local_err)
-		return 0;
-	st_err_set(err, rx.local_err == ENOMEM ? ST_ERR_LOCAL : ST_ERR_PROTO,
-		   rx.local_err, site ? "SITE_GET" : "PROC_GET", "%s", rx.why);
-	return -rx.local_err;
-}
-
-int st_nl_decode_rows(struct nlmsghdr *nlh, struct st_dump *d,
-		      struct st_err *err)
-{
-	return decode_replies(&nlh, 1, d, false, err);
-}
-
-int st_nl_decode_replies(struct nlmsghdr *const *nlh, size_t n,
-			 struct st_dump *d, struct st_err *err)
-{
-	return decode_replies(nlh, n, d, true, err);
-}
-
-static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
-	[SYSTRACE_EVENT_A_TS_NS] = U64,
-	[SYSTRACE_EVENT_A_DUR_NS] = U64,
-	[SYSTRACE_EVENT_A_PROC_ID] = U64,
-	[SYSTRACE_EVENT_A_SEQ] = U64,
-	[SYSTRACE_EVENT_A_ADDR] = U64,
-	[SYSTRACE_EVENT_A_RET] = U64,
-	[SYSTRACE_EVENT_A_PID] = U32,
-	[SYSTRACE_EVENT_A_TID] = U32,
-	[SYSTRACE_EVENT_A_NR] = U32,
-	[SYSTRACE_EVENT_A_ABI] = U32,
-};
-
-struct events {
-	struct st_log *log;
-	size_t n;
-};
-
-static int parse_events(struct rx *rx, struct nlattr *attrs, int len)
-{
-	struct nlattr *tb[SYSTRACE_EVENT_A_MAX + 1];
-	struct events *e = rx->arg;
-	struct nlattr *a;
-	int rem, ret;
-
-	if (nla_validate(attrs, len, SYSTRACE_A_MAX, top_policy) < 0)
-		return bad_reply(rx, "an attribute has the wrong type or length");
-	nla_for_each_attr(a, attrs, len, rem) {
-		struct st_event ev = { .kind = ST_EV_SYSCALL };
-
-		if (nla_type(a) != SYSTRACE_A_EVENT)
-			continue;
-		ret = parse_nest(rx, tb, SYSTRACE_EVENT_A_MAX, a, event_policy,
-				 "event");
-		if (ret)
-			return ret;
-		if (!tb[SYSTRACE_EVENT_A_PROC_ID] || !tb[SYSTRACE_EVENT_A_TS_NS])
-			return bad_reply(rx, "event without SYSTRACE_EVENT_A_PROC_ID or TS_NS");
-		ev.ts_ns = nla_get_u64(tb[SYSTRACE_EVENT_A_TS_NS]);
-		ev.dur_ns = u64_or_0(tb[SYSTRACE_EVENT_A_DUR_NS]);
-		ev.proc_id = nla_get_u64(tb[SYSTRACE_EVENT_A_PROC_ID]);
-		ev.seq = u64_or_0(tb[SYSTRACE_EVENT_A_SEQ]);
-		ev.addr = u64_or_0(tb[SYSTRACE_EVENT_A_ADDR]);
-		ev.ret = (int64_t)u64_or_0(tb[SYSTRACE_EVENT_A_RET]);
-		ev.pid = u32_or_0(tb[SYSTRACE_EVENT_A_PID]);
-		ev.tid = u32_or_0(tb[SYSTRACE_EVENT_A_TID]);
-		ev.nr = u32_or_0(tb[SYSTRACE_EVENT_A_NR]);
-		ev.abi = u32_or_0(tb[SYSTRACE_EVENT_A_ABI]);
-		if (st_log_push(e->log, &ev))
-			return no_memory(rx);
-		e->n++;
-	}
-	return 0;
-}
 
 static struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
 	[NLMSGERR_ATTR_MSG] = { .type = NLA_STRING },
@@ -853,7 +69,7 @@ static int on_seq(struct nl_msg *msg, void *arg)
 
 static int on_valid(struct nl_msg *msg, void *arg)
 {
-	take_reply(arg, nlmsg_hdr(msg));
+	st_nl_take_reply(arg, nlmsg_hdr(msg));
 	return NL_OK;
 }
 
@@ -992,21 +208,21 @@ static int transact(struct st_nl *nl, const struct request *req,
 		goto out;
 	}
 	rx.seq = nlmsg_hdr(msg)->nlmsg_seq;
-	if (req->parse == parse_table)
-		rx.dec = decoder_start(&rx);
+	if (req->parse == st_nl_parse_table)
+		rx.dec = st_nl_decoder_start(&rx);
 	while (!rx.done) {
 		ret = nl_recvmsgs(nl->sk, cb);
 		if (rx.done)
 			break;
 		if (ret < 0) {
-			decoder_stop(rx.dec, &rx);
+			st_nl_decoder_stop(rx.dec, &rx);
 			st_err_set(err, ST_ERR_LOCAL, 0, op, "receiving: %s",
 				   nl_geterror(ret));
 			ret = -EIO;
 			goto out;
 		}
 	}
-	decoder_stop(rx.dec, &rx);
+	st_nl_decoder_stop(rx.dec, &rx);
 	if (interrupted)
 		*interrupted = rx.interrupted;
 	if (rx.kernel_err) {
@@ -1111,7 +327,7 @@ void st_nl_close(struct st_nl *nl)
 int st_nl_status(struct st_nl *nl, struct st_status *st, struct st_err *err)
 {
 	struct request req = {
-		.cmd = SYSTRACE_CMD_STATUS, .parse = parse_status, .arg = st,
+		.cmd = SYSTRACE_CMD_STATUS, .parse = st_nl_parse_status, .arg = st,
 	};
 
 	memset(st, 0, sizeof(*st));
@@ -1123,7 +339,7 @@ int st_nl_session_new(struct st_nl *nl, const struct st_session_req *sreq,
 {
 	struct request req = {
 		.cmd = SYSTRACE_CMD_SESSION_NEW, .new = sreq,
-		.parse = parse_session, .arg = out,
+		.parse = st_nl_parse_session, .arg = out,
 	};
 
 	memset(out, 0, sizeof(*out));
@@ -1136,7 +352,7 @@ static int session_op(struct st_nl *nl, uint8_t cmd, uint32_t id,
 {
 	struct request req = {
 		.cmd = cmd, .session_id = id,
-		.parse = parse_session, .arg = NULL,
+		.parse = st_nl_parse_session, .arg = NULL,
 	};
 	struct st_session_row ignored;
 
@@ -1159,7 +375,7 @@ int st_nl_session_get(struct st_nl *nl, uint32_t id, struct st_session_row *out,
 {
 	struct request req = {
 		.cmd = SYSTRACE_CMD_SESSION_GET, .session_id = id,
-		.parse = parse_session, .arg = out,
+		.parse = st_nl_parse_session, .arg = out,
 	};
 
 	memset(out, 0, sizeof(*out));
@@ -1172,7 +388,7 @@ int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 	struct session_list l = { 0 };
 	struct request req = {
 		.cmd = SYSTRACE_CMD_SESSION_GET, .dump = true,
-		.parse = parse_session_list, .arg = &l,
+		.parse = st_nl_parse_session_list, .arg = &l,
 	};
 	int ret;
 
@@ -1200,11 +416,11 @@ int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	};
 	struct request preq = {
 		.cmd = SYSTRACE_CMD_PROC_GET, .dump = true, .session_id = id,
-		.parse = parse_table, .arg = &procs,
+		.parse = st_nl_parse_table, .arg = &procs,
 	};
 	struct request sreq = {
 		.cmd = SYSTRACE_CMD_SITE_GET, .dump = true, .session_id = id,
-		.parse = parse_table, .arg = &sites,
+		.parse = st_nl_parse_table, .arg = &sites,
 	};
 	bool intr = false;
 	int ret;
@@ -1232,7 +448,7 @@ int st_nl_log_read(struct st_nl *nl, uint32_t id, struct st_log *log,
 	struct events e = { .log = log };
 	struct request req = {
 		.cmd = SYSTRACE_CMD_LOG_READ, .dump = true, .session_id = id,
-		.parse = parse_events, .arg = &e,
+		.parse = st_nl_parse_events, .arg = &e,
 	};
 	int ret;
 
