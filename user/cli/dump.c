@@ -202,9 +202,7 @@ int dump_main(int argc, char **argv)
 	struct dump_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
-	struct st_backend *be;
 	char why[256];
-	uint32_t id;
 	int ret, check;
 
 	ret = parse(argc, argv, &o);
@@ -217,16 +215,10 @@ int dump_main(int argc, char **argv)
 		return ret;
 	}
 
-	if (st_backend_open(&be, &err)) {
+	if (st_dump_read(o.session, NULL, &d, &err)) {
 		st_select_free(&o.sel);
 		return st_fail(&err, NULL);
 	}
-	if (st_session_pick(be, o.session, &id, &err) ||
-	    st_session_fetch(be, id, &d, &err)) {
-		st_select_free(&o.sel);
-		return st_fail(&err, be);
-	}
-	st_backend_close(be);
 
 	check = st_session_report_check(&d);
 	ret = st_select_dump(&d, &o.sel);
