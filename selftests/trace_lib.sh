@@ -46,7 +46,7 @@ trace() {
 	_trace_n=$((_trace_n + 1))
 	D=$T/trace.$_trace_n
 	mkdir -p "$D"
-	"$SYSTRACECTL" start --no-save --counters none --backend "${SYSTRACE_BACKEND:-kmod}" "${opts[@]}" -- "$@" >"$D/start.out" 2>"$D/start.err"
+	"$SYSTRACECTL" start --counters none --backend "${SYSTRACE_BACKEND:-kmod}" "${opts[@]}" -- "$@" >"$D/start.out" 2>"$D/start.err"
 	TRACE_RC=$?
 	# shellcheck disable=SC2034 # for the test, as TRACE_RC and TRACE_ERR
 	TRACE_OUT=$(cat "$D/start.out")

@@ -112,6 +112,8 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 				      argv[optind]);
 	if (++optind < argc)
 		return st_usage_error(attach_usage, "unexpected argument '%s'", argv[optind]);
+	if (st_no_save_env())
+		o->no_save = true;
 	return -1;
 }
 

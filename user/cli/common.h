@@ -26,6 +26,8 @@ int st_run_pending(const struct st_session_row *r);
 int st_run_save(struct st_backend *be, uint32_t id, const char *log_path);
 void st_run_settle(struct st_backend *be);
 int st_run_read(const char *arg, struct st_dump *d, struct st_err *err);
+/* SYSTRACE_NO_SAVE set to 1: start and attach as with --no-save. */
+bool st_no_save_env(void);
 int st_session_report_check(const struct st_dump *d);
 int st_session_check_verdict(const struct st_dump *d, unsigned int bad,
 			     const char *why);

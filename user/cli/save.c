@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common.h"
 #include "store/store.h"
 #include "subcommands.h"
@@ -82,6 +83,13 @@ static int save_one(struct st_backend *be, struct st_store *s, uint32_t id,
 	return 0;
 }
 
+bool st_no_save_env(void)
+{
+	const char *v = getenv("SYSTRACE_NO_SAVE");
+
+	return v && !strcmp(v, "1");
+}
+
 int st_run_pending(const struct st_session_row *r)
 {
 	struct st_store *s = NULL;
@@ -130,7 +138,8 @@ void st_run_settle(struct st_backend *be)
 	bool pending;
 	size_t i, n;
 
-	if (st_backend_session_list(be, &ss, &n, NULL, &err))
+	if (access(st_store_path(), F_OK) ||
+	    st_backend_session_list(be, &ss, &n, NULL, &err))
 		return;
 	if (!n || st_store_open(&s, &err)) {
 		free(ss);
@@ -152,10 +161,15 @@ void st_run_settle(struct st_backend *be)
 /* The run arg names, from the store, whole: for a reader given no session. */
 int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
 {
-	struct st_store *s;
+	struct st_store *s = NULL;
 	uint64_t run_id;
 	int ret;
 
+	if (access(st_store_path(), F_OK)) {
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
+			   "no such session, and no run store at %s", st_store_path());
+		return -ENOENT;
+	}
 	ret = st_store_open(&s, err);
 	if (!ret)
 		ret = st_store_find(s, arg, &run_id, err);

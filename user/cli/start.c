@@ -44,7 +44,8 @@ const char start_usage[] =
 	"                        the module when it is loaded, else bpf)\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  --no-save             keep the finished session in the tracer instead\n"
-	"                        of saving it into the run store (docs/store.md)\n"
+	"                        of saving it into the run store (docs/store.md;\n"
+	"                        SYSTRACE_NO_SAVE=1 does the same)\n"
 	"  --self-usage          at the very end, systracectl's own peak RSS and\n"
 	"                        CPU time (not CMD's), even with --quiet\n"
 	"  --log FILE            record every syscall in order (the temporal log)\n"
@@ -654,6 +655,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	}
 	if (optind >= argc)
 		return st_usage_error(start_usage, "no command to run");
+	if (st_no_save_env())
+		o->no_save = true;
 	if (!o->log.path && (o->log.fmt >= 0 || o->log.early_object))
 		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
 	o->cmd = argv + optind;
