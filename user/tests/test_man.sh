@@ -78,7 +78,7 @@ same_set "systracectl(8) GLOBAL OPTIONS are -h, --help and --version" "$globals"
 
 # ENVIRONMENT: the SYSTRACE_* variables systracectl reads (the string
 # literals of that form in its sources), both ways, in each page.
-env_vars=$(cat "$TOP"/user/lib/*.c "$TOP"/user/cli/*.c | grep -oE '"SYSTRACE_[A-Z_]+"' | tr -d '"' | sort -u)
+env_vars=$(cat "$TOP"/user/lib/*.c "$TOP"/user/lib/*/*.c "$TOP"/user/cli/*.c | grep -oE '"SYSTRACE_[A-Z_]+"' | tr -d '"' | sort -u)
 for p in "$P8" "$P4"; do
 	same_set "$(basename "$p") ENVIRONMENT names the SYSTRACE_* variables systracectl reads" \
 		"$(man_terms "$p" ENVIRONMENT | cut -f2 | grep -oE 'SYSTRACE_[A-Z_]+' | sort -u)" "$env_vars"
