@@ -78,7 +78,15 @@ TEST(store_run_loads_back_the_same_bytes)
 
 	fresh_store();
 	fixture_sorted(&d);
+	/* Every kind of cell: a signal's end with a core (booleans), attached. */
+	d.procs[0].end = SYSTRACE_END_SIGNALED;
+	d.procs[0].has_exit_code = false;
+	d.procs[0].has_exit_signal = true;
+	d.procs[0].exit_signal = 11;
+	d.procs[0].core_dumped = true;
+	d.procs[0].attached = true;
 	want = dump_bytes(&d);
+	ASSERT_TRUE(strstr(want, "\"core_dumped\":true") != NULL);
 	ASSERT_EQ(st_store_open(&s, &err), 0);
 	ASSERT_EQ(stat(db, &sb), 0);
 	EXPECT_EQ(sb.st_mode & 0777, 0600);

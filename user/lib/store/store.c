@@ -62,21 +62,23 @@ static const struct st_column *table_column(enum st_store_table t, size_t i,
 }
 
 /*
- * A column's SQL type, from what its getter gives for a row with every
- * optional value present. BOOLEAN tells a loaded 0 or 1 from a number.
+ * What a column's getter gives for a row with every optional value
+ * present, its counter column that of counters.
  */
-static const char *column_type(const struct st_column *c)
+static enum st_kind probe_kind(const struct st_column *c, uint32_t counters)
 {
 	static char argv[] = "x";
 	static const struct st_errnos errnos;
 	struct st_session_row s = {
-		.counters = SYSTRACE_COUNTERS_INSTRUCTIONS, .has_counters_error = true,
+		.counters = counters, .has_counters_error = true, .name = "x",
 		.has_counter_value = true, .state = SYSTRACE_STATE_FINISHED,
+		.log_buffer = 1,
 	};
 	struct st_proc_row p = {
 		.exe = argv, .argv = argv, .argv_len = sizeof(argv), .has_end_ns = true,
 		.has_exit_code = true, .has_exit_signal = true, .has_counter_value = true,
-		.syscalls = 1,
+		.syscalls = 1, .counter_value = 1000, .parent_id = 1, .prev_id = 1,
+		.end = SYSTRACE_END_EXITED,
 	};
 	struct st_site_row site = { .path = "", .has_file_id = true, .errnos = &errnos,
 				    .map = SYSTRACE_MAP_FILE, .calls = 1 };
@@ -85,7 +87,22 @@ static const char *column_type(const struct st_column *c)
 
 	memset(&v, 0, sizeof(v));
 	c->get(&row, &v);
-	switch (v.c.kind) {
+	return v.c.kind;
+}
+
+/*
+ * A column's SQL type, from the kind of its values (with the counters mode
+ * that gives it one). BOOLEAN tells a loaded 0 or 1 from a number.
+ */
+static const char *column_type(const struct st_column *c)
+{
+	uint32_t counters = SYSTRACE_COUNTERS_INSTRUCTIONS;
+	enum st_kind kind;
+
+	do
+		kind = probe_kind(c, counters);
+	while (kind == ST_NULL && ++counters < __SYSTRACE_COUNTERS_MAX);
+	switch (kind) {
 	case ST_U64:
 	case ST_S64:
 		return " INTEGER";
