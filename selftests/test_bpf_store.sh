@@ -125,3 +125,36 @@ cmp "$T/live.json" "$T/v1.json" || _lib_report "run 1 of the migrated store diff
 expect_eq "$(sqlite3 "$T/v1.db" 'PRAGMA user_version')" 2 "the migrated store's schema"
 expect_eq "$(sqlite3 "$T/v1.db" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('log_path', 'bytes')")" 2 \
 	"the migrated runs table's new columns"
+
+# --- the five questions of docs/store.md ------------------------------------------
+# Each ```sql block of docs/store.md, run as it is by the sqlite3 CLI.
+export SYSTRACE_STORE=$T/sql.db
+sql() { # N: the answer of docs/store.md's Nth SQL block
+	awk -v n="$1" '/^```sql$/ { k++; on = k == n; next } /^```$/ { on = 0 } on' "$TOP/docs/store.md" >"$T/q$1.sql"
+	[ -s "$T/q$1.sql" ] || fail "docs/store.md has no SQL block $1"
+	sqlite3 -batch "$SYSTRACE_STORE" <"$T/q$1.sql" || fail "docs/store.md's SQL block $1 failed"
+}
+for args in "7 3 2" "4 1 2" "1 6 0"; do
+	# shellcheck disable=SC2086 # the three counts
+	ctl_ok start --backend bpf --counters none -q --name q -- "$P" $args
+done
+ctl_ok start --backend bpf --counters none -q --name slow -- sh -c 'sleep 0.4 & sleep 0.2; wait'
+mapfile -t r < <(q "SELECT run_id FROM runs WHERE name = 'q' ORDER BY run_id")
+a1=$(sql 1)
+expect_eq "$(cut -d'|' -f3- <<<"$a1")" "getppid|7
+getppid|5
+close|2" "docs/store.md question 1: the top sites of the last 2 runs of q"
+expect_eq "$(cut -d'|' -f1 <<<"$a1" | sort -u)" "$P" "question 1: the sites' file"
+expect_eq "$(cut -d'|' -f2 <<<"$a1" | sort -u | wc -l)" 3 "question 1: three offsets"
+expect_eq "$(sql 2)" "close|-2
+getppid|2" "docs/store.md question 2: what changed between the last 2 runs of q"
+expect_eq "$(sql 3)" "${r[0]}|close|EBADF(9)=2|2
+${r[1]}|close|EBADF(9)=2|2" "docs/store.md question 3: failing calls by errno over q's runs"
+a4=$(sql 4)
+expect_eq "$(cut -d'|' -f2 <<<"$a4" | paste -sd' ')" "sh sleep sleep" "docs/store.md question 4: the slowest processes of slow"
+ctl_ok dump slow --sort wall_ns --top 3
+expect_eq "$a4" "$(awk -F, 'NR > 1 { print $5 "|" $8 "|" $12 }' <<<"$CTL_OUT")" \
+	"question 4 against dump slow --sort wall_ns --top 3"
+expect_eq "$(sql 5 | cut -d'|' -f1)" "$(q 'SELECT run_id FROM sites GROUP BY run_id ORDER BY sum(total_ns) DESC, run_id LIMIT 5')" \
+	"docs/store.md question 5: runs by syscall time, against their sites' total_ns"
+expect_eq "$(sql 5 | wc -l)" 4 "question 5: the 4 runs"
