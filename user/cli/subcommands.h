@@ -18,6 +18,7 @@ int diff_main(int argc, char **argv);
 int log_main(int argc, char **argv);
 int top_main(int argc, char **argv);
 int save_main(int argc, char **argv);
+int export_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -32,6 +33,7 @@ extern const char diff_usage[];
 extern const char log_usage[];
 extern const char top_usage[];
 extern const char save_usage[];
+extern const char export_usage[];
 
 /*
  * Exit codes a command can return, for its --help: ST_CODE(enum st_exit)

@@ -23,6 +23,7 @@ static const struct {
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
 	{ "save", save_main, "save finished sessions into the run store", save_usage },
+	{ "export", export_main, "write stored runs as partitioned CSV for Dask, Spark, Trino", export_usage },
 	{ "reset", reset_main, "delete sessions (or all) and free their memory", reset_usage },
 	{ "report", report_main, "analyses: amortize, short, phases, syscalls, errors, timeline", report_usage },
 	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },

@@ -74,4 +74,11 @@ int st_store_delete(struct st_store *s, uint64_t run_id, struct st_err *err);
 int st_store_trim(struct st_store *s, uint64_t keep, size_t *dropped,
 		  struct st_err *err);
 
+/*
+ * export.c: run run_id as DIR/<table>/host=<host>/run=<run_id>/part-0.csv.gz
+ * for sessions, processes and sites (docs/fleet.md).
+ */
+int st_store_export(struct st_store *s, uint64_t run_id, const char *dir,
+		    const char *host, struct st_err *err);
+
 #endif
