@@ -12,6 +12,11 @@
 #               stays in the kernel, and it does; with room, save saves it
 #   kill -9     start killed while CMD runs: the next list saves the run
 #   migration   a store of schema 1 is migrated to 2, its runs kept
+#   sql         each SQL block of docs/store.md, its exact answer
+#   export      the two stores exported as hosts m1 and m2 into one tree:
+#               headers the dump's; Dask (a LocalCluster of 2 worker
+#               processes, test_bpf_store.py) finds every run and the
+#               per-syscall and per-site totals the sqlite3 CLI gives
 # tags: bpf
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
@@ -158,3 +163,29 @@ expect_eq "$a4" "$(awk -F, 'NR > 1 { print $5 "|" $8 "|" $12 }' <<<"$CTL_OUT")" 
 expect_eq "$(sql 5 | cut -d'|' -f1)" "$(q 'SELECT run_id FROM sites GROUP BY run_id ORDER BY sum(total_ns) DESC, run_id LIMIT 5')" \
 	"docs/store.md question 5: runs by syscall time, against their sites' total_ns"
 expect_eq "$(sql 5 | wc -l)" 4 "question 5: the 4 runs"
+
+# --- export, read by Dask -----------------------------------------------------------
+[ -d /usr/lib/python3/dist-packages/distributed ] || missing "python3-distributed (Dask's scheduler)"
+X=$T/export
+for h in m1:runs m2:sql; do
+	unshare -u sh -c 'hostname "$1" && exec "$2" --store "$3" export --dir "$4"' sh \
+		"${h%%:*}" "$SYSTRACECTL" "$T/${h#*:}.db" "$X" 2>"$T/export.err" ||
+		fail "export of $h: $(cat "$T/export.err")"
+done
+run=$(q 'SELECT max(run_id) FROM runs')
+expect_eq "$(zcat "$X/sites/host=m2/run=$run/part-0.csv.gz" | head -n 1)" \
+	"$("$SYSTRACECTL" dump "$run" --sites --no-symbols 2>/dev/null | head -n 1)" "the export's sites header"
+expect_eq "$(zcat "$X/processes/host=m2/run=$run/part-0.csv.gz" | head -n 1)" \
+	"$("$SYSTRACECTL" dump "$run" 2>/dev/null | head -n 1)" "the export's processes header"
+both() { # SELECT over "t" (the two stores' sites), after AS t
+	sqlite3 -batch "$T/runs.db" "ATTACH '$T/sql.db' AS b;
+		SELECT $1 FROM (SELECT * FROM main.sites UNION ALL SELECT * FROM b.sites) AS t $2"
+}
+{ sqlite3 -batch "$T/runs.db" "SELECT 'm1|' || run_id FROM runs"
+  sqlite3 -batch "$T/sql.db" "SELECT 'm2|' || run_id FROM runs"; } >"$T/want_runs"
+both "syscall, sum(calls), sum(errors)" "GROUP BY syscall ORDER BY syscall" >"$T/want_syscalls"
+both "coalesce(path, ''), coalesce(offset, ''), syscall, sum(calls)" \
+	"GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" >"$T/want_sites"
+# Debian's python3, whose packages hold Dask (not one of a python3 ahead in PATH).
+"$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)" "$TOP/selftests/test_bpf_store.py" "$X" "$T/want_runs" "$T/want_syscalls" "$T/want_sites" ||
+	_lib_report "Dask's totals of the export differ from the stores' SQL"
