@@ -158,7 +158,11 @@ void st_run_settle(struct st_backend *be)
 	free(ss);
 }
 
-/* The run arg names, from the store, whole: for a reader given no session. */
+/*
+ * The run arg names, from the store, whole: for a reader given no session.
+ * No store at all: -ENOENT, err of kind ST_ERR_NONE (the tracer's error
+ * says it best).
+ */
 int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
 {
 	struct st_store *s = NULL;
@@ -166,8 +170,8 @@ int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
 	int ret;
 
 	if (access(st_store_path(), F_OK)) {
-		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
-			   "no such session, and no run store at %s", st_store_path());
+		st_err_set(err, ST_ERR_NONE, ENOENT, "session", "no run store at %s",
+			   st_store_path());
 		return -ENOENT;
 	}
 	ret = st_store_open(&s, err);

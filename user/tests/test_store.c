@@ -226,3 +226,34 @@ TEST(store_cap_drops_the_oldest_runs)
 	st_store_close(s);
 	remove_store();
 }
+
+TEST(store_keeps_bytes_that_are_not_utf8)
+{
+	static char exe[] = "/tmp/\xff\xfe-bin";
+	struct st_store *s;
+	struct st_err err;
+	struct st_dump d, e;
+	char *want, *got;
+	uint64_t run;
+	bool fresh;
+
+	fresh_store();
+	fixture_sorted(&d);
+	/* JSON text cannot hold these bytes: the run loads as a tree. */
+	free(d.procs[0].exe);
+	d.procs[0].exe = strdup(exe);
+	strcpy(d.procs[0].comm, "c\xc3");
+	want = dump_bytes(&d);
+	ASSERT_TRUE(strstr(want, exe) != NULL);
+	ASSERT_EQ(st_store_open(&s, &err), 0);
+	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
+	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
+	got = dump_bytes(&e);
+	ST_CMP_S(false, got, want);
+	free(want);
+	free(got);
+	st_dump_free(&e);
+	st_dump_free(&d);
+	st_store_close(s);
+	remove_store();
+}

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -729,8 +730,9 @@ static int table_json(struct st_store *s, enum st_store_table t, uint64_t run_id
 	return db_fail(s, err, "cannot read the store", rc);
 }
 
-int st_store_load(struct st_store *s, uint64_t run_id, struct st_dump *d,
-		  struct st_err *err)
+/* The run as one JSON tree, through st_dump_load_json: any bytes, much memory. */
+static int load_tree(struct st_store *s, uint64_t run_id, struct st_dump *d,
+		     struct st_err *err)
 {
 	json_t *doc = json_object(), *part;
 	enum st_store_table t;
@@ -893,4 +895,104 @@ int st_store_trim(struct st_store *s, uint64_t keep, size_t *dropped,
 			"dropped run %" PRId64 ", its oldest", cap, id);
 		(*dropped)++;
 	}
+}
+
+/*
+ * The rows of table t of a run as the JSON dump's key and value, a row a
+ * line, into f. -EILSEQ when a string is not UTF-8: JSON text cannot hold
+ * its bytes.
+ */
+static int table_text(struct st_store *s, enum st_store_table t, uint64_t run_id,
+		      FILE *f, struct st_err *err)
+{
+	sqlite3_stmt *st;
+	char sql[96];
+	size_t n = 0;
+	json_t *o;
+	int rc, ret;
+
+	snprintf(sql, sizeof(sql), "SELECT * FROM %s WHERE run_id = ?1 ORDER BY rowid",
+		 table_name[t]);
+	ret = prepare(s, sql, &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_int64(st, 1, (int64_t)run_id);
+	fprintf(f, t == T_SESSIONS ? "\"session\":" : ",\n\"%s\":[", table_name[t]);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		o = row_json(st);
+		if (!o) {
+			st_err_set(err, ST_ERR_LOCAL, ENOMEM, "store", NULL);
+			ret = -ENOMEM;
+			break;
+		}
+		fputs(n++ && t != T_SESSIONS ? ",\n" : "\n", f);
+		if (json_dumpf(o, f, JSON_COMPACT))
+			ret = -EILSEQ;
+		json_decref(o);
+		if (t == T_SESSIONS)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (ret)
+		return ret;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s, err, "cannot read the store", rc);
+	if (t == T_SESSIONS && !n) {
+		st_err_set(err, ST_ERR_LOCAL, EIO, "store", "run %" PRIu64 " of %s has no session row",
+			   run_id, s->path);
+		return -EIO;
+	}
+	if (t != T_SESSIONS)
+		fputs("]", f);
+	return 0;
+}
+
+/*
+ * The run as JSON text in a memory file, read back by st_dump_load a row
+ * at a time: the memory of the text and the dump, never a tree of every
+ * row. -EILSEQ when a string is not UTF-8.
+ */
+static int load_text(struct st_store *s, uint64_t run_id, struct st_dump *d,
+		     struct st_err *err)
+{
+	enum st_store_table t;
+	char path[64], why[sizeof(err->msg)];
+	FILE *f = NULL;
+	int fd, ret = 0;
+
+	fd = memfd_create("systrace-run", MFD_CLOEXEC);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		st_err_set(err, ST_ERR_LOCAL, errno, "store", "memfd_create");
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	fputs("{\"schema_version\":1,", f);
+	for (t = 0; t < T_N && !ret; t++)
+		ret = table_text(s, t, run_id, f, err);
+	if (!ret && fputs("}\n", f) >= 0 && !fflush(f) && !ferror(f)) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(f));
+		ret = st_dump_load(path, d, err);
+		if (ret) {
+			snprintf(why, sizeof(why), "%s", err->msg);
+			st_err_set(err, ST_ERR_LOCAL, -ret, "store", "run %" PRIu64 " of %s: %s",
+				   run_id, s->path, why);
+		}
+	} else if (!ret) {
+		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "store", "run %" PRIu64 " of %s", run_id,
+			   s->path);
+		ret = -ENOMEM;
+	}
+	fclose(f);
+	return ret;
+}
+
+int st_store_load(struct st_store *s, uint64_t run_id, struct st_dump *d,
+		  struct st_err *err)
+{
+	int ret = load_text(s, run_id, d, err);
+
+	return ret == -EILSEQ ? load_tree(s, run_id, d, err) : ret;
 }
