@@ -18,7 +18,7 @@
 #               processes, test_bpf_store.py) finds every run and the
 #               per-syscall and per-site totals the sqlite3 CLI gives
 # tags: bpf
-# timeout: 300
+# timeout: 480
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"
 need_bpf
