@@ -71,21 +71,33 @@ static int reset_ids(struct st_backend *be, const uint32_t *ids, size_t n)
 	return code;
 }
 
-/* arg: a live session (*live) or a stored run (*run_id); -ENOENT: neither. */
+/*
+ * arg: a live session (*live) or a stored run (*run_id). Neither: -ENOENT,
+ * err the tracer's (the store's when both only say "no such").
+ */
 static int resolve(struct st_backend *be, struct st_store *s, char *arg, uint32_t *live,
 		   uint64_t *run_id, struct st_err *err)
 {
 	struct st_session_row row;
+	struct st_err serr;
+	int ret;
 
 	*live = 0;
 	*run_id = 0;
-	if (st_session_ids(be, &arg, 1, live, err) == 1 &&
-	    !st_backend_session_get(be, *live, &row, err))
+	ret = st_session_ids(be, &arg, 1, live, err);
+	if (ret == 1)
+		ret = st_backend_session_get(be, *live, &row, err);
+	if (!ret)
 		return 0;
 	*live = 0;
 	if (!s)
 		return -ENOENT;
-	return st_store_find(s, arg, run_id, err);
+	if (!st_store_find(s, arg, run_id, &serr))
+		return 0;
+	if (serr.kind == ST_ERR_NOSESSION &&
+	    (err->kind == ST_ERR_NOSESSION || err->err == ENOENT))
+		*err = serr;
+	return -ENOENT;
 }
 
 /*
@@ -114,7 +126,7 @@ static int reset_mixed(struct st_backend *be, char **args, size_t n)
 	for (i = 0; i < n; i++)
 		if (resolve(be, s, args[i], &live[i], &runs[i], &err)) {
 			st_err_print(&err);
-			code = ST_EXIT_KERNEL;
+			code = st_exit_code(&err);
 			goto out;
 		}
 	for (i = 0; i < n; i++) {
