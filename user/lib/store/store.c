@@ -248,10 +248,14 @@ static int make_file(struct st_store *s, struct st_err *err)
 		st_err_set(err, ST_ERR_LOCAL, errno, "store", "cannot make /var/lib/systrace");
 		return -errno;
 	}
-	fd = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		st_err_set(err, ST_ERR_LOCAL, errno, "store", "cannot open the store %s",
+	fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)	/* another command made it meanwhile */
+		return 0;
+	if (fd < 0 || fchmod(fd, 0600)) {
+		st_err_set(err, ST_ERR_LOCAL, errno, "store", "cannot make the store %s",
 			   s->path);
+		if (fd >= 0)
+			close(fd);
 		return -err->err;
 	}
 	close(fd);
