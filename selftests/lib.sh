@@ -47,6 +47,11 @@ if [ -z "${T:-}" ]; then
 	_lib_own_t=1
 fi
 chmod 755 "$T"
+# The tests manage their sessions themselves: start and attach keep them in
+# the tracer (as --no-save) unless a test unsets SYSTRACE_NO_SAVE, and any
+# store is the test's own (test_bpf_store.sh tests the run store).
+export SYSTRACE_NO_SAVE=${SYSTRACE_NO_SAVE-1}
+export SYSTRACE_STORE=${SYSTRACE_STORE:-$T/runs.db}
 
 _lib_failed=0
 _lib_cleanups=()

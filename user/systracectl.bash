@@ -15,7 +15,7 @@
 # The option lists are those of each subcommand's --help
 # (user/tests/test_completion.sh checks that they agree).
 
-_systracectl_subcommands="status start attach detach log dump list reset report diff top help"
+_systracectl_subcommands="status start attach detach log dump list save export reset report diff top help"
 _systracectl_reports="amortize short phases syscalls errors timeline"
 # The selection options of dump, report and diff.
 _systracectl_select="--sort --top --syscall --comm --pid --errors"
@@ -23,11 +23,14 @@ _systracectl_select="--sort --top --syscall --comm --pid --errors"
 # _systracectl_options SUBCOMMAND [REPORT]: the options SUBCOMMAND takes.
 _systracectl_options() {
 	case $1 in
-	status | list) echo "--json -h --help" ;;
-	start) echo "-n --name -c --counters -b --backend -q --quiet --self-usage --log --log-format --log-buffer --early-object -h --help --" ;;
+	status) echo "--json -h --help" ;;
+	list) echo "--all --json -h --help" ;;
+	save) echo "-h --help" ;;
+	export) echo "-d --dir -h --help" ;;
+	start) echo "-n --name -c --counters -b --backend -q --quiet --self-usage --no-save --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols $_systracectl_select -h --help" ;;
-	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet -h --help" ;;
+	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet --no-save -h --help" ;;
 	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
 	top) echo "--interval --count --top --wide -h --help" ;;
@@ -92,7 +95,7 @@ _systracectl() {
 		case $w in
 		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --svg | \
 			--log | --log-format | --log-buffer | --early-object | -f | -e | -i | --sort | --syscall | --comm | --pid | \
-			--interval | --count)
+			--interval | --count | -d | --dir)
 			i=$((i + 1)) # its value
 			;;
 		-*) ;;
@@ -137,6 +140,10 @@ _systracectl() {
 		;;
 	start:--log-buffer)
 		mapfile -t COMPREPLY < <(compgen -W "64K 1M 4M 16M 64M" -- "$cur")
+		return 0
+		;;
+	export:-d | export:--dir)
+		compopt -o dirnames 2>/dev/null
 		return 0
 		;;
 	start:-b | start:--backend)
@@ -200,8 +207,8 @@ _systracectl() {
 			words=$(_systracectl_options "$sub")
 		fi
 		;;
-	reset | detach)
-		# Several sessions, none twice.
+	reset | detach | save | export)
+		# Several sessions (export: runs), none twice.
 		if [[ $cur != -* ]]; then
 			words=$(_systracectl_sessions "$cmd")
 		else

@@ -14,7 +14,8 @@
 #include "libsystrace.h"
 
 const char attach_usage[] =
-	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet] PID\n\n"
+	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet]\n"
+	"                          [--no-save] PID\n\n"
 	"Traces the running process PID and, from now on, every process it creates.\n"
 	"Returns at once and prints the session id on stdout; dump, report and\n"
 	"status read the session while it runs, detach stops following it.\n"
@@ -28,6 +29,9 @@ const char attach_usage[] =
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
 	"  -q, --quiet           print only the session id\n"
+	"  --no-save             once finished, keep the session in the tracer:\n"
+	"                        else the next systracectl command that sees it\n"
+	"                        finished saves it into the run store\n"
 	"  -h, --help\n";
 
 const char detach_usage[] =
@@ -51,6 +55,7 @@ const char detach_usage[] =
 struct attach_opts {
 	struct st_session_req req;
 	bool quiet;
+	bool no_save;
 };
 
 /* Returns -1 to go on, or an exit code. */
@@ -62,6 +67,7 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-save", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -86,6 +92,9 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'S':
+			o->no_save = true;
+			break;
 		case 'h':
 			return st_print_usage(attach_usage, ST_CODES_READ | ST_CODE(ST_EXIT_BPF));
 		default:
@@ -103,6 +112,8 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 				      argv[optind]);
 	if (++optind < argc)
 		return st_usage_error(attach_usage, "unexpected argument '%s'", argv[optind]);
+	if (st_no_save_env())
+		o->no_save = true;
 	return -1;
 }
 
@@ -139,6 +150,8 @@ int attach_main(int argc, char **argv)
 		return st_fail(&err, be);
 	if (!o.quiet)
 		say_attached(be, &s, o.req.pid);
+	if (!o.no_save)
+		st_run_pending(&s);
 	if (printf("%" PRIu32 "\n", s.id) < 0 || fflush(stdout)) {
 		st_err_set(&err, ST_ERR_LOCAL, errno, "stdout", NULL);
 		return st_fail(&err, be);

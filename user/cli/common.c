@@ -479,24 +479,36 @@ int st_session_fetch(struct st_backend *be, uint32_t id, struct st_dump *d,
 
 /*
  * What a report reads: the saved `dump --json` document input, or else the
- * session arg (as st_session_pick() takes it) read whole from the kernel.
+ * session arg (as st_session_pick() takes it) read whole from the kernel,
+ * or else the stored run arg names (st_run_read). A tracer that cannot be
+ * asked (no module, a pin tree not root's) leaves the stored runs
+ * readable; its error is said when the store has no such run either
+ * (unless it only says that there is no such session).
  */
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err)
 {
 	struct st_backend *be;
+	struct st_err serr;
 	uint32_t id;
 	int ret;
 
 	if (input)
 		return st_dump_load(input, d, err);
 	ret = st_backend_open(&be, err);
-	if (ret)
-		return ret;
-	ret = st_session_pick(be, arg, &id, err);
-	if (!ret)
-		ret = st_session_fetch(be, id, d, err);
-	st_backend_close(be);
+	if (!ret) {
+		ret = st_session_pick(be, arg, &id, err);
+		if (!ret)
+			ret = st_session_fetch(be, id, d, err);
+		st_backend_close(be);
+		if (!ret)
+			return 0;
+	}
+	if (!st_run_read(arg, d, &serr))
+		return 0;
+	if (serr.kind == ST_ERR_NOSESSION &&
+	    (err->kind == ST_ERR_NOSESSION || err->kind == ST_ERR_NOMODULE || err->err == ENOENT))
+		*err = serr;
 	return ret;
 }
 

@@ -16,6 +16,18 @@ int st_session_fetch_to(struct st_backend *be, uint32_t id, struct st_dump *d,
 			const struct st_site_sink *sink, struct st_err *err);
 int st_dump_read(const char *arg, const char *input, struct st_dump *d,
 		 struct st_err *err);
+/*
+ * save.c: the run store. st_run_pending: the session r will be saved by
+ * this command (if it dies, by the next). st_run_save: session id saved
+ * and freed; 0 or an exit code, said. st_run_settle: finished sessions
+ * left pending are saved. st_run_read: a stored run, as st_dump_read.
+ */
+int st_run_pending(const struct st_session_row *r);
+int st_run_save(struct st_backend *be, uint32_t id, const char *log_path);
+void st_run_settle(struct st_backend *be);
+int st_run_read(const char *arg, struct st_dump *d, struct st_err *err);
+/* SYSTRACE_NO_SAVE set to 1: start and attach as with --no-save. */
+bool st_no_save_env(void);
 int st_session_report_check(const struct st_dump *d);
 int st_session_check_verdict(const struct st_dump *d, unsigned int bad,
 			     const char *why);

@@ -20,7 +20,9 @@ const char dump_usage[] =
 	"Prints a session's data. SESSION is an id or a name (the newest\n"
 	"session of that name); the default is the newest session, named in a\n"
 	"note on stderr when there are others (sessions are shared by every\n"
-	"user of the host).\n\n"
+	"user of the host). A SESSION no live session answers is read from the\n"
+	"run store (a run id, or the latest run of a name; docs/store.md), the\n"
+	"same bytes as it gave live.\n\n"
 	"  --csv          CSV (RFC 4180, header row, LF line endings); the default\n"
 	"  --json         one JSON document: schema_version, session, totals,\n"
 	"                 selection, processes, sites (and syscalls with --syscalls)\n"
@@ -202,9 +204,7 @@ int dump_main(int argc, char **argv)
 	struct dump_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
-	struct st_backend *be;
 	char why[256];
-	uint32_t id;
 	int ret, check;
 
 	ret = parse(argc, argv, &o);
@@ -217,16 +217,10 @@ int dump_main(int argc, char **argv)
 		return ret;
 	}
 
-	if (st_backend_open(&be, &err)) {
+	if (st_dump_read(o.session, NULL, &d, &err)) {
 		st_select_free(&o.sel);
 		return st_fail(&err, NULL);
 	}
-	if (st_session_pick(be, o.session, &id, &err) ||
-	    st_session_fetch(be, id, &d, &err)) {
-		st_select_free(&o.sel);
-		return st_fail(&err, be);
-	}
-	st_backend_close(be);
 
 	check = st_session_report_check(&d);
 	ret = st_select_dump(&d, &o.sel);

@@ -4,7 +4,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "common.h"
+#include "store/store.h"
 #include "subcommands.h"
 #include "libsystrace.h"
 
@@ -14,7 +16,9 @@ const char reset_usage[] =
 	"that still run go on untraced. Each SESSION is an id or a name (the\n"
 	"newest session of that name); sessions are shared by every user of the\n"
 	"host, so reset deletes only what it is told to: there is no default.\n"
-	"When one SESSION names no session, none is deleted.\n\n"
+	"When one SESSION names no session, none is deleted. A SESSION that no\n"
+	"live session answers names a run of the run store (its id, or the\n"
+	"latest run of its name), which is deleted from the store.\n\n"
 	"  --all     delete every session\n"
 	"  -h, --help\n\n"
 	"Exit codes:\n"
@@ -67,6 +71,82 @@ static int reset_ids(struct st_backend *be, const uint32_t *ids, size_t n)
 	return code;
 }
 
+/*
+ * arg: a live session (*live) or a stored run (*run_id). Neither: -ENOENT,
+ * err the tracer's (the store's when both only say "no such").
+ */
+static int resolve(struct st_backend *be, struct st_store *s, char *arg, uint32_t *live,
+		   uint64_t *run_id, struct st_err *err)
+{
+	struct st_session_row row;
+	struct st_err serr;
+	int ret;
+
+	*live = 0;
+	*run_id = 0;
+	ret = st_session_ids(be, &arg, 1, live, err);
+	if (ret == 1)
+		ret = st_backend_session_get(be, *live, &row, err);
+	if (!ret)
+		return 0;
+	*live = 0;
+	if (!s)
+		return -ENOENT;
+	if (!st_store_find(s, arg, run_id, &serr))
+		return 0;
+	if (serr.kind == ST_ERR_NOSESSION &&
+	    (err->kind == ST_ERR_NOSESSION || err->err == ENOENT))
+		*err = serr;
+	return -ENOENT;
+}
+
+/*
+ * Each arg, a live session or else a stored run, resolved before any is
+ * deleted; then each deleted.
+ */
+static int reset_mixed(struct st_backend *be, char **args, size_t n)
+{
+	uint32_t *live = calloc(n, sizeof(*live));
+	uint64_t *runs = calloc(n, sizeof(*runs));
+	struct st_store *s = NULL;
+	struct st_err err;
+	size_t i;
+	int code = ST_EXIT_OK;
+
+	if (!live || !runs) {
+		st_warn("out of memory");
+		code = ST_EXIT_LOCAL;
+		goto out;
+	}
+	if (!access(st_store_path(), F_OK) && st_store_open(&s, &err)) {
+		st_err_print(&err);
+		code = st_exit_code(&err);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (resolve(be, s, args[i], &live[i], &runs[i], &err)) {
+			st_err_print(&err);
+			code = st_exit_code(&err);
+			goto out;
+		}
+	for (i = 0; i < n; i++) {
+		if (live[i]) {
+			if (reset_ids(be, &live[i], 1) && code == ST_EXIT_OK)
+				code = ST_EXIT_KERNEL;
+		} else if (st_store_delete(s, runs[i], &err)) {
+			if (err.err != ENOENT)	/* twice on the line, or gone meanwhile */
+				st_err_print(&err);
+		} else {
+			st_warn("deleted stored run %" PRIu64, runs[i]);
+		}
+	}
+out:
+	st_store_close(s);
+	free(live);
+	free(runs);
+	return code;
+}
+
 int reset_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -77,8 +157,7 @@ int reset_main(int argc, char **argv)
 	struct st_err err;
 	struct st_backend *be;
 	bool all = false;
-	uint32_t *ids;
-	int c, n;
+	int c;
 
 	while ((c = getopt_long(argc, argv, ":ah", opts, NULL)) != -1) {
 		switch (c) {
@@ -105,18 +184,7 @@ int reset_main(int argc, char **argv)
 		st_backend_close(be);
 		return ST_EXIT_OK;
 	}
-	ids = calloc(argc - optind, sizeof(*ids));
-	if (!ids) {
-		st_err_set(&err, ST_ERR_LOCAL, ENOMEM, "reset", NULL);
-		return st_fail(&err, be);
-	}
-	n = st_session_ids(be, argv + optind, argc - optind, ids, &err);
-	if (n < 0) {
-		free(ids);
-		return st_fail(&err, be);
-	}
-	c = reset_ids(be, ids, n);
-	free(ids);
+	c = reset_mixed(be, argv + optind, (size_t)(argc - optind));
 	st_backend_close(be);
 	return c;
 }

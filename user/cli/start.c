@@ -24,11 +24,14 @@
 
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"
-	"                         [--self-usage]\n"
+	"                         [--self-usage] [--no-save]\n"
 	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
 	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
-	"Prints the session id, and at the end a summary, to stderr. SIGINT,\n"
+	"Prints the session id, and at the end a summary, to stderr. When CMD's\n"
+	"tree is gone the session is saved as a run into the run store and\n"
+	"deleted from the tracer (a store that cannot be written leaves it\n"
+	"there and exits 6). SIGINT,\n"
 	"SIGTERM and SIGHUP sent to systracectl are passed on to CMD. Exits with\n"
 	"CMD's exit status, or dies of the signal that killed CMD. If CMD cannot\n"
 	"be run: 127 when not found, 126 when not executable.\n\n"
@@ -40,6 +43,9 @@ const char start_usage[] =
 	"                        pinned under /sys/fs/bpf/systrace/), auto (default:\n"
 	"                        the module when it is loaded, else bpf)\n"
 	"  -q, --quiet           no summary at the end\n"
+	"  --no-save             keep the finished session in the tracer instead\n"
+	"                        of saving it into the run store (docs/store.md;\n"
+	"                        SYSTRACE_NO_SAVE=1 does the same)\n"
 	"  --self-usage          at the very end, systracectl's own peak RSS and\n"
 	"                        CPU time (not CMD's), even with --quiet\n"
 	"  --log FILE            record every syscall in order (the temporal log)\n"
@@ -570,11 +576,24 @@ int st_session_opt(int c, const char *arg, const char *usage,
 	}
 }
 
+/* The finished session into the run store, with its log's full path. */
+static int save_run(struct st_backend *be, uint32_t id, const char *log_path)
+{
+	char *path = log_path ? realpath(log_path, NULL) : NULL;
+	int ret;
+
+	settle(be, id);
+	ret = st_run_save(be, id, path ? path : log_path);
+	free(path);
+	return ret;
+}
+
 struct start_opts {
 	struct st_session_req req;	/* name and counters */
 	int backend;			/* enum st_backend_kind */
 	bool quiet;
 	bool self_usage;
+	bool no_save;
 	struct st_log_opts log;
 	char **cmd;
 };
@@ -588,6 +607,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "self-usage", no_argument, NULL, 'R' },
+		{ "no-save", no_argument, NULL, 'S' },
 		{ "log", required_argument, NULL, 'L' },
 		{ "log-format", required_argument, NULL, 'f' },
 		{ "log-buffer", required_argument, NULL, 'B' },
@@ -624,6 +644,9 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		case 'R':
 			o->self_usage = true;
 			break;
+		case 'S':
+			o->no_save = true;
+			break;
 		case 'h':
 			return st_print_usage(start_usage, ST_CODES_ALL);
 		default:
@@ -632,6 +655,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	}
 	if (optind >= argc)
 		return st_usage_error(start_usage, "no command to run");
+	if (st_no_save_env())
+		o->no_save = true;
 	if (!o->log.path && (o->log.fmt >= 0 || o->log.early_object))
 		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
 	o->cmd = argv + optind;
@@ -692,6 +717,7 @@ int start_main(int argc, char **argv)
 	req.name = o.req.name;
 	req.counters = o.req.counters;
 	req.log_buffer = o.log.buffer;
+	st_run_settle(be);
 	if (st_backend_session_new(be, &req, &s, &err)) {
 		kill(pid, SIGKILL);
 		wait_child(pid);
@@ -701,6 +727,8 @@ int start_main(int argc, char **argv)
 	}
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
 		s.name[0] ? " \"" : "", s.name, s.name[0] ? "\"" : "", o.cmd[0], pid);
+	if (!o.no_save)
+		st_run_pending(&s);
 
 	while (write(go[1], "g", 1) < 0 && errno == EINTR)
 		;
@@ -742,8 +770,9 @@ int start_main(int argc, char **argv)
 			return ret;
 		}
 	}
+	ret = o.no_save ? 0 : save_run(be, s.id, o.log.path);
 	st_backend_close(be);
 	if (o.self_usage)
 		print_self_usage();
-	return exit_like(status);
+	return ret ? ret : exit_like(status);
 }

@@ -17,6 +17,8 @@ int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int log_main(int argc, char **argv);
 int top_main(int argc, char **argv);
+int save_main(int argc, char **argv);
+int export_main(int argc, char **argv);
 int help_main(int argc, char **argv);
 
 extern const char status_usage[];
@@ -30,6 +32,8 @@ extern const char report_usage[];
 extern const char diff_usage[];
 extern const char log_usage[];
 extern const char top_usage[];
+extern const char save_usage[];
+extern const char export_usage[];
 
 /*
  * Exit codes a command can return, for its --help: ST_CODE(enum st_exit)

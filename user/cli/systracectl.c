@@ -2,6 +2,7 @@
 /* systracectl: control the systrace module and read its data. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/systrace.h>
 #include "subcommands.h"
@@ -21,6 +22,8 @@ static const struct {
 	{ "log", log_main, "drain a session's temporal log into a file", log_usage },
 	{ "dump", dump_main, "print a session's processes, sites or syscalls as CSV or JSON", dump_usage },
 	{ "list", list_main, "list the sessions, one line each", list_usage },
+	{ "save", save_main, "save finished sessions into the run store", save_usage },
+	{ "export", export_main, "write stored runs as partitioned CSV for Dask, Spark, Trino", export_usage },
 	{ "reset", reset_main, "delete sessions (or all) and free their memory", reset_usage },
 	{ "report", report_main, "analyses: amortize, short, phases, syscalls, errors, timeline", report_usage },
 	{ "diff", diff_main, "compare two sessions or saved dumps: by syscall, process, site", diff_usage },
@@ -40,13 +43,14 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: systracectl <subcommand> [options]\n\n"
+	fprintf(f, "Usage: systracectl [--store PATH] <subcommand> [options]\n\n"
 		"Trace a process tree's syscalls in the kernel (systrace.ko or BPF, ABI %d).\n\n"
 		"Subcommands:\n", SYSTRACE_ABI_VERSION);
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].help);
 	fprintf(f, "\n'systracectl help SUBCOMMAND' or 'systracectl SUBCOMMAND --help' shows its options.\n"
-		"'systracectl --version' shows the version.\n\n");
+		"'systracectl --version' shows the version.\n"
+		"--store PATH: the run store (SYSTRACE_STORE; default /var/lib/systrace/runs.db).\n\n");
 	st_print_exit_codes(f, ST_CODES_ALL);
 }
 
@@ -85,10 +89,37 @@ int help_main(int argc, char **argv)
 	return ST_EXIT_USAGE;
 }
 
+/* --store PATH (or --store=PATH) before the subcommand: SYSTRACE_STORE. */
+static int store_opt(int *argc, char ***argv)
+{
+	const char *a = *argc >= 2 ? (*argv)[1] : "";
+	int used = 0;
+
+	if (!strcmp(a, "--store") && *argc >= 3) {
+		a = (*argv)[2];
+		used = 2;
+	} else if (!strncmp(a, "--store=", 8)) {
+		a += 8;
+		used = 1;
+	} else if (!strcmp(a, "--store")) {
+		st_warn("option '--store' needs a PATH");
+		return -1;
+	}
+	if (used && (!*a || setenv("SYSTRACE_STORE", a, 1))) {
+		st_warn("--store needs a PATH");
+		return -1;
+	}
+	*argc -= used;
+	*argv += used;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	if (store_opt(&argc, &argv))
+		return ST_EXIT_USAGE;
 	if (argc < 2) {
 		usage(stderr);
 		return ST_EXIT_USAGE;

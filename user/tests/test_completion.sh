@@ -39,7 +39,7 @@ case_() {
 	eq "complete '$*'" "$(complete_words "$@")" "$(tr ' ' '\n' <<<"$want" | grep .)"
 }
 
-case_ "status start attach detach log dump list reset report diff top help" systracectl ""
+case_ "status start attach detach log dump list save export reset report diff top help" systracectl ""
 case_ "reset report" systracectl re
 case_ "-h --help --version" systracectl -
 case_ "status start" systracectl help st
