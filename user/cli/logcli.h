@@ -64,6 +64,12 @@ void st_log_abandon(struct st_log_rec *rec);
 struct st_progress {
 	bool on, shown;
 	struct timespec last, start;
+	/*
+	 * Tests only: SYSTRACE_TEST_PROGRESS_EVERY=N makes every Nth call of
+	 * st_progress_due due, whatever the clock says, so that a test counts
+	 * redraws exactly on any machine.
+	 */
+	unsigned long every, calls;
 };
 
 void st_progress_init(struct st_progress *p);
