@@ -122,7 +122,7 @@ static double since(const struct timespec *a, const struct timespec *b)
 
 void st_progress_init(struct st_progress *p)
 {
-	const char *every = getenv("SYSTRACE_TEST_PROGRESS_EVERY");
+	const char *every = getenv("ST_TEST_PROGRESS_EVERY");
 
 	memset(p, 0, sizeof(*p));
 	p->on = isatty(STDERR_FILENO) == 1;

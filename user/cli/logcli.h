@@ -65,7 +65,7 @@ struct st_progress {
 	bool on, shown;
 	struct timespec last, start;
 	/*
-	 * Tests only: SYSTRACE_TEST_PROGRESS_EVERY=N makes every Nth call of
+	 * Tests only: ST_TEST_PROGRESS_EVERY=N makes every Nth call of
 	 * st_progress_due due, whatever the clock says, so that a test counts
 	 * redraws exactly on any machine.
 	 */

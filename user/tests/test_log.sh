@@ -175,13 +175,13 @@ fi
 
 # The status line: on a terminal only, at most 4 times a second. The
 # converter asks whether a line is due every 65,536 events; with
-# SYSTRACE_TEST_PROGRESS_EVERY=2 every second ask is due, whatever the
+# ST_TEST_PROGRESS_EVERY=2 every second ask is due, whatever the
 # clock: an exact count of rewrites ("\r"), plus the one that clears the
 # line at the end and the terminal's "\r\n" after the summary, on any
 # machine. The clock's own limit is an upper bound.
 "$CTL" log --input "$T/big.csv" -o "$T/p.csv" 2>"$T/notty.err"
 eq "no status line when stderr is no terminal" "$(grep -c $'\r' "$T/notty.err")" 0
-SYSTRACE_TEST_PROGRESS_EVERY=2 script -qfec "'$CTL' log --input '$T/big.csv' -o '$T/p.csv'" /dev/null \
+ST_TEST_PROGRESS_EVERY=2 script -qfec "'$CTL' log --input '$T/big.csv' -o '$T/p.csv'" /dev/null \
 	>"$T/tty.out" </dev/null
 eq "the status line on a terminal, one due every 2 asks: $(count "$T/big.csv" events) events, rewrites and the last line" \
 	"$(tr -cd '\r' <"$T/tty.out" | wc -c) $(tr '\r' '\n' <"$T/tty.out" | grep -c 'converting .*big.csv: .* events, .*/s, [0-9]*%')" \
