@@ -156,6 +156,35 @@ TEST(argv_copy_keeps_an_argument_ending_at_4096)
 	free(argv);
 }
 
+/* A JSON argv of exactly 4096 bytes (NULs included) is taken; 4097 is not. */
+TEST(argv_from_json_takes_4096_bytes_not_4097)
+{
+	char arg[SYSTRACE_ARGV_MAX], *argv = NULL;
+	const char *why = NULL;
+	uint32_t len = 0;
+	json_t *a;
+
+	memset(arg, 'a', sizeof(arg));
+	a = json_pack("[s#]", arg, (size_t)SYSTRACE_ARGV_MAX - 1);
+	ASSERT_EQ(st_argv_from_json(a, &argv, &len, &why), 0);
+	EXPECT_EQ(len, SYSTRACE_ARGV_MAX);
+	free(argv);
+	json_decref(a);
+	a = json_pack("[s#]", arg, (size_t)SYSTRACE_ARGV_MAX);
+	EXPECT_EQ(st_argv_from_json(a, &argv, &len, &why), -EINVAL);
+	EXPECT_STREQ(why, "longer than 4096 bytes");
+	json_decref(a);
+}
+
+/* DEL is a control byte: quoted as $'...', as a shell needs to read it back. */
+TEST(argv_shell_quotes_del)
+{
+	char *s = st_argv_shell_str("a\x7f", 3);
+
+	EXPECT_STREQ(s, "$'a\\x7f'");
+	free(s);
+}
+
 /* A command line of exactly 4096 bytes (NUL included) is taken; 4097 is not. */
 TEST(argv_parse_shell_takes_4096_bytes_not_4097)
 {

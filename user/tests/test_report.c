@@ -1078,6 +1078,8 @@ TEST(diff_sorts_by_time_or_errors)
 	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_ERRORS, &r), 0);
 	EXPECT_EQ(r.rows[0].num[1], 62);
 	EXPECT_EQ(r.rows[1].num[1], 61);
+	/* kill's calls are the same, its errors not: changed. */
+	EXPECT_STREQ(st_diff_status(&r.rows[0]), "changed");
 	st_diff_free(&r);
 	EXPECT_EQ(st_diff_sort_parse("time"), DF_SORT_TIME);
 	EXPECT_EQ(st_diff_sort_parse("calls"), DF_SORT_CALLS);
