@@ -2,6 +2,9 @@
 # make               build kmod/systrace.ko (against KDIR) and user/systracectl
 # make modules-all   one module per kernel under test, in build/<kver>/kmod/
 # make check         the test suite: host unit tests, then each kernel in a VM
+# make check-mutants every mutation of scripts/mutations.txt (scripts/mutate):
+#                    each, alone, must fail one of the tests it names; the
+#                    BPF ones need root (make check runs those tagged fast)
 # make check-full    the same, with every test on every tier: the debug
 #                    guest runs all tests tagged "debug" and the BPF guests
 #                    all tagged "bpf" (2 to 3 hours on a 2-core machine)
@@ -44,7 +47,7 @@ KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/
 
 KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
 
-.PHONY: all module user selftests man modules-all kmod-kver check check-full check-debug demo deps bench lint style clean
+.PHONY: all module user selftests man modules-all kmod-kver check check-full check-debug check-mutants demo deps bench lint style clean
 
 all: module user selftests man
 
@@ -100,6 +103,10 @@ deps:
 check:
 	$(TOP)/scripts/deps check
 	$(TOP)/scripts/check
+
+check-mutants:
+	$(TOP)/scripts/deps check
+	$(TOP)/scripts/mutate
 
 check-full:
 	$(TOP)/scripts/deps check
@@ -235,7 +242,7 @@ uninstall-dkms: uninstall-user
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
 LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* bench/startup/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
-LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq selftests/bpfq scripts/layers bench/report bench/scale/gen \
+LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq selftests/bpfq scripts/layers scripts/mutate bench/report bench/scale/gen \
 	bench/scale/report bench/scale/logreport bench/host/report bench/glibc/report \
 	bench/startup/report bench/startup/breakdown
 

@@ -68,9 +68,11 @@ eq(argv_bytes(a["known"]), b"\0".join(want) + b"\0", "exact: known's argv, argum
 eq(argv_bytes(a["child"]), argv_bytes(a["known"]), "fork: the child's argv is its parent's")
 
 full = cmdline(a_dir, "long")
-eq(len(full), len(self_path) + 6 + len(a_dir) + 1 + 100 * 41, "long: its /proc/PID/cmdline's length")
+pad = (ARGV_MAX - (len(self_path) + 6 + len(a_dir) + 1)) % 41
+eq(len(full), len(self_path) + 6 + len(a_dir) + 1 + 100 * 41 + pad, "long: its /proc/PID/cmdline's length")
 cut = full[:ARGV_MAX]
 cut = cut[:cut.rfind(b"\0") + 1]
+eq(len(cut), ARGV_MAX, "long: an argument ends exactly at byte 4096, all of it kept")
 eq(argv_bytes(a["long"]), cut, "long: argv cut after its last whole argument within 4096 bytes")
 expect(len(cut) <= ARGV_MAX and len(full) > ARGV_MAX, "long: longer than 4096 bytes, cut to at most that")
 eq(a["long"]["argv_truncated"], True, "long: argv_truncated")

@@ -5,8 +5,10 @@
 #   exact     the root's argv, then an image whose arguments hold spaces,
 #             quotes, an empty one, a non-UTF-8 byte and a newline
 #   fork      a child forked without exec has its parent's argv
-#   long      an argv of 4165 bytes is cut after its last whole argument
-#             within 4096 bytes, with argv_truncated; the others are not
+#   long      an argv of 4100+ bytes is cut after its last whole argument
+#             within 4096 bytes, which ends exactly at byte 4096 (all 4096
+#             kept: a cut at 4095 loses that argument), with
+#             argv_truncated; the others are not
 #   max_mem   a session whose max_mem leaves room for everything up to the
 #             long image's argv but not for its 22 chunks: that row's argv
 #             is unknown, dropped_argv is 1 (dropped_nomem 1, nothing else

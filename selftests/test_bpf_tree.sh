@@ -12,6 +12,7 @@
 #   old        an older systracectl's layout (1/meta...): refused ("rm -r"),
 #              left as it is
 #   stranger   an entry no layout has, or a pin of the wrong map: refused
+#   pin        a pin of root's tree owned by the user: refused
 #   repair     a tree whose making was killed (pins, no host) is made again
 #   clean      after rm -r, start makes the tree: root's, mode 0700, its maps,
 #              keep/, the pins of the 5 programs a session without counters
@@ -102,6 +103,15 @@ start
 expect_eq "$CTL_RC" 6 "start with a hash map as tasks: exit status"
 expect_contains "$CTL_ERR" "tasks is not the map this systracectl pins there" "start with a hash map as tasks: message"
 bpf_wait_keepers 10
+rm -r "$BPF_TREE"
+
+# --- pin: a pin of the user's in root's tree ---------------------------------
+start
+assert_eq "$CTL_RC" 0 "start with no tree: exit status ($CTL_ERR)"
+chown "$U:$G" "$BPF_TREE/tasks" || fail "chown $BPF_TREE/tasks"
+start
+expect_eq "$CTL_RC" 6 "start with the user's pin as tasks: exit status"
+expect_contains "$CTL_ERR" "tasks is not a pinned BPF map of root's" "start with the user's pin as tasks: message"
 rm -r "$BPF_TREE"
 
 # --- repair: a making killed before its host entry ---------------------------

@@ -7,7 +7,9 @@
  *          "line1\nline2"; writes DIR/known, forks a child (no exec) that
  *          writes DIR/child, reaps it, then execs itself as "long";
  *   long   argv: self, "long", DIR, then 100 arguments of 40 bytes
- *          ("L000xxx...", 4100+ bytes in all); writes DIR/long, exits 0
+ *          ("L000xxx...", 4100+ bytes in all), the first made longer (up
+ *          to 80 bytes) so that an argument ends exactly at byte 4096 (its
+ *          NUL is byte 4095); writes DIR/long, exits 0
  *          (with ARGVKEEP_WAIT set, once a byte is read from stdin: a test
  *          reads the live session while it waits).
  * Exits 0, or the step that failed (100 + n).
@@ -57,13 +59,17 @@ static int known(char *dir)
 
 static int longer(char *dir)
 {
-	static char args[NLONG][LONGLEN + 1];
+	static char args[NLONG][2 * LONGLEN + 1];
 	char *argv[NLONG + 4] = { self, "long", dir };
+	size_t head = strlen(self) + 1 + sizeof("long") + strlen(dir) + 1;
+	size_t pad = head < 4096 ? (4096 - head) % (LONGLEN + 1) : 0;
 	int i;
 
 	for (i = 0; i < NLONG; i++) {
-		memset(args[i], 'x', LONGLEN);
-		args[i][LONGLEN] = '\0';
+		size_t len = LONGLEN + (i ? 0 : pad);
+
+		memset(args[i], 'x', len);
+		args[i][len] = '\0';
 		snprintf(args[i], 5, "L%03d", i);
 		args[i][4] = 'x';
 		argv[3 + i] = args[i];

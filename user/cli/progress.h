@@ -14,6 +14,12 @@
 struct st_progress {
 	bool on, shown;
 	struct timespec last, start;
+	/*
+	 * Tests only: ST_TEST_PROGRESS_EVERY=N makes every Nth call of
+	 * st_progress_due due, whatever the clock says, so that a test counts
+	 * redraws exactly on any machine.
+	 */
+	unsigned long every, calls;
 };
 
 void st_progress_init(struct st_progress *p);

@@ -136,6 +136,75 @@ TEST(argv_copy_cuts_at_an_argument_end)
 	free(argv);
 }
 
+/*
+ * 4097 bytes whose byte 4095 is a NUL: the first 4096 are kept, an argument
+ * ends exactly at the limit (a copy cut at 4095 kept 4092, back to the
+ * argument before).
+ */
+TEST(argv_copy_keeps_an_argument_ending_at_4096)
+{
+	char big[SYSTRACE_ARGV_MAX + 1], *argv;
+	uint32_t len;
+	bool trunc = false;
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = i % 11 == 10 ? '\0' : 'a';
+	big[4095] = '\0';
+	ASSERT_EQ(st_argv_copy(big, sizeof(big), &argv, &len, &trunc), 0);
+	EXPECT_EQ(len, 4096);
+	EXPECT_TRUE(trunc);
+	EXPECT_EQ(argv[4095], '\0');
+	EXPECT_EQ(argv[4094], 'a');
+	free(argv);
+}
+
+/* A JSON argv of exactly 4096 bytes (NULs included) is taken; 4097 is not. */
+TEST(argv_from_json_takes_4096_bytes_not_4097)
+{
+	char arg[SYSTRACE_ARGV_MAX], *argv = NULL;
+	const char *why = NULL;
+	uint32_t len = 0;
+	json_t *a;
+
+	memset(arg, 'a', sizeof(arg));
+	a = json_pack("[s#]", arg, (size_t)SYSTRACE_ARGV_MAX - 1);
+	ASSERT_EQ(st_argv_from_json(a, &argv, &len, &why), 0);
+	EXPECT_EQ(len, SYSTRACE_ARGV_MAX);
+	free(argv);
+	json_decref(a);
+	a = json_pack("[s#]", arg, (size_t)SYSTRACE_ARGV_MAX);
+	EXPECT_EQ(st_argv_from_json(a, &argv, &len, &why), -EINVAL);
+	EXPECT_STREQ(why, "longer than 4096 bytes");
+	json_decref(a);
+}
+
+/* DEL is a control byte: quoted as $'...', as a shell needs to read it back. */
+TEST(argv_shell_quotes_del)
+{
+	char *s = st_argv_shell_str("a\x7f", 3);
+
+	EXPECT_STREQ(s, "$'a\\x7f'");
+	free(s);
+}
+
+/* A command line of exactly 4096 bytes (NUL included) is taken; 4097 is not. */
+TEST(argv_parse_shell_takes_4096_bytes_not_4097)
+{
+	char line[SYSTRACE_ARGV_MAX + 1], *argv = NULL;
+	const char *why = NULL;
+	uint32_t len = 0;
+
+	memset(line, 'a', SYSTRACE_ARGV_MAX - 1);
+	line[SYSTRACE_ARGV_MAX - 1] = '\0';
+	ASSERT_EQ(st_argv_parse_shell(line, &argv, &len, &why), 0);
+	EXPECT_EQ(len, SYSTRACE_ARGV_MAX);
+	free(argv);
+	memset(line, 'a', SYSTRACE_ARGV_MAX);
+	line[SYSTRACE_ARGV_MAX] = '\0';
+	EXPECT_EQ(st_argv_parse_shell(line, &argv, &len, &why), -EINVAL);
+	EXPECT_STREQ(why, "longer than 4096 bytes");
+}
+
 /* A dump with one known argv, one truncated empty one, one unknown. */
 static void argv_dump(struct st_dump *d)
 {

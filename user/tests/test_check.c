@@ -57,6 +57,23 @@ TEST(check_process_vs_sites_mismatch)
 	st_dump_free(&d);
 }
 
+/*
+ * A process whose errors disagree with its sites' (the session's total
+ * agrees with the process rows): that line alone.
+ */
+TEST(check_process_errors_vs_sites_mismatch)
+{
+	struct st_dump d;
+	char *why;
+
+	st_fixture(&d);
+	d.procs[0].errors += 2;
+	d.session.errors += 2;
+	EXPECT_EQ(check(&d, &why), 1);
+	EXPECT_STREQ(why, "  process 1 (pid 100 sh) errors: 3 but the rows sum to 1\n");
+	st_dump_free(&d);
+}
+
 /* A site's errno counts and other must add up to its errors. */
 TEST(check_site_errnos_add_up_to_errors)
 {

@@ -173,18 +173,28 @@ else
 	skip "the timeline's PNG" "no rsvg-convert (librsvg2-bin)"
 fi
 
-# The status line: on a terminal only, at most 4 times a second.
+# The status line: on a terminal only, at most 4 times a second. The
+# converter asks whether a line is due every 65,536 events; with
+# ST_TEST_PROGRESS_EVERY=2 every second ask is due, whatever the
+# clock: an exact count of rewrites ("\r"), plus the one that clears the
+# line at the end and the terminal's "\r\n" after the summary, on any
+# machine. The clock's own limit is an upper bound.
 "$CTL" log --input "$T/big.csv" -o "$T/p.csv" 2>"$T/notty.err"
 eq "no status line when stderr is no terminal" "$(grep -c $'\r' "$T/notty.err")" 0
+ST_TEST_PROGRESS_EVERY=2 script -qfec "'$CTL' log --input '$T/big.csv' -o '$T/p.csv'" /dev/null \
+	>"$T/tty.out" </dev/null
+eq "the status line on a terminal, one due every 2 asks: $(count "$T/big.csv" events) events, rewrites and the last line" \
+	"$(tr -cd '\r' <"$T/tty.out" | wc -c) $(tr '\r' '\n' <"$T/tty.out" | grep -c 'converting .*big.csv: .* events, .*/s, [0-9]*%')" \
+	"$(($(count "$T/big.csv" events) / 65536 / 2 + 2)) $(($(count "$T/big.csv" events) / 65536 / 2))"
 start=$(date +%s.%N)
 script -qfec "'$CTL' log --input '$T/big.csv' -o '$T/p.csv'" /dev/null >"$T/tty.out" </dev/null
 end=$(date +%s.%N)
 n=$(tr -cd '\r' <"$T/tty.out" | wc -c)
 max=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%d", (b - a) * 4 + 2 }')
-if grep -q 'converting .*big.csv: .* events, .*/s, [0-9]*%' "$T/tty.out" && [ "$n" -ge 2 ] && [ "$n" -le "$max" ]; then
-	ok "the status line on a terminal: $n rewrites in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (at most $max)"
+if [ "$n" -le "$max" ]; then
+	ok "the status line on a terminal, by the clock: $n rewrites in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (at most $max)"
 else
-	not_ok "the status line on a terminal: $n rewrites, at most $max"
+	not_ok "the status line on a terminal, by the clock: $n rewrites, at most $max"
 	tr '\r' '\n' <"$T/tty.out" | tail -n 5 | diag
 fi
 

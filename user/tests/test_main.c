@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runs the registered unit tests, each in a child, and prints TAP. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -106,6 +107,28 @@ int st_test_no_threads(void)
 
 #define TIMEOUT_S 30
 
+/*
+ * ST_TESTS, when set, selects the tests to run: names or fnmatch patterns,
+ * separated by blanks (scripts/mutate runs the few that should catch a
+ * mutant). A pattern that selects nothing fails the run.
+ */
+static bool selected(const char *name)
+{
+	const char *want = getenv("ST_TESTS");
+	char pat[256];
+	const char *p = want;
+	int k;
+
+	if (!want)
+		return true;
+	while (sscanf(p, " %255s%n", pat, &k) == 1) {
+		if (!fnmatch(pat, name, 0))
+			return true;
+		p += k;
+	}
+	return false;
+}
+
 int main(void)
 {
 	struct st_test *t;
@@ -119,12 +142,18 @@ int main(void)
 		return 1;
 	}
 	for (t = tests; t; t = t->next)
-		n++;
+		n += selected(t->name);
+	if (!n) {
+		fprintf(stderr, "test_unit: ST_TESTS selects no test: %s\n", getenv("ST_TESTS"));
+		return 1;
+	}
 	printf("TAP version 13\n1..%d\n", n);
 	fflush(stdout);
 	for (t = tests; t; t = t->next) {
 		bool failed = false;
 
+		if (!selected(t->name))
+			continue;
 		i++;
 		skip_reason[0] = '\0';
 		pid = fork();

@@ -1059,13 +1059,18 @@ TEST(diff_sorts_by_time_or_errors)
 		add_site(d, 1, 0x2000, 61, 4, 11)->total_ns =
 			i ? 2000000000ULL : 20000000000ULL;
 		d->sites[d->nsites - 1].errors = i ? 3 : 0;
+		/* kill: 4 calls of 1 us each, 7 errors in B only. */
+		add_site(d, 1, 0x3000, 62, 4, 12)->total_ns = 1000;
+		d->sites[d->nsites - 1].errors = i ? 7 : 0;
 		finish(d);
 	}
 	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_CALLS, &r), 0);
-	ASSERT_EQ(r.n, 12);
+	ASSERT_EQ(r.n, 13);
 	EXPECT_EQ(r.rows[0].num[1], 10);
 	EXPECT_EQ(r.rows[11].num[1], 61);
+	EXPECT_EQ(r.rows[12].num[1], 62);
 	st_diff_free(&r);
+	/* Time, errors and calls each put another row first. */
 	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_TIME, &r), 0);
 	EXPECT_EQ(r.rows[0].num[1], 61);
 	EXPECT_EQ(r.rows[0].ns[0] - r.rows[0].ns[1], 18000000000ULL);
@@ -1073,7 +1078,10 @@ TEST(diff_sorts_by_time_or_errors)
 	EXPECT_EQ(r.rows[1].num[1], 10);
 	st_diff_free(&r);
 	ASSERT_EQ(st_diff(&a, &b, DF_SYSCALL, DF_SORT_ERRORS, &r), 0);
-	EXPECT_EQ(r.rows[0].num[1], 61);
+	EXPECT_EQ(r.rows[0].num[1], 62);
+	EXPECT_EQ(r.rows[1].num[1], 61);
+	/* kill's calls are the same, its errors not: changed. */
+	EXPECT_STREQ(st_diff_status(&r.rows[0]), "changed");
 	st_diff_free(&r);
 	EXPECT_EQ(st_diff_sort_parse("time"), DF_SORT_TIME);
 	EXPECT_EQ(st_diff_sort_parse("calls"), DF_SORT_CALLS);

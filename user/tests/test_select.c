@@ -235,6 +235,48 @@ TEST(dump_view_order)
 	st_dump_free(&d);
 }
 
+/*
+ * dump --sort time, calls, errors: the fixture's sites put a different row
+ * first for each (time 5000 ns with 4 calls; 10 calls; 2 errors), and its
+ * processes' time (9000, 5000, 1000 ns) another order than their calls.
+ */
+TEST(dump_view_order_time_calls_errors_differ)
+{
+	static const struct { const char *key; uint64_t calls[5]; } sites[] = {
+		{ "time", { 4, 6, 10, 1, 3 } },
+		{ "calls", { 10, 6, 4, 3, 1 } },
+		{ "errors", { 4, 1, 6, 10, 3 } },
+	};
+	struct st_dump d;
+	struct st_view v;
+	struct st_row row;
+	char why[128];
+	size_t k, i;
+
+	select_fixture(&d);
+	for (i = 0; i < 5; i++)
+		d.procs[d.sites[i].proc_id - 1].syscall_ns += d.sites[i].total_ns;
+	for (k = 0; k < 3; k++) {
+		v = (struct st_view){ .dump = &d };
+		ASSERT_EQ(st_view_order(&v, ST_TABLE_SITES, false, sites[k].key, 0, why, sizeof(why)), 0);
+		for (i = 0; i < 5; i++) {
+			st_view_row(&v, ST_TABLE_SITES, i, &row);
+			EXPECT_EQ(row.site->calls, sites[k].calls[i]);
+		}
+		free(v.order);
+	}
+	v = (struct st_view){ .dump = &d };
+	ASSERT_EQ(st_view_order(&v, ST_TABLE_PROCESSES, false, "time", 0, why, sizeof(why)), 0);
+	for (i = 0; i < 3; i++) {
+		static const uint64_t ns[] = { 9000, 5000, 1000 };
+
+		st_view_row(&v, ST_TABLE_PROCESSES, i, &row);
+		EXPECT_EQ(row.proc->syscall_ns, ns[i]);
+	}
+	free(v.order);
+	st_dump_free(&d);
+}
+
 /* top: what the counters gained between two reads, per second, busiest first. */
 TEST(top_ranks_what_was_gained)
 {
