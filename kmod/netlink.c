@@ -126,14 +126,16 @@ static int st_nl_reply_session(struct genl_info *info, struct st_session *s,
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &st_family, 0, cmd);
-	if (!hdr || st_nl_put_session(msg, s)) {
+	ret = hdr ? st_nl_put_session(msg, s) : -EMSGSIZE;
+	if (ret) {
 		nlmsg_free(msg);
-		return -EMSGSIZE;
+		return ret;
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -283,16 +285,19 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 	struct st_dump_ctx *ctx = st_ctx(cb);
 	struct st_session *s;
 	void *hdr;
-	int n = 0;
+	int n = 0, ret;
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
 	while ((s = st_session_get_next(ctx->session_id))) {
 		hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_SESSION_GET);
-		if (!hdr || st_nl_put_session(skb, s)) {
+		ret = hdr ? st_nl_put_session(skb, s) : -EMSGSIZE;
+		if (ret) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			st_session_put(s);
+			if (ret == -EINTR)
+				return ret;
 			break;
 		}
 		genlmsg_end(skb, hdr);
