@@ -301,6 +301,7 @@ extern unsigned long st_max_mem_total;
 extern bool st_force_late_resolve;
 extern unsigned int st_test_walk_gone;
 extern unsigned int st_test_walk_stuck;
+extern unsigned int st_test_work_delay_ms;
 
 /* attach.c */
 bool st_task_traced(struct task_struct *task);
