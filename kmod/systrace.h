@@ -212,6 +212,7 @@ struct st_session {
 	struct kref ref;
 	u32 id;
 	char name[SYSTRACE_NAME_MAX];
+	kuid_t owner;			/* the creator's euid: may delete it */
 	pid_t root_pid;
 	u32 flags;
 	u32 seed;			/* site hash key: chains a program cannot aim */
