@@ -7,10 +7,10 @@
  *
  * No probe reads it: a probe may neither sleep nor fault. The exec probe
  * leaves the read to the thread that exec'd (ST_DEFER_ARGV, defer.c),
- * which runs it with copy_from_user() after execve's syscall exit, before
- * the new image's first user instruction: the arguments are then exactly
- * what exec wrote, and nothing of the traced program has run that could
- * make the copy wait (no userfaultfd, no mapping of its own). The read
+ * which copies it after execve's syscall exit, before the new image's
+ * first user instruction: the arguments are then exactly what exec wrote,
+ * in pages exec made present. The copy takes no page fault: a fault would
+ * take the mmap lock, which a traced program can hold for good. The read
  * holds no lock and no session; it finds the row when it runs (defer.c).
  *
  * A process that ran before an attach is read the same way, by each of
@@ -26,8 +26,9 @@
  *
  * Memory: the real length only, charged to the session (max_mem): refused,
  * the row's argv stays unknown, counted in dropped_nomem and dropped_argv;
- * so is a read that faults (an argument area unmapped by the time it is
- * read, only possible after an attach).
+ * so is a read that would fault (an argument area unmapped, swapped out or
+ * not yet touched by the time it is read, only possible after an attach;
+ * a forked child shares its parent's present pages).
  */
 #include <linux/mm_types.h>
 #include <linux/sched/mm.h>
@@ -88,6 +89,7 @@ void st_argv_read(struct st_session *s, struct st_proc *p)
 	unsigned long start, end, total;
 	struct st_argv *a;
 	bool truncated, add;
+	unsigned long left;
 	u32 n, keep;
 	char *buf;
 
@@ -105,7 +107,15 @@ void st_argv_read(struct st_session *s, struct st_proc *p)
 	buf = kmalloc(max(n, 1U), GFP_KERNEL | __GFP_NOWARN | __GFP_ACCOUNT);
 	if (!buf)
 		goto lost;
-	if (copy_from_user(buf, (const void __user *)start, n)) {
+	/*
+	 * Without faults: a fault takes the mmap lock, which the traced
+	 * program may hold for good (a FUSE fault), or wait on a page it
+	 * controls (userfaultfd).
+	 */
+	pagefault_disable();
+	left = __copy_from_user_inatomic(buf, (const void __user *)start, n);
+	pagefault_enable();
+	if (left) {
 		kfree(buf);
 		goto lost;
 	}

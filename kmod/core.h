@@ -212,6 +212,7 @@ struct st_session {
 	struct kref ref;
 	u32 id;
 	char name[SYSTRACE_NAME_MAX];
+	kuid_t owner;			/* the creator's euid: may delete it */
 	pid_t root_pid;
 	u32 flags;
 	u32 seed;			/* site hash key: chains a program cannot aim */
@@ -301,6 +302,7 @@ extern unsigned long st_max_mem_total;
 extern bool st_force_late_resolve;
 extern unsigned int st_test_walk_gone;
 extern unsigned int st_test_walk_stuck;
+extern unsigned int st_test_work_delay_ms;
 
 /* attach.c */
 bool st_task_traced(struct task_struct *task);

@@ -10,7 +10,9 @@
  * exit_to_user_mode_loop(), or at the top of get_signal() when a signal
  * comes first). So no work waits in a thread that sleeps: a thread that
  * blocks in a syscall for good has queued nothing, and its bits go with
- * its record when the session ends.
+ * its record when the session ends. Nor does a work wait on what the
+ * traced program controls: a resolve that finds the mmap lock taken sets
+ * its bit again, for the next syscall exit.
  *
  * A queued work holds a module reference (its function is module text)
  * for the moment it waits to run, and nothing of a session: it finds the
@@ -35,10 +37,11 @@ struct st_twork {
 static void st_twork_fn(struct callback_head *cb)
 {
 	struct st_twork *w = container_of(cb, struct st_twork, cb);
-	unsigned long bits = w->bits;
+	unsigned long bits = w->bits, again = 0;
 	struct st_session *s = NULL;
 	struct st_proc *p = NULL;
 	struct st_thread *t;
+	unsigned int i;
 
 	kfree(w);
 	rcu_read_lock();
@@ -55,10 +58,17 @@ static void st_twork_fn(struct callback_head *cb)
 			st_counter_split(s);
 		if (bits & BIT(ST_DEFER_COUNTER))
 			st_counter_create(s);
-		if (bits & BIT(ST_DEFER_RESOLVE))
-			st_resolve_now(p);
+		if ((bits & BIT(ST_DEFER_RESOLVE)) && st_resolve_now(p))
+			again |= BIT(ST_DEFER_RESOLVE);
 		if (bits & BIT(ST_DEFER_ARGV))
 			st_argv_read(s, p);
+		/* Not waited for: left to current's next syscall exit. */
+		rcu_read_lock();
+		t = again ? st_thread_lookup(current) : NULL;
+		if (t && t->s == s && t->proc == p)
+			for_each_set_bit(i, &again, BITS_PER_LONG)
+				st_defer(t, i);
+		rcu_read_unlock();
 		st_session_put(s);
 	}
 	/*

@@ -9,6 +9,7 @@
  */
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <linux/delay.h>
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
 #include <linux/binfmts.h>
@@ -249,9 +250,11 @@ static void st_tp_find(struct tracepoint *tp, void *priv)
  *   old registration still running is the same code on the same data;
  * - unload: st_hooks_exit() unregisters under st_mutex, then waits for a
  *   grace period that starts after any unregistration (its own, or the
- *   work's, made before the work dropped st_mutex), and st_hooks_flush()
- *   waits for a work item still in its wait, so the module's code and data
- *   outlive every probe and every waiter.
+ *   work's, made before the work dropped st_mutex), and st_hooks_flush(),
+ *   called after the last counter exit read that can queue the work (the
+ *   last task of a session, st_counters_exit()), waits for a work item
+ *   still in its wait, so the module's code and data outlive every probe
+ *   and every waiter.
  */
 static void st_hooks_unregister(int n)
 {
@@ -291,6 +294,8 @@ static void st_hooks_work_fn(struct work_struct *work)
 {
 	bool unregistered = false;
 
+	if (st_test_work_delay_ms)
+		msleep(st_test_work_delay_ms);
 	mutex_lock(&st_mutex);
 	if (st_registered && !st_sessions_live()) {
 		st_hooks_unregister(ARRAY_SIZE(st_tps));

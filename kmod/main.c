@@ -47,6 +47,11 @@ module_param_named(test_walk_stuck, st_test_walk_stuck, uint, 0600);
 MODULE_PARM_DESC(test_walk_stuck,
 		 "Testing: the attach's tree walk takes every process it visits as gone, this many times");
 
+unsigned int st_test_work_delay_ms;
+module_param_named(test_work_delay_ms, st_test_work_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_work_delay_ms,
+		 "Testing: each exit read of a counter and each unregistration of the probes waits this long first (ms)");
+
 static int __init st_init(void)
 {
 	int ret;
@@ -99,8 +104,9 @@ static void __exit st_exit(void)
 	st_debugfs_exit();
 	st_hooks_exit();
 	st_session_del_all();
-	st_hooks_flush();
+	/* An exit read may be the last task of a session: it queues the put. */
 	st_counters_exit();
+	st_hooks_flush();
 	/* No task may still be returning from one of our task_work calls. */
 	synchronize_rcu_tasks();
 	rcu_barrier();

@@ -2,14 +2,19 @@
 /*
  * The generic netlink family "systrace": the only code in the module that
  * knows genl. Every op needs what perf needs to observe any task
- * (CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace), has its
- * own strict policy, and explains every rejection in extack. Tables are returned by resumable
- * dumps whose cursor is a row pointer, valid because rows live as long as
- * the session reference the dump holds.
+ * (CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace); deleting,
+ * detaching or draining a session is its owner's (or CAP_SYS_ADMIN's).
+ * Each op has its own strict policy, and explains every rejection in
+ * extack. Tables are returned by resumable dumps whose cursor is a row
+ * pointer, valid because rows live as long as the session reference the
+ * dump holds.
  */
 #include <linux/pid.h>
 #include <linux/threads.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <net/sock.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
 #include <net/genetlink.h>
@@ -85,6 +90,24 @@ static bool st_nl_capable(const struct sk_buff *skb)
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
+#define ST_EOWNER_MSG "permission denied: the session is another user's; only its owner, or CAP_SYS_ADMIN, may delete, detach or drain it"
+
+/*
+ * May the caller delete, detach or drain @s? Its owner may (both the
+ * sender and the socket's opener have its euid), and CAP_SYS_ADMIN in the
+ * initial user namespace may. CAP_PERFMON alone only observes.
+ */
+static bool st_nl_owns(const struct sk_buff *skb, const struct st_session *s)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+	const struct file *f = sk && sk->sk_socket ? sk->sk_socket->file : NULL;
+
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	return f && uid_eq(f->f_cred->euid, s->owner) &&
+	       uid_eq(current_euid(), s->owner);
+}
+
 static int st_nl_check_perm(struct sk_buff *skb, struct genl_info *info)
 {
 	if (st_nl_capable(skb))
@@ -126,14 +149,16 @@ static int st_nl_reply_session(struct genl_info *info, struct st_session *s,
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &st_family, 0, cmd);
-	if (!hdr || st_nl_put_session(msg, s)) {
+	ret = hdr ? st_nl_put_session(msg, s) : -EMSGSIZE;
+	if (ret) {
 		nlmsg_free(msg);
-		return -EMSGSIZE;
+		return ret;
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -185,6 +210,9 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int (*op)(u32 id, struct netlink_ext_ack *extack);
+	struct st_session *s;
+	bool owns;
+	u32 id;
 	int ret;
 
 	ret = st_nl_check_perm(skb, info);
@@ -194,10 +222,23 @@ static int st_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "missing session id");
 		return -EINVAL;
 	}
+	id = nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]);
+	/* An id names one session for good, and its owner never changes. */
+	s = st_session_get(id);
+	if (s) {
+		owns = st_nl_owns(skb, s);
+		st_session_put(s);
+		if (!owns) {
+			NL_SET_ERR_MSG_MOD(info->extack, ST_EOWNER_MSG);
+			NL_SET_BAD_ATTR(info->extack,
+					info->attrs[SYSTRACE_A_SESSION_ID]);
+			return -EPERM;
+		}
+	}
 	/* DETACH takes the same request as DEL. */
 	op = info->genlhdr->cmd == SYSTRACE_CMD_SESSION_DETACH ?
 	     st_session_detach : st_session_del;
-	ret = op(nla_get_u32(info->attrs[SYSTRACE_A_SESSION_ID]), info->extack);
+	ret = op(id, info->extack);
 	if (ret)
 		NL_SET_BAD_ATTR(info->extack,
 				info->attrs[SYSTRACE_A_SESSION_ID]);
@@ -283,16 +324,19 @@ static int st_nl_session_get_dumpit(struct sk_buff *skb,
 	struct st_dump_ctx *ctx = st_ctx(cb);
 	struct st_session *s;
 	void *hdr;
-	int n = 0;
+	int n = 0, ret;
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
 	while ((s = st_session_get_next(ctx->session_id))) {
 		hdr = st_dump_hdr(skb, cb, SYSTRACE_CMD_SESSION_GET);
-		if (!hdr || st_nl_put_session(skb, s)) {
+		ret = hdr ? st_nl_put_session(skb, s) : -EMSGSIZE;
+		if (ret) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			st_session_put(s);
+			if (ret == -EINTR)
+				return ret;
 			break;
 		}
 		genlmsg_end(skb, hdr);
@@ -320,6 +364,15 @@ static int st_nl_table_start(struct netlink_callback *cb)
 	if (!ctx->s) {
 		ctx->err = -ENOENT;
 		ctx->err_msg = KBUILD_MODNAME ": no session with that id";
+		return 0;
+	}
+	/* Reading the log takes its events: the owner's to do. */
+	if (((struct genlmsghdr *)nlmsg_data(cb->nlh))->cmd ==
+	    SYSTRACE_CMD_LOG_READ && !st_nl_owns(cb->skb, ctx->s)) {
+		st_session_put(ctx->s);
+		ctx->s = NULL;
+		ctx->err = -EPERM;
+		ctx->err_msg = KBUILD_MODNAME ": " ST_EOWNER_MSG;
 	}
 	return 0;
 }

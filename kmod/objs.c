@@ -310,18 +310,29 @@ void st_resolve_handoff(struct st_proc *p)
  * st_resolve_now() - resolve @p's pending sites, in a thread of its image
  * @p: current's process row (deferred work, in process context, with a
  *	reference to its session)
+ *
+ * The mmap lock is only tried here too: a traced program controls it (a
+ * thread stuck in a FUSE fault holds it, and one mmap() queued behind
+ * makes every reader wait), and the work holds a session reference and a
+ * module reference meanwhile.
+ *
+ * Return: true when the lock was taken: the caller tries again at the
+ * thread's next syscall exit.
  */
-void st_resolve_now(struct st_proc *p)
+bool st_resolve_now(struct st_proc *p)
 {
 	struct mm_struct *mm = current->mm;
 
 	if (!atomic_read(&p->npending) || READ_ONCE(p->s->dead))
-		return;
+		return false;
 	/* d_path() is relative to current's root: none past exit_fs(). */
-	if (!mm || !current->fs || mmap_read_lock_killable(mm))
-		return;
+	if (!mm || !current->fs)
+		return false;
+	if (!mmap_read_trylock(mm))
+		return true;
 	st_resolve_pending(p, mm);
 	mmap_read_unlock(mm);
+	return false;
 }
 
 /**

@@ -4,6 +4,7 @@
  * in the order and with the types the UAPI header documents. netlink.c
  * puts them in its replies and dumps; nothing here knows genl.
  */
+#include <linux/sched/signal.h>
 #include <net/netlink.h>
 #include "core.h"
 #include "replies.h"
@@ -36,9 +37,10 @@ int st_nl_put_params(struct sk_buff *skb)
 /*
  * Session totals are sums over its process rows, taken now. The rows live
  * as long as the caller's reference: RCU is held for one row's live
- * threads at a time, and the walk may sleep between rows (up to max_procs).
+ * threads at a time, and the walk may sleep between rows (up to max_procs),
+ * where a fatal signal ends it: -EINTR.
  */
-static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
+static int st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 {
 	struct st_proc_snap snap;
 	struct st_proc *p;
@@ -51,8 +53,11 @@ static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
 		rcu_read_unlock();
 		st_proc_counts_add(&tot->c, &snap.c);
 		tot->counter_value += snap.counter_value;
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		cond_resched();
 	}
+	return 0;
 }
 
 /**
@@ -62,7 +67,8 @@ static void st_session_totals(struct st_session *s, struct st_proc_snap *tot)
  *
  * May sleep.
  *
- * Return: 0, or -EMSGSIZE when it does not fit (nothing of it is left).
+ * Return: 0, -EMSGSIZE when it does not fit (nothing of it is left), or
+ * -EINTR when a fatal signal came first.
  */
 int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 {
@@ -76,7 +82,8 @@ int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 	struct nlattr *nest;
 	int i;
 
-	st_session_totals(s, &tot);
+	if (st_session_totals(s, &tot))
+		return -EINTR;
 	nest = nla_nest_start(skb, SYSTRACE_A_SESSION);
 	if (!nest)
 		return -EMSGSIZE;

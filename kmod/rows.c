@@ -468,31 +468,89 @@ void st_proc_counts_add(struct st_proc_counts *d,
 		d->v[i] += READ_ONCE(s->v[i]);
 }
 
+/*
+ * Lockless passes a snapshot makes before it takes proc->lock: each thread
+ * that leaves meanwhile (a merge) forces one more, and a program that
+ * makes and ends threads without pause could otherwise keep a dump (and
+ * the genl lock it holds) in the loop for as long as it likes.
+ */
+#define ST_SNAP_TRIES	3
+
+/* The counters and the accounting baselines, not the cputime reads. */
+static void st_proc_snap_counts(struct st_proc *p, struct st_proc_snap *snap)
+{
+	struct st_thread *t;
+	int i;
+
+	snap->c = p->c;
+	snap->acct = p->acct;
+	snap->counter_value = p->counter_value;
+	snap->counter_tasks = p->counter_tasks;
+	snap->live_threads = 0;
+	list_for_each_entry_rcu(t, &p->live, plist) {
+		st_proc_counts_add(&snap->c, &t->c);
+		for (i = 0; i < ST_NACCT; i++)
+			snap->acct.v[i] -= t->base.v[i];
+		snap->live_threads++;
+	}
+}
+
+/* What the live threads' tasks have used up to now. */
+static void st_proc_snap_acct(struct st_proc *p, struct st_proc_snap *snap)
+{
+	struct st_thread *t;
+	struct st_acct now;
+	int i;
+
+	list_for_each_entry_rcu(t, &p->live, plist) {
+		st_acct_read(t->task, &now);
+		for (i = 0; i < ST_NACCT; i++)
+			snap->acct.v[i] += now.v[i];
+	}
+}
+
 /**
  * st_proc_snapshot() - a process row's totals, merged and live
  * @p: the row
  * @snap: filled in
  *
- * Must be called under rcu_read_lock().
+ * At most ST_SNAP_TRIES lockless passes over the live threads' counters,
+ * then one under proc->lock, which every merge takes: bounded by the
+ * row's live threads whatever they do. Their tasks' times are read once,
+ * out of the retried passes, and only kept when no merge ran meanwhile
+ * (else read again under the lock).
+ *
+ * Must be called under rcu_read_lock(), without proc->lock.
  */
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
 {
-	struct st_thread *t;
 	unsigned int seq;
+	int tries;
 
-	do {
+	for (tries = 0; tries < ST_SNAP_TRIES; tries++) {
 		seq = read_seqcount_begin(&p->seq);
-		snap->c = p->c;
-		snap->acct = p->acct;
-		snap->counter_value = p->counter_value;
-		snap->counter_tasks = p->counter_tasks;
-		snap->live_threads = 0;
-		list_for_each_entry_rcu(t, &p->live, plist) {
-			st_proc_counts_add(&snap->c, &t->c);
-			st_acct_add_delta(&snap->acct, t->task, &t->base);
-			snap->live_threads++;
-		}
-	} while (read_seqcount_retry(&p->seq, seq));
+		st_proc_snap_counts(p, snap);
+		if (read_seqcount_retry(&p->seq, seq))
+			continue;
+		st_proc_snap_acct(p, snap);
+		if (!read_seqcount_retry(&p->seq, seq))
+			return;
+		break;
+	}
+	spin_lock(&p->lock);
+	st_proc_snap_counts(p, snap);
+	st_proc_snap_acct(p, snap);
+	spin_unlock(&p->lock);
+}
+
+static void st_site_snap_counts(struct st_site *site,
+				struct st_site_counts *snap)
+{
+	struct st_tsite *ts;
+
+	*snap = site->c;
+	hlist_for_each_entry_rcu(ts, &site->live, snode)
+		st_site_counts_add(snap, &ts->c);
 }
 
 /**
@@ -501,21 +559,27 @@ void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap)
  * @site: the row
  * @snap: filled in
  *
- * Must be called under rcu_read_lock(). Walks only the live threads that
- * hit this site, so a dump is linear in the rows and their threads.
+ * Walks only the live threads that hit this site, so a dump is linear in
+ * the rows and their threads; as st_proc_snapshot(), a bounded number of
+ * lockless passes, then one under proc->lock.
+ *
+ * Must be called under rcu_read_lock(), without proc->lock.
  */
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_counts *snap)
 {
-	struct st_tsite *ts;
 	unsigned int seq;
+	int tries;
 
-	do {
+	for (tries = 0; tries < ST_SNAP_TRIES; tries++) {
 		seq = read_seqcount_begin(&p->seq);
-		*snap = site->c;
-		hlist_for_each_entry_rcu(ts, &site->live, snode)
-			st_site_counts_add(snap, &ts->c);
-	} while (read_seqcount_retry(&p->seq, seq));
+		st_site_snap_counts(site, snap);
+		if (!read_seqcount_retry(&p->seq, seq))
+			return;
+	}
+	spin_lock(&p->lock);
+	st_site_snap_counts(site, snap);
+	spin_unlock(&p->lock);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/cred.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
 #include "core.h"
@@ -148,6 +149,7 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 		strscpy(s->name, name, sizeof(s->name));
 	s->flags = flags;
 	s->counters = counters;
+	s->owner = current_euid();
 	s->seed = get_random_u32();
 	if (st_objs_init(s)) {
 		kfree(s);
@@ -227,7 +229,12 @@ static int st_session_admit(struct task_struct *task, const char *name,
  * @extack: where a rejection is explained
  *
  * st_mutex is held from the checks to the listing, over the attach, which
- * waits on nothing a traced program controls (attach.c).
+ * waits on nothing a traced program controls (attach.c). The root's
+ * exec_update_lock is held (read) from the ptrace check to the end of the
+ * attach, as perf_event_open() holds it, so that no exec into an image
+ * the caller may not read comes between them; it is taken before
+ * st_mutex, killably, so that a root in the middle of an exec holds up
+ * only its own caller.
  *
  * Return: 0 or -errno.
  */
@@ -259,10 +266,16 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		ret = -EINVAL;
 		goto out_task;
 	}
+	if (down_read_killable(&task->signal->exec_update_lock)) {
+		NL_SET_ERR_MSG_MOD(extack, "interrupted by a signal");
+		*bad = 0;
+		ret = -EINTR;
+		goto out_task;
+	}
 	if (!st_task_may_read(task)) {
 		NL_SET_ERR_MSG_MOD(extack, "permission denied: no ptrace read access to that process");
 		ret = -EPERM;
-		goto out_task;
+		goto out_exec;
 	}
 
 	*bad = 0;
@@ -270,7 +283,7 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 	if (!s) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate a session");
 		ret = -ENOMEM;
-		goto out_task;
+		goto out_exec;
 	}
 	s->counters_error = st_counters_probe(counters);
 	if (log_bytes) {
@@ -316,6 +329,8 @@ out_unlock:
 out_free:
 	if (s)
 		st_session_put(s);
+out_exec:
+	up_read(&task->signal->exec_update_lock);
 out_task:
 	put_task_struct(task);
 	return ret;

@@ -30,7 +30,7 @@ bool st_proc_settle(struct st_proc *p);
 void st_resolve_later(struct st_thread *t, struct st_proc *p,
 		      struct st_site *site);
 void st_resolve_handoff(struct st_proc *p);
-void st_resolve_now(struct st_proc *p);
+bool st_resolve_now(struct st_proc *p);
 void st_resolve_drop(struct st_proc *p);
 
 /* counters.c: deferred work, in current */

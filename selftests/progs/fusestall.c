@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fusestall DIR K: a process that holds its own mmap lock for as long as a
- * FUSE server it depends on stays silent.
+ * fusestall DIR K [W]: a process that holds its own mmap lock for as long
+ * as a FUSE server it depends on stays silent.
  *
  * The server (this process) mounts a FUSE file system on DIR, with one
  * 4096-byte file, DIR/f, and answers every request but READ, which it
@@ -13,7 +13,10 @@
  *     for the lock as a writer: from then on every new reader of the
  *     target's mmap lock waits too, killably or not;
  *   - once B waits (state D), the target writes "held SERVER TARGET\n" to
- *     stdout, where SERVER and TARGET are the two pids.
+ *     stdout, where SERVER and TARGET are the two pids;
+ *   - with W, its main thread then makes W getppid() at worker_site, a
+ *     site it had not called before, and writes "worked\n": all while the
+ *     lock is held, and with no page fault of its own.
  * Killing the server aborts the FUSE connection: A's read fails, B's mmap
  * completes, and the target's main thread, which joined both, makes K
  * getppid() at stall_site and exits 5 (2 on an error of its own). The
@@ -40,6 +43,7 @@
 #include "site.h"
 
 SITE(stall_site)
+SITE(worker_site)
 
 #define FILE_INO	2
 #define FILE_SIZE	4096
@@ -220,7 +224,7 @@ static int waits_in_d(pid_t tid)
  * Once A holds the lock, nothing here may map memory: B's stack and the
  * buffer of stdout are made before, and "held" goes out by write().
  */
-static int target(const char *dir, long k)
+static int target(const char *dir, long k, long w)
 {
 	char path[4096], line[64], c;
 	pthread_t a, b;
@@ -264,6 +268,10 @@ static int target(const char *dir, long k)
 		     (int)getpid());
 	if (write(1, line, n) != n)
 		return 2;
+	for (i = 0; i < w; i++)
+		worker_site(SYS_getppid, 0, 0, 0);
+	if (w && write(1, "worked\n", 7) != 7)
+		return 2;
 	if (pthread_join(a, NULL) || pthread_join(b, NULL))
 		return 2;
 	/*
@@ -287,8 +295,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int fd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: fusestall DIR K\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: fusestall DIR K [W]\n");
 		return 2;
 	}
 	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
@@ -308,7 +316,8 @@ int main(int argc, char **argv)
 		/* The server's death must close the last /dev/fuse fd. */
 		close(fd);
 		close(notify[1]);
-		_exit(target(argv[1], atol(argv[2])));
+		_exit(target(argv[1], atol(argv[2]),
+			     argc == 4 ? atol(argv[3]) : 0));
 	}
 	close(notify[0]);
 	return serve(fd);

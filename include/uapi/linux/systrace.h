@@ -9,7 +9,10 @@
  * perf needs to observe any task); otherwise it fails with EPERM. The
  * family is reachable from every network namespace. SESSION_NEW also
  * needs ptrace read access (PTRACE_MODE_READ_REALCREDS rules) to the root
- * process. Attributes are validated strictly: unknown attributes,
+ * process. A session belongs to the effective uid that made it:
+ * SESSION_DEL, SESSION_DETACH and LOG_READ fail with EPERM unless the
+ * sender and the socket's opener have that euid, or hold CAP_SYS_ADMIN
+ * in the initial user namespace. Attributes are validated strictly: unknown attributes,
  * wrong types and wrong lengths are rejected with an extack message.
  * All 64-bit values are NLA_U64 attributes aligned with SYSTRACE_A_PAD
  * (or the nest's own *_PAD attribute); no C structs travel on the wire.
