@@ -168,6 +168,7 @@ expect_eq "$(sql 5 | wc -l)" 4 "question 5: the 4 runs"
 [ -d /usr/lib/python3/dist-packages/distributed ] || missing "python3-distributed (Dask's scheduler)"
 X=$T/export
 for h in m1:runs m2:sql; do
+	# shellcheck disable=SC2016 # $1 to $4 are sh -c's own arguments
 	unshare -u sh -c 'hostname "$1" && exec "$2" --store "$3" export --dir "$4"' sh \
 		"${h%%:*}" "$SYSTRACECTL" "$T/${h#*:}.db" "$X" 2>"$T/export.err" ||
 		fail "export of $h: $(cat "$T/export.err")"

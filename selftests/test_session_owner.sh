@@ -57,9 +57,11 @@ expect_line "$CTL_ERR" "^systracectl: kernel rejected SESSION_DEL: $OWNER \\(Ope
 mkdir -p "$T/nw"
 chown 65534:65534 "$T/nw"
 perfmon "$CTL" log "$root" -o "$T/nw/log.csv"
-# The CLI's exit status for a refused drain is its own business (user/).
 log "systracectl log by nobody: exit $CTL_RC: $CTL_ERR"
 expect_contains "$CTL_ERR" "$OWNER $EPERM" "systracectl log of root's session by nobody: stderr"
+# Refused is refused: exit 3 and no log file, not an empty log (exit 0).
+expect_eq "$CTL_RC" 3 "systracectl log of root's session by nobody: exit status"
+expect_eq "$(find "$T/nw" -type f | wc -l)" 0 "systracectl log of root's session by nobody: files left in its directory"
 # Observing is still everyone's with CAP_PERFMON.
 perfmon "$CTL" dump "$root" --csv --sites --no-symbols
 expect_eq "$CTL_RC" 0 "dump of root's session by nobody: exit status"

@@ -143,7 +143,14 @@ static int record(struct st_backend *be, uint32_t id, const struct st_log_opts *
 	sigaction(SIGTERM, &sa, NULL);
 	st_progress_init(&p);
 	while (!stop) {
-		st_log_drain(rec, be, id);
+		ret = st_log_drain(rec, be, id);
+		if (ret == ST_EXIT_PERM) {
+			/* Refused: no log, rather than an empty one. */
+			st_progress_done(&p);
+			st_recorder_abandon(rec);
+			st_backend_close(be);
+			return ret;
+		}
 		if (st_backend_session_get(be, id, &s, &err)) {
 			st_progress_done(&p);
 			st_err_print(&err);

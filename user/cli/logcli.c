@@ -111,14 +111,19 @@ int st_log_begin(struct st_recorder **rp, const struct st_log_opts *o)
 	return st_recorder_begin(rp, &ro, &err) ? st_fail(&err, NULL) : 0;
 }
 
-void st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id)
+int st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id)
 {
 	struct st_err err;
+	int code;
 
-	if (st_recorder_drain(rec, TRACER(be, id), &err)) {
-		st_err_print(&err);
+	if (!st_recorder_drain(rec, TRACER(be, id), &err))
+		return 0;
+	st_err_print(&err);
+	code = st_exit_code(&err);
+	/* A refusal (not the session's owner) is final: nothing is drained. */
+	if (code != ST_EXIT_PERM)
 		st_warn("log: the events the tracer holds now are not drained");
-	}
+	return code;
 }
 
 static void save_progress(void *ctx, uint64_t done, uint64_t total)

@@ -38,7 +38,8 @@ struct st_backend;
  */
 int st_log_begin(struct st_recorder **rp, const struct st_log_opts *o);
 /* st_recorder_drain from session id; a failure said, once. */
-void st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id);
+/* 0, or the exit code of why the tracer's events could not be drained. */
+int st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id);
 /*
  * A last drain and st_recorder_save, with a status line while the log is
  * written; says the outcome. Returns 0 or an exit code; rec is ended.
