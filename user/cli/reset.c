@@ -85,8 +85,15 @@ static int resolve(struct st_backend *be, struct st_store *s, char *arg, uint32_
 	*live = 0;
 	*run_id = 0;
 	ret = st_session_ids(be, &arg, 1, live, err);
-	if (ret == 1)
+	if (ret == 1) {
 		ret = st_backend_session_get(be, *live, &row, err);
+		/*
+		 * Only "no such session" sends SESSION to the store: any other
+		 * refusal (not allowed to read it) is the delete's to say.
+		 */
+		if (ret && err->kind != ST_ERR_NOSESSION && err->err != ENOENT)
+			return 0;
+	}
 	if (!ret)
 		return 0;
 	*live = 0;
@@ -111,7 +118,7 @@ static int reset_mixed(struct st_backend *be, char **args, size_t n)
 	struct st_store *s = NULL;
 	struct st_err err;
 	size_t i;
-	int code = ST_EXIT_OK;
+	int code = ST_EXIT_OK, ret;
 
 	if (!live || !runs) {
 		st_warn("out of memory");
@@ -131,8 +138,9 @@ static int reset_mixed(struct st_backend *be, char **args, size_t n)
 		}
 	for (i = 0; i < n; i++) {
 		if (live[i]) {
-			if (reset_ids(be, &live[i], 1) && code == ST_EXIT_OK)
-				code = ST_EXIT_KERNEL;
+			ret = reset_ids(be, &live[i], 1);
+			if (ret && code == ST_EXIT_OK)
+				code = ret;
 		} else if (st_store_delete(s, runs[i], &err)) {
 			if (err.err != ENOENT)	/* twice on the line, or gone meanwhile */
 				st_err_print(&err);
