@@ -179,7 +179,7 @@ fi
 # clock: an exact count of rewrites ("\r"), plus the one that clears the
 # line at the end and the terminal's "\r\n" after the summary, on any
 # machine. The clock's own limit is an upper bound.
-"$CTL" log --input "$T/big.csv" -o "$T/p.csv" 2>"$T/notty.err"
+ST_TEST_PROGRESS_EVERY=2 "$CTL" log --input "$T/big.csv" -o "$T/p.csv" 2>"$T/notty.err"
 eq "no status line when stderr is no terminal" "$(grep -c $'\r' "$T/notty.err")" 0
 ST_TEST_PROGRESS_EVERY=2 script -qfec "'$CTL' log --input '$T/big.csv' -o '$T/p.csv'" /dev/null \
 	>"$T/tty.out" </dev/null
