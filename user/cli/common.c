@@ -310,22 +310,6 @@ int st_parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* Decimal, no sign, no junk, at least min. Returns 0 or -EINVAL. */
-int st_parse_u64(const char *s, uint64_t *out, uint64_t min)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* The session arg names among list: its id, or the newest of its name. */
 static bool find_session(const struct st_session_row *list, size_t n,
 			 const char *arg, uint32_t *id)

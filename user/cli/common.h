@@ -57,6 +57,5 @@ struct st_sessions_cmd {
 
 int st_sessions_main(int argc, char **argv, const struct st_sessions_cmd *cmd);
 int st_parse_u32(const char *s, uint32_t *out);
-int st_parse_u64(const char *s, uint64_t *out, uint64_t min);
 
 #endif

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "model/columns.h"
 #include "base/err.h"
+#include "base/parse.h"
 #include "sym/interp.h"
 #include "log/log.h"
 #include "log/recorder.h"

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "model/columns.h"
 #include "model/names.h"
+#include "base/parse.h"
 #include "store/store.h"
 #include "libsystrace.h"
 
@@ -577,22 +578,6 @@ out:
 	return ret;
 }
 
-/* Decimal, no sign, no junk: 0 or -EINVAL. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static void no_run(struct st_store *s, const char *arg, struct st_err *err)
 {
 	if (arg)
@@ -614,7 +599,7 @@ int st_store_find(struct st_store *s, const char *arg, uint64_t *run_id,
 
 	if (!arg)
 		ret = prepare(s, "SELECT max(run_id) FROM runs HAVING count(*) > 0", &st, err);
-	else if (!parse_u64(arg, &id) && id <= INT64_MAX)
+	else if (!st_parse_u64(arg, &id, 0) && id <= INT64_MAX)
 		ret = prepare(s, "SELECT run_id FROM runs WHERE run_id = ?1", &st, err);
 	else
 		ret = prepare(s, "SELECT max(run_id) FROM runs WHERE name = ?2 "
@@ -850,7 +835,7 @@ static uint64_t store_cap(void)
 	const char *c = getenv("SYSTRACE_STORE_CAP");
 	uint64_t v;
 
-	return c && !parse_u64(c, &v) && v ? v : ST_STORE_CAP_DEFAULT;
+	return c && !st_parse_u64(c, &v, 0) && v ? v : ST_STORE_CAP_DEFAULT;
 }
 
 /* The oldest run but keep, while the runs take more than cap: 0 when none. */
