@@ -45,9 +45,10 @@ endif
 # in-tree build's systrace.mod.c holds that kernel's vermagic).
 KMOD_SRCS = $(filter-out %.mod.c,$(wildcard $(TOP)/kmod/*.c)) $(wildcard $(TOP)/kmod/*.h) $(TOP)/kmod/Kbuild
 
-KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION)
+# $(3): more make variables (SYSTRACE_TESTING=y: the test knobs, kmod/Kbuild).
+KMAKE = $(MAKE) -C $(1) M=$(2) W=1 SYSTRACE_VERSION=$(SYSTRACE_VERSION) $(3)
 
-.PHONY: all module user selftests man modules-all kmod-kver check check-full check-debug check-mutants demo deps bench lint style clean
+.PHONY: all module user selftests man modules-all kmod-kver kmod-install check check-full check-debug check-mutants demo deps bench lint style clean
 
 all: module user selftests man
 
@@ -64,24 +65,33 @@ selftests:
 
 # Each kernel gets its own output tree of links to the sources, so the
 # objects of one kernel never mix with another's: $(call KMOD_KVER,V) is
-# the shell commands that build build/V/kmod/systrace.ko.
-KMOD_KVER = d=$(TOP)/build/$(1); mkdir -p $$d/kmod; \
+# the shell commands that build build/V/kmod/systrace.ko, the module for
+# the tests (with the test knobs: SYSTRACE_TESTING=y, kmod/Kbuild);
+# $(call KMOD_KVER,V,install/) builds build/install/V/kmod/systrace.ko,
+# the module to install, without them.
+KMOD_KVER = d=$(TOP)/build/$(2)$(1); mkdir -p $$d/kmod; \
 	ln -sfn $(TOP)/include $$d/include; \
 	ln -sf $(TOP)/Kbuild $$d/Kbuild; \
 	for f in $(KMOD_SRCS); do ln -sf $$f $$d/kmod/; done; \
 	find $$d/kmod -maxdepth 1 -type l -name '*.mod.c' -delete; \
-	echo "  KMOD    $(1)"; \
-	$(call KMAKE,/lib/modules/$(1)/build,$$d) modules
+	echo "  KMOD    $(2)$(1)"; \
+	$(call KMAKE,/lib/modules/$(1)/build,$$d,$(if $(2),,SYSTRACE_TESTING=y)) modules
 
 modules-all:
 	@set -e; for v in $(TEST_KVERS); do $(call KMOD_KVER,$$v); done
 
-# The module for KVER alone (make install's), in build/KVER/kmod/.
-kmod-kver:
-	@test -d /lib/modules/$(KVER)/build || { \
+# The test module for KVER alone, in build/KVER/kmod/ (scripts/mutate's);
+# kmod-install: make install's, in build/install/KVER/kmod/.
+NEED_KDIR = @test -d /lib/modules/$(KVER)/build || { \
 		echo "no /lib/modules/$(KVER)/build: install linux-headers-$(KVER), or set KVER to a kernel whose headers are installed" >&2; \
 		exit 1; }
+kmod-kver:
+	$(NEED_KDIR)
 	@set -e; $(call KMOD_KVER,$(KVER))
+
+kmod-install:
+	$(NEED_KDIR)
+	@set -e; $(call KMOD_KVER,$(KVER),install/)
 
 # The man pages, rendered from docs/man/*.scd into build/man/, dated by the
 # last commit (so that a rebuild gives the same file). scdoc puts its .nh
@@ -178,7 +188,7 @@ DKMS_KVERS ?= $(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build)
 .PHONY: uninstall uninstall-user uninstall-module uninstall-dkms
 
 # The module is built first: without KVER's headers nothing is installed.
-install: kmod-kver install-user install-module
+install: kmod-install install-user install-module
 
 install-user: user man
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man4 $(DESTDIR)$(BASHCOMPDIR)
@@ -188,12 +198,12 @@ install-user: user man
 	$(INSTALL) -m 644 user/systracectl.bash $(DESTDIR)$(BASHCOMPDIR)/systracectl
 
 # One systrace.ko per kernel: modprobe would pick one of two at random.
-install-module: kmod-kver
+install-module: kmod-install
 	@[ -n "$(DESTDIR)" ] || ! ls /lib/modules/$(KVER)/updates/dkms/systrace.ko* >/dev/null 2>&1 || { \
 		echo "DKMS installed systrace for $(KVER) (/lib/modules/$(KVER)/updates/dkms/): remove it first (make uninstall-dkms)" >&2; \
 		exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(MODDIR)
-	$(INSTALL) -m 644 build/$(KVER)/kmod/systrace.ko $(DESTDIR)$(MODDIR)/systrace.ko
+	$(INSTALL) -m 644 build/install/$(KVER)/kmod/systrace.ko $(DESTDIR)$(MODDIR)/systrace.ko
 	$(if $(DESTDIR),,$(DEPMOD) -a $(KVER))
 
 uninstall: uninstall-user uninstall-module

@@ -242,8 +242,53 @@ struct st_attach {
 #define ST_THREAD_RESTARTS	8
 
 /*
+ * st_walk_leave() and st_walk_back() - let an RCU walk of a task list stand
+ * at @t while it is out of RCU (to allocate, to let others run)
+ *
+ * The walk holds @t meanwhile, so its list pointers stay readable; whether
+ * they still lead on through the list is for @listed to tell, back under
+ * RCU. The thread list and the task list are both written under
+ * tasklist_lock, before the grace period that would free what @t's
+ * pointers lead to: a reader that starts after that grace period sees the
+ * change.
+ *
+ * Return: st_walk_back(): whether @t is still listed (else the walk
+ * starts again, each its own way).
+ */
+static void st_walk_leave(struct task_struct *t)
+{
+	get_task_struct(t);
+	rcu_read_unlock();
+}
+
+static bool st_walk_back(struct task_struct *t,
+			 bool (*listed)(struct task_struct *))
+{
+	bool still;
+
+	rcu_read_lock();
+	still = listed(t);
+	if (still) {
+		/* Not the last reference: the list's is still held. */
+		put_task_struct(t);
+	} else {
+		/* Perhaps the last: not under RCU. */
+		rcu_read_unlock();
+		put_task_struct(t);
+		rcu_read_lock();
+	}
+	return still;
+}
+
+/* Is @t still on its thread list? Its pid goes with its place there. */
+static bool st_thread_listed(struct task_struct *t)
+{
+	return pid_alive(t);
+}
+
+/*
  * Make up to @want thread records for @pool, out of RCU, and let others
- * run; the walk stands at @t, which it holds. Back under RCU.
+ * run; the walk stands at @t. Back under RCU.
  *
  * Return: false when @t left its thread list meanwhile (the walk starts
  * again from the first thread).
@@ -252,24 +297,12 @@ static bool st_thread_refill(struct st_session *s, struct st_thread **pool,
 			     int *npool, int want, struct task_struct *t)
 {
 	struct st_thread *nt;
-	bool listed;
 
-	get_task_struct(t);
-	rcu_read_unlock();
+	st_walk_leave(t);
 	while (*npool < want && (nt = st_thread_new(s, GFP_KERNEL)))
 		pool[(*npool)++] = nt;
 	cond_resched();
-	rcu_read_lock();
-	/* Its pid goes with its place on the list, under tasklist_lock. */
-	listed = pid_alive(t);
-	if (listed) {
-		put_task_struct(t);
-	} else {
-		rcu_read_unlock();
-		put_task_struct(t);
-		rcu_read_lock();
-	}
-	return listed;
+	return st_walk_back(t, st_thread_listed);
 }
 
 /*
@@ -509,23 +542,13 @@ static int st_tree_pause(struct st_tree *tr, struct task_struct *p, bool gone)
 	bool listed;
 	int ret = 0;
 
-	get_task_struct(p);
-	rcu_read_unlock();
+	st_walk_leave(p);
 	if (tr->n == tr->cap)
 		ret = st_tree_grow(tr);
 	cond_resched();
 	if (!ret && fatal_signal_pending(current))
 		ret = -EINTR;
-	rcu_read_lock();
-	listed = st_task_listed(p);
-	if (listed) {
-		/* Not the last reference: the task list's is still held. */
-		put_task_struct(p);
-	} else {
-		rcu_read_unlock();
-		put_task_struct(p);
-		rcu_read_lock();
-	}
+	listed = st_walk_back(p, st_task_listed);
 	return ret ?: !listed || gone;
 }
 
@@ -563,6 +586,7 @@ static struct task_struct *st_tree_resume(struct st_tree *tr,
  */
 static bool st_tree_test_gone(struct st_tree *tr, u32 *last_n)
 {
+#ifdef SYSTRACE_TESTING
 	u32 left;
 
 	left = READ_ONCE(st_test_walk_stuck);
@@ -576,6 +600,7 @@ static bool st_tree_test_gone(struct st_tree *tr, u32 *last_n)
 		WRITE_ONCE(st_test_walk_gone, left - 1);
 		return true;
 	}
+#endif
 	return false;
 }
 

@@ -9,6 +9,7 @@
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
@@ -207,6 +208,21 @@ struct st_thread {
 	struct rcu_head rcu;
 };
 
+/*
+ * How a session's tracing ended, decided once, under its lock, by the
+ * first of delete and detach (the other is refused): ST_OPEN, threads may
+ * join (attach, fork, exec); ST_KILLED (SESSION_DEL, the module's unload),
+ * none joins any more and the rows go with the session; ST_DETACHED
+ * (SESSION_DETACH), none joins any more and the rows stay, readable, their
+ * running images ended SYSTRACE_END_DETACHED. Whether tasks are still
+ * traced is not this: live_tasks counts them.
+ */
+enum st_session_end {
+	ST_OPEN,
+	ST_KILLED,
+	ST_DETACHED,
+};
+
 struct st_session {
 	struct list_head node;		/* st_sessions, st_mutex + RCU */
 	struct kref ref;
@@ -221,9 +237,8 @@ struct st_session {
 	struct pid_namespace *pidns;
 	u64 created_ns, realtime_base_ns;
 
-	spinlock_t lock;		/* procs, threads, objs, dead */
-	bool dead;			/* no thread joins any more */
-	bool detached;			/* SESSION_DETACH: dead, rows kept */
+	spinlock_t lock;		/* procs, threads, objs, end */
+	enum st_session_end end;	/* written under lock, once */
 	bool live;			/* counted in st_live_sessions */
 	struct st_proc *procs, *procs_tail;
 	u64 nprocs, next_id;
@@ -299,10 +314,41 @@ extern unsigned int st_max_procs;
 extern unsigned int st_max_sites;
 extern unsigned long st_max_mem;
 extern unsigned long st_max_mem_total;
+
+/*
+ * The test knobs: module parameters only in a build for the tests
+ * (SYSTRACE_TESTING=y: make modules-all, the debug and fuzz builds), so
+ * that a module built to be installed (make install, DKMS, the package)
+ * has no path a parameter can bend. Elsewhere each is a constant 0.
+ */
+#ifdef SYSTRACE_TESTING
 extern bool st_force_late_resolve;
 extern unsigned int st_test_walk_gone;
 extern unsigned int st_test_walk_stuck;
 extern unsigned int st_test_work_delay_ms;
+
+static inline bool st_testing_late_resolve(void)
+{
+	return READ_ONCE(st_force_late_resolve);
+}
+
+static inline void st_testing_work_delay(void)
+{
+	unsigned int ms = READ_ONCE(st_test_work_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+#else
+static inline bool st_testing_late_resolve(void)
+{
+	return false;
+}
+
+static inline void st_testing_work_delay(void)
+{
+}
+#endif
 
 /* attach.c */
 bool st_task_traced(struct task_struct *task);

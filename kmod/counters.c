@@ -24,7 +24,6 @@
  */
 #include <linux/perf_event.h>
 #include <linux/slab.h>
-#include <linux/delay.h>
 #include <linux/workqueue.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -162,8 +161,7 @@ static void st_counter_last_fn(struct work_struct *work)
 	struct st_counter *c = container_of(work, struct st_counter, work);
 	struct st_session *s = c->s;
 
-	if (st_test_work_delay_ms)
-		msleep(st_test_work_delay_ms);
+	st_testing_work_delay();
 	mutex_lock(&c->lock);
 	st_counter_read(c, c->last);
 	mutex_unlock(&c->lock);

@@ -9,7 +9,6 @@
  */
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
-#include <linux/delay.h>
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
 #include <linux/binfmts.h>
@@ -294,8 +293,7 @@ static void st_hooks_work_fn(struct work_struct *work)
 {
 	bool unregistered = false;
 
-	if (st_test_work_delay_ms)
-		msleep(st_test_work_delay_ms);
+	st_testing_work_delay();
 	mutex_lock(&st_mutex);
 	if (st_registered && !st_sessions_live()) {
 		st_hooks_unregister(ARRAY_SIZE(st_tps));

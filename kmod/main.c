@@ -32,6 +32,7 @@ module_param_named(max_mem_total, st_max_mem_total, ulong, 0644);
 MODULE_PARM_DESC(max_mem_total,
 		 "Bytes of memory of all sessions together (0 at load: 1/8 of RAM)");
 
+#ifdef SYSTRACE_TESTING
 bool st_force_late_resolve;
 module_param_named(force_late_resolve, st_force_late_resolve, bool, 0644);
 MODULE_PARM_DESC(force_late_resolve,
@@ -51,6 +52,7 @@ unsigned int st_test_work_delay_ms;
 module_param_named(test_work_delay_ms, st_test_work_delay_ms, uint, 0600);
 MODULE_PARM_DESC(test_work_delay_ms,
 		 "Testing: each exit read of a counter and each unregistration of the probes waits this long first (ms)");
+#endif
 
 static int __init st_init(void)
 {

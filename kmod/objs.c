@@ -202,7 +202,7 @@ struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 		st_stat_inc(s, ST_DROPPED_RESOLVE);
 		return NULL;
 	}
-	if (READ_ONCE(st_force_late_resolve) || !mmap_read_trylock(mm))
+	if (st_testing_late_resolve() || !mmap_read_trylock(mm))
 		return ERR_PTR(-EAGAIN);
 	obj = st_obj_locked(s, mm, addr, map, offset, gfp);
 	mmap_read_unlock(mm);
@@ -323,7 +323,7 @@ bool st_resolve_now(struct st_proc *p)
 {
 	struct mm_struct *mm = current->mm;
 
-	if (!atomic_read(&p->npending) || READ_ONCE(p->s->dead))
+	if (!atomic_read(&p->npending) || READ_ONCE(p->s->end) != ST_OPEN)
 		return false;
 	/* d_path() is relative to current's root: none past exit_fs(). */
 	if (!mm || !current->fs)

@@ -28,7 +28,7 @@ int st_nl_put_params(struct sk_buff *skb)
 	    st_put_u64(skb, SYSTRACE_PARAM_MAX_MEM_TOTAL_BYTES,
 		       READ_ONCE(st_max_mem_total), SYSTRACE_PARAM_PAD) ||
 	    nla_put_u8(skb, SYSTRACE_PARAM_FORCE_LATE_RESOLVE,
-		       READ_ONCE(st_force_late_resolve)))
+		       st_testing_late_resolve()))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

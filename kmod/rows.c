@@ -68,7 +68,7 @@ struct st_proc *st_proc_new(struct st_session *s, struct task_struct *task,
 	INIT_LIST_HEAD(&p->live);
 
 	spin_lock(&s->lock);
-	if (s->dead || s->nprocs >= st_max_procs) {
+	if (s->end != ST_OPEN || s->nprocs >= st_max_procs) {
 		spin_unlock(&s->lock);
 		st_chash_free(&p->hash, s);
 		st_cache_free(s, st_proc_cache, p);

@@ -97,7 +97,7 @@ struct st_session *st_session_get_next(u32 id)
  */
 u32 st_session_state(struct st_session *s)
 {
-	if (READ_ONCE(s->detached))
+	if (READ_ONCE(s->end) == ST_DETACHED)
 		return SYSTRACE_STATE_DETACHED;
 	if (!atomic_read(&s->live_tasks))
 		return SYSTRACE_STATE_FINISHED;
@@ -352,7 +352,8 @@ void st_session_kill(struct st_session *s)
 	LIST_HEAD(owned);
 
 	spin_lock(&s->lock);
-	s->dead = true;
+	if (s->end == ST_OPEN)
+		WRITE_ONCE(s->end, ST_KILLED);
 	spin_unlock(&s->lock);
 	st_threads_take(s, &owned);
 	synchronize_rcu();
@@ -416,7 +417,7 @@ int st_session_del(u32 id, struct netlink_ext_ack *extack)
 int st_session_detach(u32 id, struct netlink_ext_ack *extack)
 {
 	struct st_session *s;
-	bool dead, detached;
+	enum st_session_end end;
 
 	s = st_session_get(id);
 	if (!s) {
@@ -425,22 +426,19 @@ int st_session_detach(u32 id, struct netlink_ext_ack *extack)
 	}
 	/* One decision per session: the first detach, or a delete, wins. */
 	spin_lock(&s->lock);
-	dead = s->dead;
-	detached = s->detached;
-	if (!dead) {
-		s->dead = true;
-		WRITE_ONCE(s->detached, true);
-	}
+	end = s->end;
+	if (end == ST_OPEN)
+		WRITE_ONCE(s->end, ST_DETACHED);
 	spin_unlock(&s->lock);
 	/* A concurrent delete may kill it too: each thread is taken once. */
-	if (!dead)
+	if (end == ST_OPEN)
 		st_session_kill(s);
 	st_session_put(s);
-	if (detached) {
+	if (end == ST_DETACHED) {
 		NL_SET_ERR_MSG_MOD(extack, "the session is already detached");
 		return -EALREADY;
 	}
-	if (dead) {
+	if (end == ST_KILLED) {
 		NL_SET_ERR_MSG_MOD(extack, "no session with that id (being deleted)");
 		return -ENOENT;
 	}

@@ -164,7 +164,7 @@ struct st_thread *st_thread_insert(struct st_session *s, struct st_proc *p,
 	INIT_LIST_HEAD(&t->snode);
 
 	spin_lock(&s->lock);
-	if (s->dead)
+	if (s->end != ST_OPEN)
 		ret = -ESRCH;
 	else if (old)
 		ret = old->owned ? -ESRCH :
@@ -332,8 +332,8 @@ bool st_thread_own(struct st_thread *t)
 }
 
 /**
- * st_threads_take() - own every thread of a dead session
- * @s: a session marked dead, so that no thread joins it any more
+ * st_threads_take() - own every thread of an ended session
+ * @s: a session past ST_OPEN, so that no thread joins it any more
  * @owned: receives the records, linked by ->snode
  *
  * A probe that still holds one of them (it looked it up before) finds it
@@ -345,7 +345,7 @@ void st_threads_take(struct st_session *s, struct list_head *owned)
 	struct st_thread *t;
 
 	spin_lock(&s->lock);
-	WARN_ON_ONCE(!s->dead);
+	WARN_ON_ONCE(s->end == ST_OPEN);
 	list_for_each_entry(t, &s->threads, snode) {
 		t->owned = true;
 		rhashtable_remove_fast(&st_tasks, &t->node, st_task_params);

@@ -62,9 +62,13 @@ $user_files"
 			usr/local/share/man/man8/systracectl.8 build/man/systracectl.8 \
 			usr/local/share/man/man4/systrace.4 build/man/systrace.4 \
 			usr/local/share/bash-completion/completions/systracectl user/systracectl.bash \
-			"lib/modules/$kver/updates/systrace.ko" "build/$kver/kmod/systrace.ko"
+			"lib/modules/$kver/updates/systrace.ko" "build/install/$kver/kmod/systrace.ko"
 		eq "the installed module is built for $kver (vermagic)" \
 			"$(PATH=$PATH:/usr/sbin:/sbin modinfo -F vermagic "$D/a/lib/modules/$kver/updates/systrace.ko" | cut -d' ' -f1)" "$kver"
+		# The test knobs are the tests' alone (SYSTRACE_TESTING, kmod/Kbuild).
+		eq "the installed module's parameters (modinfo -p): no test knob" \
+			"$(PATH=$PATH:/usr/sbin:/sbin modinfo -p "$D/a/lib/modules/$kver/updates/systrace.ko" | cut -d: -f1 | sort | tr '\n' ' ')" \
+			"max_mem max_mem_total max_procs max_sessions max_sites "
 		eq "make install with DESTDIR leaves $dep alone (no depmod)" "$(stat -c %Y "$dep" 2>/dev/null)" "$dep_before"
 		if run "make uninstall DESTDIR=... KVER=$kver" uninstall DESTDIR="$D/a" KVER="$kver"; then
 			eq "make uninstall KVER=$kver leaves no file" "$(files "$D/a")" ""
