@@ -229,6 +229,7 @@ struct st_session {
 	u32 id;
 	char name[SYSTRACE_NAME_MAX];
 	kuid_t owner;			/* the creator's euid: may delete it */
+	bool owner_ptrace;		/* the creator had CAP_SYS_PTRACE */
 	pid_t root_pid;
 	u32 flags;
 	u32 seed;			/* site hash key: chains a program cannot aim */

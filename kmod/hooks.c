@@ -14,6 +14,7 @@
 #include <linux/binfmts.h>
 #include <linux/timekeeping.h>
 #include <linux/pid_namespace.h>
+#include <linux/sched/coredump.h>
 #include "core.h"
 #include "hot.h"
 
@@ -137,6 +138,20 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	/* execve's own exit runs in the new image; it belongs to the old. */
 	if (old && t->cur.ts)
 		st_tsite_account(t, 0, st_tclock(t));
+	/*
+	 * An image the session's creator could not ptrace is not traced, as
+	 * perf stops counting it: begin_new_exec() left the new mm
+	 * undumpable (setuid, setgid, file capabilities, an unreadable file).
+	 * The old image's row ends saying so; the task leaves the session.
+	 */
+	if (!s->owner_ptrace && get_dumpable(task->mm) != SUID_DUMP_USER) {
+		if (!st_thread_own(t))
+			goto out;
+		if (old)
+			st_proc_end(old, SYSTRACE_END_EXEC_UNTRACED, 0);
+		st_thread_detach(t, true);
+		goto out;
+	}
 	p = st_proc_new(s, task, old ? old->parent_id : 0,
 			old ? old->ppid : st_real_ppid(task, s),
 			old ? old->id : 0, st_obj_get(s, bprm->file, GFP_NOWAIT),

@@ -13,6 +13,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/cred.h>
+#include <linux/capability.h>
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
 #include "core.h"
@@ -150,6 +151,8 @@ static struct st_session *st_session_alloc(const char *name, u32 flags,
 	s->flags = flags;
 	s->counters = counters;
 	s->owner = current_euid();
+	/* Without it, an exec into an image it could not ptrace ends tracing. */
+	s->owner_ptrace = ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE);
 	s->seed = get_random_u32();
 	if (st_objs_init(s)) {
 		kfree(s);

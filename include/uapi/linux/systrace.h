@@ -385,6 +385,12 @@ enum systrace_end {
 	SYSTRACE_END_SIGNALED,		/* EXIT_SIGNAL holds the signal */
 	SYSTRACE_END_EXEC,		/* replaced by a successful execve */
 	SYSTRACE_END_DETACHED,		/* session deleted or detached */
+	/*
+	 * Replaced by a successful execve of an image that the session's
+	 * creator could not ptrace (setuid, setgid, file capabilities, an
+	 * unreadable file): the new image and what it starts are not traced.
+	 */
+	SYSTRACE_END_EXEC_UNTRACED,
 
 	__SYSTRACE_END_MAX
 };

@@ -29,6 +29,7 @@ static const char *const end_names[] = {
 	[SYSTRACE_END_SIGNALED] = "signaled",
 	[SYSTRACE_END_EXEC] = "exec",
 	[SYSTRACE_END_DETACHED] = "detached",
+	[SYSTRACE_END_EXEC_UNTRACED] = "exec-untraced",
 };
 
 static const char *const state_names[] = {
