@@ -21,11 +21,23 @@ int st_dump_read(const char *arg, const char *input, struct st_dump *d,
  * this command (if it dies, by the next). st_run_save: session id saved
  * and freed; 0 or an exit code, said. st_run_settle: finished sessions
  * left pending are saved. st_run_read: a stored run, as st_dump_read.
+ * st_run_log: the temporal log's file of a stored run, readable.
  */
 int st_run_pending(const struct st_session_row *r);
+/*
+ * The same in two steps around the session's making: the store's write
+ * lock (NULL: no store, said), then the session r's pending row (r NULL:
+ * none was made) and the lock given back. No wait between the two, so a
+ * command killed while it sets up leaves no session unknown to the store
+ * but for that instant.
+ */
+struct st_store;
+struct st_store *st_run_pending_begin(void);
+int st_run_pending_end(struct st_store *s, const struct st_session_row *r);
 int st_run_save(struct st_backend *be, uint32_t id, const char *log_path);
 void st_run_settle(struct st_backend *be);
 int st_run_read(const char *arg, struct st_dump *d, struct st_err *err);
+int st_run_log(const char *arg, char **path, struct st_err *err);
 /* SYSTRACE_NO_SAVE set to 1: start and attach as with --no-save. */
 bool st_no_save_env(void);
 int st_session_report_check(const struct st_dump *d);

@@ -27,7 +27,9 @@ const char log_usage[] =
 	"and the fork, exec and exit events, to FILE. Each event is read once:\n"
 	"run one reader per session. With --input, converts a saved log (CSV or\n"
 	"JSONL, zstd-compressed or not, or a spool a failed recording kept) to\n"
-	"FORMAT (its phases as saved) instead.\n\n"
+	"FORMAT (its phases as saved) instead. A SESSION that no live session\n"
+	"answers is a stored run (docs/store.md): the log file its start --log\n"
+	"wrote, whose path the store keeps, is converted the same way.\n\n"
 	"  -o, --output FILE      the log file: written as FILE.partial, renamed\n"
 	"                         once whole; a name ending in .zst compresses it\n"
 	"  -f, --log-format F     csv, jsonl, chrome (trace-event JSON), or\n"
@@ -171,6 +173,34 @@ static int record(struct st_backend *be, uint32_t id, const struct st_log_opts *
 	return ret;
 }
 
+/*
+ * No live session answers arg (or no tracer can be asked): the stored run
+ * it names, whose log file start --log wrote, converted to o's format.
+ * The tracer's error (terr) is said when the store knows nothing better.
+ */
+static int stored(const char *arg, const struct st_log_opts *o, const struct st_err *terr)
+{
+	struct st_err err;
+	char *path;
+	int ret;
+
+	if (st_run_log(arg, &path, &err)) {
+		if (err.kind == ST_ERR_NONE ||
+		    (err.kind == ST_ERR_NOSESSION && !strcmp(err.op, "session") &&
+		     terr->kind != ST_ERR_NOSESSION && terr->kind != ST_ERR_NOMODULE &&
+		     terr->err != ENOENT))
+			return st_fail(terr, NULL);
+		return st_fail(&err, NULL);
+	}
+	if (o->early_object) {
+		free(path);
+		return st_usage_error(log_usage, "--early-object: a stored run's log keeps the phases it was saved with");
+	}
+	ret = convert(path, o);
+	free(path);
+	return ret;
+}
+
 int log_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -182,7 +212,7 @@ int log_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *input = NULL;
+	const char *input = NULL, *arg;
 	struct st_log_opts o = { .fmt = -1 };
 	struct st_session_row s;
 	struct st_backend *be;
@@ -215,10 +245,13 @@ int log_main(int argc, char **argv)
 			return st_usage_error(log_usage, "--input takes no SESSION and no --early-object");
 		return convert(input, &o);
 	}
-	if (st_backend_open(&be, &err))
-		return st_fail(&err, NULL);
-	if (st_session_pick(be, optind < argc ? argv[optind] : NULL, &id, &err) ||
-	    st_backend_session_get(be, id, &s, &err))
+	arg = optind < argc ? argv[optind] : NULL;
+	ret = st_backend_open(&be, &err);
+	if (!ret && (ret = st_session_pick(be, arg, &id, &err)))
+		st_backend_close(be);
+	if (ret)
+		return stored(arg, &o, &err);
+	if (st_backend_session_get(be, id, &s, &err))
 		return st_fail(&err, be);
 	if (!s.log_buffer) {
 		st_err_set(&err, ST_ERR_KERNEL, ENOENT, "log",

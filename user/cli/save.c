@@ -92,15 +92,35 @@ bool st_no_save_env(void)
 
 int st_run_pending(const struct st_session_row *r)
 {
+	return st_run_pending_end(st_run_pending_begin(), r);
+}
+
+struct st_store *st_run_pending_begin(void)
+{
 	struct st_store *s = NULL;
+	struct st_err err;
+
+	if (!st_store_open(&s, &err) && !st_store_begin(s, &err))
+		return s;
+	st_err_print(&err);
+	st_store_close(s);
+	return NULL;
+}
+
+int st_run_pending_end(struct st_store *s, const struct st_session_row *r)
+{
 	struct st_err err;
 	int ret;
 
-	ret = st_store_open(&s, &err);
-	if (!ret)
-		ret = st_store_pending_add(s, r, &err);
+	if (!s)
+		return -EIO;
+	ret = r ? st_store_pending_add(s, r, &err) : 0;
 	if (ret)
 		st_err_print(&err);
+	if (st_store_commit(s, &err)) {
+		st_err_print(&err);
+		ret = ret ? ret : -EIO;
+	}
 	st_store_close(s);
 	return ret;
 }
@@ -181,6 +201,49 @@ int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
 		ret = st_store_load(s, run_id, d, err);
 	st_store_close(s);
 	return ret;
+}
+
+/*
+ * The temporal log's file of the stored run arg names, in *path
+ * (malloc'd): 0, or -errno with err said best (no store, no such run, a
+ * run saved without a log, a log file gone since).
+ */
+int st_run_log(const char *arg, char **path, struct st_err *err)
+{
+	struct st_store *s = NULL;
+	uint64_t run_id;
+	int ret;
+
+	*path = NULL;
+	if (access(st_store_path(), F_OK)) {
+		st_err_set(err, ST_ERR_NONE, ENOENT, "session", "no run store at %s",
+			   st_store_path());
+		return -ENOENT;
+	}
+	ret = st_store_open(&s, err);
+	if (!ret)
+		ret = st_store_find(s, arg, &run_id, err);
+	if (!ret)
+		ret = st_store_log_path(s, run_id, path, err);
+	st_store_close(s);
+	if (ret)
+		return ret;
+	if (!*path) {
+		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "log",
+			   "run %" PRIu64 " was saved without a temporal log (start --log FILE keeps one)",
+			   run_id);
+		return -ENOENT;
+	}
+	if (access(*path, R_OK)) {
+		ret = -errno;
+		st_err_set(err, ST_ERR_LOCAL, -ret, "log",
+			   "run %" PRIu64 "'s log %s cannot be read (moved or deleted since the run was saved?)",
+			   run_id, *path);
+		free(*path);
+		*path = NULL;
+		return ret;
+	}
+	return 0;
 }
 
 static int save_all(struct st_backend *be, struct st_store *s)

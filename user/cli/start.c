@@ -402,6 +402,7 @@ int start_main(int argc, char **argv)
 	struct st_err err;
 	struct st_backend *be;
 	struct st_recorder *rec = NULL;
+	struct st_store *pend;
 	struct st_progress progress;
 	sigset_t block, oldmask;
 	int go[2], execst[2], ret, status, e;
@@ -449,7 +450,9 @@ int start_main(int argc, char **argv)
 	req.counters = o.req.counters;
 	req.log_buffer = o.log.buffer;
 	st_run_settle(be);
+	pend = o.no_save ? NULL : st_run_pending_begin();
 	if (st_backend_session_new(be, &req, &s, &err)) {
+		st_run_pending_end(pend, NULL);
 		kill(pid, SIGKILL);
 		wait_child(pid);
 		if (o.log.path)
@@ -458,8 +461,7 @@ int start_main(int argc, char **argv)
 	}
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
 		s.name[0] ? " \"" : "", s.name, s.name[0] ? "\"" : "", o.cmd[0], pid);
-	if (!o.no_save)
-		st_run_pending(&s);
+	st_run_pending_end(pend, &s);
 
 	while (write(go[1], "g", 1) < 0 && errno == EINTR)
 		;

@@ -22,7 +22,9 @@ const char top_usage[] =
 	"the calls), read again every interval until the session has no task\n"
 	"left, --count frames were shown, or SIGINT. On a terminal each frame\n"
 	"replaces the last; otherwise frames follow each other, separated by a\n"
-	"blank line. SESSION is as for dump (default: the newest session).\n\n"
+	"blank line. SESSION is as for dump (default: the newest session); a\n"
+	"stored run (docs/store.md) shows one frame, its rates over the run's\n"
+	"span: from its creation to its last process's end.\n\n"
 	"  --interval S   seconds between reads, 1 to 3600 (default 1)\n"
 	"  --count N      stop after N frames (default: when the session ends)\n"
 	"  --top N        rows of each table (default 10)\n"
@@ -129,6 +131,41 @@ static void pause_s(uint64_t s)
 		;
 }
 
+/*
+ * No live session answers (or no tracer can be asked): the stored run
+ * o->session names, as one frame whose rates are over the run's span, from
+ * its creation to its last process's end. The tracer's error (terr) is
+ * said when the store has no such run either.
+ */
+static int stored(const struct top_opts *o, const struct st_err *terr, bool tty)
+{
+	struct st_dump d;
+	struct st_err err;
+	uint64_t end = 0;
+	size_t i;
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	if (st_run_read(o->session, &d, &err)) {
+		if (err.kind == ST_ERR_NOSESSION &&
+		    (terr->kind == ST_ERR_NOSESSION || terr->kind == ST_ERR_NOMODULE ||
+		     terr->err == ENOENT))
+			return st_fail(&err, NULL);
+		return st_fail(terr, NULL);
+	}
+	for (i = 0; i < d.nprocs; i++)
+		if (d.procs[i].has_end_ns && d.procs[i].end_ns > end)
+			end = d.procs[i].end_ns;
+	ret = frame(o, NULL, &d, end > d.session.created_ns ? end - d.session.created_ns : 1,
+		    tty, true);
+	st_dump_free(&d);
+	if (ret) {
+		st_err_set(&err, ST_ERR_LOCAL, -ret, "writing the view", NULL);
+		return st_fail(&err, NULL);
+	}
+	return ST_EXIT_OK;
+}
+
 int top_main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -145,8 +182,12 @@ int top_main(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	if (st_backend_open(&be, &err) || st_session_pick(be, o.session, &id, &err))
-		return st_fail(&err, be);
+	if (st_backend_open(&be, &err))
+		return stored(&o, &err, tty);
+	if (st_session_pick(be, o.session, &id, &err)) {
+		st_backend_close(be);
+		return stored(&o, &err, tty);
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (;;) {

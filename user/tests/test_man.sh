@@ -67,14 +67,21 @@ eq "systracectl(8) EXIT STATUS has the codes of systracectl --help" \
 	"$(man_terms "$P8" "EXIT STATUS" | cut -f2)" \
 	"$("$CTL" --help | awk '/^Exit codes:/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1 }')"
 
-# Global options: each one the page lists works (exit 0, prints to stdout).
+# Global options: each one the page lists works (exit 0, prints to stdout);
+# --store takes a PATH and a subcommand after it (here --version, which
+# reads no store), and systracectl --help names it.
 globals=$(man_terms "$P8" "GLOBAL OPTIONS" | cut -f2 | option_words)
 bad=
 for o in $globals; do
-	out=$("$CTL" "$o" 2>/dev/null) && [ -n "$out" ] || bad+=" $o"
+	if [ "$o" = --store ]; then
+		out=$("$CTL" --store "$TOP/build/man/no-such.db" --version 2>/dev/null)
+	else
+		out=$("$CTL" "$o" 2>/dev/null)
+	fi && [ -n "$out" ] || bad+=" $o"
 done
 eq "systracectl takes each global option of systracectl(8) (${globals//$'\n'/ })" "${bad# }" ""
-same_set "systracectl(8) GLOBAL OPTIONS are -h, --help and --version" "$globals" $'-h\n--help\n--version'
+same_set "systracectl(8) GLOBAL OPTIONS are -h, --help, --version and --store" "$globals" $'-h\n--help\n--version\n--store'
+eq "systracectl --help names --store PATH" "$("$CTL" --help | grep -c '^--store PATH:')" 1
 
 # ENVIRONMENT: the SYSTRACE_* variables systracectl reads (the string
 # literals of that form in its sources), both ways, in each page.

@@ -362,6 +362,20 @@ int st_store_pending_add(struct st_store *s, const struct st_session_row *r,
 	return ret < 0 ? ret : 0;
 }
 
+int st_store_begin(struct st_store *s, struct st_err *err)
+{
+	return exec(s, "BEGIN IMMEDIATE", err);
+}
+
+int st_store_commit(struct st_store *s, struct st_err *err)
+{
+	int ret = exec(s, "COMMIT", err);
+
+	if (ret)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
 int st_store_pending_del(struct st_store *s, const struct st_session_row *r,
 			 struct st_err *err)
 {
@@ -619,6 +633,31 @@ int st_store_find(struct st_store *s, const char *arg, uint64_t *run_id,
 	if (rc != SQLITE_DONE)
 		return db_fail(s, err, "cannot read the store", rc);
 	no_run(s, arg, err);
+	return -ENOENT;
+}
+
+int st_store_log_path(struct st_store *s, uint64_t run_id, char **path,
+		      struct st_err *err)
+{
+	const unsigned char *t;
+	sqlite3_stmt *st;
+	int rc, ret;
+
+	*path = NULL;
+	ret = prepare(s, "SELECT log_path FROM runs WHERE run_id = ?1", &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_int64(st, 1, (int64_t)run_id);
+	rc = sqlite3_step(st);
+	t = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	if (t && !(*path = strdup((const char *)t)))
+		rc = SQLITE_NOMEM;
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return db_fail(s, err, "cannot read the store", rc);
+	no_run(s, NULL, err);
 	return -ENOENT;
 }
 

@@ -47,6 +47,14 @@ int st_store_save(struct st_store *s, const struct st_dump *d, const char *log_p
  */
 int st_store_pending_add(struct st_store *s, const struct st_session_row *r,
 			 struct st_err *err);
+/*
+ * The store's write lock taken (BEGIN IMMEDIATE, waiting for other
+ * writers), and given back with what was written meanwhile (COMMIT, or a
+ * rollback when that fails): start takes it before it makes a session, so
+ * that the session's pending row follows it with no wait between.
+ */
+int st_store_begin(struct st_store *s, struct st_err *err);
+int st_store_commit(struct st_store *s, struct st_err *err);
 int st_store_pending_del(struct st_store *s, const struct st_session_row *r,
 			 struct st_err *err);
 /* Whether r (a live session) is pending, or was saved (*run_id). */
@@ -59,6 +67,12 @@ int st_store_lookup(struct st_store *s, const struct st_session_row *r,
  */
 int st_store_find(struct st_store *s, const char *arg, uint64_t *run_id,
 		  struct st_err *err);
+/*
+ * The temporal log's file that run run_id was saved with (start --log), in
+ * *path (malloc'd), or NULL when it had none.
+ */
+int st_store_log_path(struct st_store *s, uint64_t run_id, char **path,
+		      struct st_err *err);
 /* The run whole, as the backend's dump gave it (sorted). */
 int st_store_load(struct st_store *s, uint64_t run_id, struct st_dump *d,
 		  struct st_err *err);
