@@ -13,7 +13,9 @@
 #          taken once, by one errno), errno_other 120, errors 360. (Two
 #          threads taking one free slot at the same instant is a window of
 #          a few instructions: the rows check the counts whatever the
-#          order, they do not make that collision happen.)
+#          order, they do not make that collision happen: the unit tests
+#          bpf_errno_slot_race_* force it, on the program's own code,
+#          user/bpf/errno_slots.h.)
 # tags: bpf bpf-quick
 # timeout: 180
 . "$(dirname "$0")/lib.sh"

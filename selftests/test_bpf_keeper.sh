@@ -2,7 +2,8 @@
 # Who keeps the BPF programs attached, and for how long: no program of
 # systrace's is attached unless a session has a traced task alive.
 #   finished   4 finished sessions: nothing attached; each holds only its
-#              rows (its maps cut to them: under 64 KiB for sites 7 3 2)
+#              rows (its maps cut to them: under 64 KiB for sites 7 3 2),
+#              and dumps them exactly: 1 process, exit 0, 10 getppid
 #   daemon     CMD leaves a child behind: start returns, the session runs
 #              until the child exits, then the programs come off
 #   start -9   start killed while CMD runs: the session goes on and ends
@@ -60,7 +61,8 @@ for point in slot maps keeper; do
 	ctl_ok reset --all
 done
 # At random, and as soon as anything of the new session shows in the tree
-# (a keeper's lock, or an older layout's folder): list and status agree,
+# (a keeper's lock, or an older layout's folder): at most the one session
+# that start made, list and status agree,
 # every listed session dumps, and reset --all leaves nothing.
 for ((r = 0; r < 12; r++)); do
 	"${start[@]}" -q -- "$P" 50 5 1 >/dev/null 2>&1 &
@@ -77,6 +79,7 @@ for ((r = 0; r < 12; r++)); do
 	ctl list
 	expect_eq "$CTL_RC" 0 "list after a start killed (round $r)"
 	listed=$(grep -c '^[0-9]' <<<"$CTL_OUT")
+	expect_le "$listed" 1 "sessions listed after one start was killed (round $r): that start's, or none"
 	ctl_ok status --json
 	expect_eq "$(csvq --json get sessions_live <<<"$CTL_OUT")" "$listed" "sessions status counts and list shows after a start killed (round $r)"
 	ctl list
@@ -101,6 +104,15 @@ expect_eq "$(csvq --json get sessions_live <<<"$CTL_OUT")" 4 "finished sessions"
 for n in 0 1 2 3; do
 	expect_eq "$(csvq --json get sessions.$n.state <<<"$CTL_OUT")" finished "session $n's state"
 	expect_le "$(csvq --json get sessions.$n.mem_bytes <<<"$CTL_OUT")" 65536 "session $n's memory, finished"
+done
+# Each holds the rows of its run, exactly: sites 7 3 2 makes one process
+# that exits 0 after 10 getppid at its sites.
+for n in 1 2 3 4; do
+	sid=$(bpf_sid "$T/f$n.err")
+	ctl_ok dump "$sid" --json --no-symbols -o "$T/f$n.json"
+	expect_eq "$(csvq -f "$T/f$n.json" --json len processes)" 1 "finished session $sid: process rows"
+	expect_eq "$(csvq -f "$T/f$n.json" --json get processes.0.exit_code)" 0 "finished session $sid: exit code"
+	expect_eq "$(csvq -f "$T/f$n.json" --json sum sites calls nr=110 path="$P")" 10 "finished session $sid: getppid calls"
 done
 expect_eq "$(ls "$BPF_TREE/keep")" "" "keepers' locks of finished sessions"
 ctl_ok reset --all

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of test_trace_argv.sh, run by its pycheck after the traces."""
+import codecs
 import csv
 import json
 import os
+import re
 
 from trace_check import begin, done, eq, expect, log, shell_quote, shell_split, Trace
 
@@ -107,11 +109,24 @@ got = [(e["args"]["argv"], e["args"]["argv_truncated"]) for e in ev
        if e.get("name") == "exec" and e.get("ph") == "i"]
 eq(sorted(got), sorted((as_json(b), tr) for l in execs_by_pid.values() for b, tr in l),
    "Chrome log: exec events' argv")
-with open(os.path.join(tmp, "argv.pftrace"), "rb") as f:
+# protoc's text of the Perfetto log: the interned annotation names, then
+# each exec's argv (a string) and argv_truncated (a bool), in that order.
+with open(os.path.join(tmp, "argv.pftrace.txt"), encoding="utf-8") as f:
     pf = f.read()
-for l in execs_by_pid.values():
-    for b, tr in l:
-        expect(shell_quote(args(b)).encode() in pf, "Perfetto log: the command line %r" % b[:40])
+names = {int(i): n for i, n in re.findall(
+    r'debug_annotation_names \{\s*iid: (\d+)\s*name: "([a-z_]+)"\s*\}', pf)}
+annots = re.findall(r'debug_annotations \{\s*name_iid: (\d+)\s*'
+                    r'(string_value|bool_value|uint_value): ("(?:[^"\\]|\\.)*"|\w+)\s*\}', pf)
+got, cur = [], None
+for iid, kind, v in annots:
+    name = names.get(int(iid))
+    if name == "argv":
+        cur = codecs.escape_decode(v[1:-1].encode())[0].decode("utf-8")
+    elif name == "argv_truncated":
+        got.append((cur, v == "true"))
+        cur = None
+eq(sorted(got), sorted((shell_quote(args(b)), tr) for l in execs_by_pid.values() for b, tr in l),
+   "Perfetto log (protoc --decode): exec events' argv and argv_truncated")
 
 # max_mem: the argv refused, and only it.
 b1 = Trace(os.path.join(tmp, "big1"))

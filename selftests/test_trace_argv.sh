@@ -5,7 +5,8 @@
 # an empty argument, a byte that is no UTF-8 and a newline; an exec of
 # 6062 bytes cut at an argument's end and flagged; forked children share
 # their image's argv. The log's exec events carry it, in CSV, JSONL,
-# Chrome and Perfetto. A max_mem that leaves no room for one argv (of a
+# Chrome and Perfetto (decoded by protoc, each exec's argv and
+# argv_truncated annotations exact). A max_mem that leaves no room for one argv (of a
 # program whose only other syscall is pause): the row has none,
 # dropped_argv and dropped_nomem say 1, mem_bytes is less by exactly the
 # argv's bytes (12 + its length), and nothing else changes.
@@ -15,6 +16,7 @@
 . "$(dirname "$0")/trace_lib.sh"
 need_root
 need_prog argvexec
+need_cmd protoc protobuf-compiler
 on_exit mod_unload_quiet
 mod_load
 
@@ -29,6 +31,11 @@ for f in argv.jsonl argv.chrome.json argv.pftrace; do
 	"$SYSTRACECTL" log --input "$T/argv.csv" -o "$T/$f" 2>"$T/conv.err"
 	expect_eq "$?" 0 "log --input argv.csv -o $f: exit status ($(cat "$T/conv.err"))"
 done
+# The Perfetto trace as protoc reads it against Perfetto's field numbers
+# (user/tests/perfetto_subset.proto): the .py takes argv from its fields.
+protoc --proto_path="$TOP/user/tests" --decode=perfetto.protos.Trace perfetto_subset.proto \
+	<"$T/argv.pftrace" >"$T/argv.pftrace.txt" 2>"$T/protoc.err"
+expect_eq "$?" 0 "protoc --decode=perfetto.protos.Trace of the Perfetto log: exit status ($(cat "$T/protoc.err"))"
 
 # The mem test: argvpause makes no syscall but pause() after its exec;
 # once it waits there, its session's mem_bytes is all it will hold (M).

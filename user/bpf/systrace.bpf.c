@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "systrace_bpf.h"
+#include "errno_slots.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -661,33 +662,6 @@ static __always_inline void log_syscall(struct stb_sess *s, struct stb_task *t,
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-/*
- * Counts an error of errno @e (1..MAX_ERRNO) at @site: in its slot, or the
- * first free one, which it takes; with none free, in errno_other. A slot
- * once taken keeps its errno, so an errno is in one slot at most: the
- * slots before the one a thread takes were taken, by other errnos.
- */
-static __always_inline void count_errno(struct stb_site *site, __u64 e)
-{
-	__u64 v;
-	int i;
-
-	for (i = 0; i < STB_SITE_ERRNOS; i++) {
-		v = site->errnos[i];
-		if (!v) {
-			v = __sync_val_compare_and_swap(&site->errnos[i], 0,
-							e << STB_ERRNO_SHIFT | 1);
-			if (!v)
-				return;
-		}
-		if (v >> STB_ERRNO_SHIFT == e) {
-			__sync_fetch_and_add(&site->errnos[i], 1);
-			return;
-		}
-	}
-	__sync_fetch_and_add(&site->errno_other, 1);
-}
-
 /* Completes the in-flight syscall of @t with return value @ret in row @p. */
 static __always_inline void account(struct stb_sess *s, void *sites, struct stb_task *t,
 				    struct stb_proc *p, long ret, __u64 now)
@@ -711,9 +685,9 @@ static __always_inline void account(struct stb_sess *s, void *sites, struct stb_
 	__sync_fetch_and_add(&site->total_ns, d);
 	__sync_fetch_and_add(&site->calls, 1);
 	__sync_fetch_and_add(&p->syscall_ns, d);
-	/* The site's errors are its errnos' counts (count_errno). */
+	/* The site's errors are its errnos' counts (stb_count_errno). */
 	if (err) {
-		count_errno(site, -ret);
+		stb_count_errno(site, -ret);
 		__sync_fetch_and_add(&p->errors, 1);
 	}
 	/* The image's calls completed before this one: the log's seq. */
