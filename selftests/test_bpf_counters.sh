@@ -89,8 +89,8 @@ expect_le "$(( user > ru_user ? user - ru_user : ru_user - user ))" "$tol" \
 # --- max_mem ---------------------------------------------------------------------
 page=$(getconf PAGESIZE)
 # 16 bytes per bucket: 16 process rows, 64 site rows, 16384 files, 8192 argv chunks
-# (twice max_procs, at least 8192); a page to tell the keeper.
-fixed=$((16 * 16 + 16 * 64 + 16 * 16384 + 16 * 8192 + page))
+# (twice max_procs, at least 8192), 16384 paths rows; a page to tell the keeper.
+fixed=$((16 * 16 + 16 * 64 + 16 * 16384 + 16 * 8192 + 16 * 16384 + page))
 export SYSTRACE_MAX_PROCS=16 SYSTRACE_MAX_SITES=64
 SYSTRACE_MAX_MEM=$((fixed - 1)) ctl start --backend bpf --counters none -- "$PROGS/sites" 7 3 2
 expect_eq "$CTL_RC" 4 "max_mem one byte under a session's fixed part: exit status"
@@ -104,7 +104,7 @@ s=$(csvq -f "$D/dump.json" --json get session)
 expect_eq "$(csvq --json len processes <"$D/dump.json")" 0 "max_mem 100 bytes over the fixed part: process rows"
 expect_eq "$(csvq --json get dropped_procs <<<"$s")" 1 "max_mem 100 bytes over: dropped_procs (the root's row)"
 expect_eq "$(csvq --json get dropped_nomem <<<"$s")" 1 "max_mem 100 bytes over: dropped_nomem"
-expect_eq "$(csvq --json get mem_bytes <<<"$s")" "$((4 * 16 + page))" "max_mem 100 bytes over: mem_bytes (its 4 maps cut to a bucket each, and the page)" ||
+expect_eq "$(csvq --json get mem_bytes <<<"$s")" "$((5 * 16 + page))" "max_mem 100 bytes over: mem_bytes (its 5 maps cut to a bucket each, and the page)" ||
 	log "session: $s"
 ctl_ok status --json
 expect_eq "$(csvq --json get params.max_mem_bytes <<<"$CTL_OUT")" 1073741824 "status: max_mem_bytes (default)"

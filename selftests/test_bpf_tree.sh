@@ -132,7 +132,7 @@ expect_eq "$(stat -c '%u %a %F' "$BPF_TREE")" "0 700 directory" "the tree start 
 bpf_wait_keepers 10
 expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sed 's/^prog-[0-9a-f]\{16\}-/prog-DIGEST-/' |
 	sort | tr '\n' ' ')" \
-	"argv counters files host keep logs notify procs prog-DIGEST-st_exec prog-DIGEST-st_exit prog-DIGEST-st_fork prog-DIGEST-st_sys_enter prog-DIGEST-st_sys_exit sessions sites spare-argv spare-files spare-notify spare-procs spare-sites tasks " \
+	"argv counters files host keep logs notify paths procs prog-DIGEST-st_exec prog-DIGEST-st_exit prog-DIGEST-st_fork prog-DIGEST-st_sys_enter prog-DIGEST-st_sys_exit sessions sites spare-argv spare-files spare-notify spare-paths spare-procs spare-sites tasks " \
 	"the tree's entries"
 ctl_ok dump --json --no-symbols -o "$T/d.json"
 expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \

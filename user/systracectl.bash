@@ -16,7 +16,7 @@
 # (user/tests/test_completion.sh checks that they agree).
 
 _systracectl_subcommands="status start attach detach log dump list save export reset report diff top help"
-_systracectl_reports="amortize short phases syscalls errors timeline"
+_systracectl_reports="amortize short phases syscalls errors timeline paths"
 # The selection options of dump, report and diff.
 _systracectl_select="--sort --top --syscall --comm --pid --errors"
 
@@ -27,10 +27,10 @@ _systracectl_options() {
 	list) echo "--all --json -h --help" ;;
 	save) echo "-h --help" ;;
 	export) echo "-d --dir -h --help" ;;
-	start) echo "-n --name -c --counters -b --backend -q --quiet --self-usage --no-save --log --log-format --log-buffer --early-object -h --help --" ;;
+	start) echo "-n --name -c --counters -b --backend --paths -q --quiet --self-usage --no-save --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols $_systracectl_select -h --help" ;;
-	attach) echo "-t --tree -T --threads-only -n --name -c --counters -q --quiet --no-save -h --help" ;;
+	attach) echo "-t --tree -T --threads-only -n --name -c --counters --paths -q --quiet --no-save -h --help" ;;
 	detach) echo "-h --help" ;;
 	reset) echo "--all -h --help" ;;
 	top) echo "--interval --count --top --wide -h --help" ;;
@@ -40,7 +40,7 @@ _systracectl_options() {
 		case ${2:-} in
 		amortize) o+=" --threshold" ;;
 		short) o+=" --threshold --max-ms" ;;
-		syscalls | errors | phases) ;;
+		syscalls | errors | phases | paths) ;;
 		timeline) o+=" --svg" ;;
 		*) o+=" --threshold --max-ms --svg" ;;
 		esac
@@ -58,7 +58,8 @@ _systracectl_tables() {
 	syscalls) echo "totals syscalls top" ;;
 	errors) echo "errnos syscalls sites processes" ;;
 	timeline) echo "processes" ;;
-	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top errnos sites" ;;
+	paths) echo "paths" ;;
+	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top errnos sites paths" ;;
 	esac
 }
 
@@ -93,7 +94,7 @@ _systracectl() {
 			break
 		fi
 		case $w in
-		-n | --name | -c | --counters | -b | --backend | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --svg | \
+		-n | --name | -c | --counters | -b | --backend | --paths | -o | --output | --input | --table | --threshold | --max-ms | --top | --by | --svg | \
 			--log | --log-format | --log-buffer | --early-object | -f | -e | -i | --sort | --syscall | --comm | --pid | \
 			--interval | --count | -d | --dir)
 			i=$((i + 1)) # its value
@@ -132,6 +133,10 @@ _systracectl() {
 	case $sub:$prev in
 	start:-c | start:--counters | attach:-c | attach:--counters)
 		mapfile -t COMPREPLY < <(compgen -W "instructions cycles task-clock none" -- "$cur")
+		return 0
+		;;
+	start:--paths | attach:--paths)
+		mapfile -t COMPREPLY < <(compgen -W "errors all off" -- "$cur")
 		return 0
 		;;
 	start:--log-format | log:-f | log:--log-format)

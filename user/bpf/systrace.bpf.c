@@ -95,6 +95,14 @@ struct files_map {
 	__uint(value_size, sizeof(struct stb_file));
 };
 
+struct paths_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(struct stb_path_key));
+	__uint(value_size, sizeof(__u64));
+};
+
 struct ring_map {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
@@ -136,6 +144,14 @@ struct {
 	__array(values, struct files_map);
 } st_files SEC(".maps");
 
+/* The paths of file calls and their counts (struct stb_path_key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, STB_MAX_SESSIONS);
+	__type(key, __u32);
+	__array(values, struct paths_map);
+} st_paths SEC(".maps");
+
 /* The images' argv, in chunks (struct stb_argv_key). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
@@ -176,6 +192,7 @@ struct {
 struct scratch {
 	struct stb_file file;
 	struct stb_proc proc;
+	struct stb_path_key path;
 	char argv[STB_ARGV_CHUNKS * STB_ARGV_CHUNK];	/* head, then the bytes */
 };
 
@@ -663,7 +680,7 @@ static __always_inline void log_syscall(struct stb_sess *s, struct stb_task *t,
 }
 
 /* Completes the in-flight syscall of @t with return value @ret in row @p. */
-static __always_inline void account(struct stb_sess *s, void *sites, struct stb_task *t,
+static __always_inline bool account(struct stb_sess *s, void *sites, struct stb_task *t,
 				    struct stb_proc *p, long ret, __u64 now)
 {
 	struct stb_site_key key = {
@@ -679,7 +696,7 @@ static __always_inline void account(struct stb_sess *s, void *sites, struct stb_
 		d = 0;
 	site = bpf_map_lookup_elem(sites, &key);
 	if (!site)
-		return;
+		return false;
 	update_min(&site->min_ns, d);
 	update_max(&site->max_ns, d);
 	__sync_fetch_and_add(&site->total_ns, d);
@@ -694,6 +711,110 @@ static __always_inline void account(struct stb_sess *s, void *sites, struct stb_
 	seq = __sync_fetch_and_add(&p->syscalls, 1);
 	if (s->log_buffer)
 		log_syscall(s, t, p, ret, d, seq);
+	return true;
+}
+
+/*
+ * The path argument of x86-64 file call @nr (strace's %file class): its
+ * first path, or the target of mount. False for a call that takes none.
+ */
+static __always_inline bool path_arg(struct pt_regs *regs, long nr, __u64 *ptr)
+{
+	switch (nr) {
+	case 2: case 4: case 6: case 21: case 59: case 76: case 80: case 82:
+	case 83: case 84: case 85: case 86: case 87: case 88: case 89: case 90:
+	case 92: case 94: case 132: case 133: case 134: case 137: case 155:
+	case 161: case 163: case 166: case 167: case 168: case 188: case 189:
+	case 191: case 192: case 194: case 195: case 197: case 198: case 235:
+	case 266:		/* symlinkat: its target */
+		*ptr = regs->di;
+		return true;
+	case 165: case 179: case 254: case 257: case 258: case 259: case 260:
+	case 261: case 262: case 263: case 264: case 265: case 267: case 268:
+	case 269: case 303: case 316: case 322: case 332: case 428: case 429:
+	case 437: case 439: case 442: case 452:
+		*ptr = regs->si;
+		return true;
+	case 280:		/* utimensat: NULL is its fd's file, no path */
+		*ptr = regs->si;
+		return *ptr != 0;
+	case 301:		/* fanotify_mark */
+		*ptr = regs->r8;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Counts the path of the file call @t completed with @ret, as the
+ * session's paths_mode asks: read from the traced program's memory at
+ * @uptr (in its own context, never sleeping: a page that is not there
+ * makes the path unreadable), or from the kernel's copy at @kptr. A row
+ * that cannot be made is counted in dropped_paths.
+ */
+static __noinline void path_count(struct stb_sess *s, struct stb_task *t, long ret, __u64 uptr,
+				  const char *kptr)
+{
+	const __u64 cost = STB_ELEM_COST(sizeof(struct stb_path_key), sizeof(__u64));
+	__u64 err = (unsigned long)ret >= (unsigned long)-MAX_ERRNO ? -ret : 0, one = 1, *v;
+	struct stb_path_key *k;
+	struct scratch *sc;
+	__u32 zero = 0, slot = t->slot;
+	void *paths;
+	long n, e;
+	char c;
+
+	if (!s->paths_mode || (s->paths_mode == STB_PATHS_ERRORS && !err))
+		return;
+	paths = bpf_map_lookup_elem(&st_paths, &slot);
+	sc = bpf_map_lookup_elem(&st_scratch, &zero);
+	if (!paths || !sc)
+		return;
+	k = &sc->path;
+	__builtin_memset(k, 0, sizeof(*k));
+	k->proc_id = t->proc_id;
+	k->addr = t->addr;
+	k->nr = t->nr;
+	k->abi = t->abi;
+	k->err = (__u16)err;
+	if (kptr)
+		n = bpf_probe_read_kernel_str(k->path, STB_FPATH_LEN, kptr);
+	else
+		n = bpf_probe_read_user_str(k->path, STB_FPATH_LEN, (void *)uptr);
+	if (n < 0) {
+		k->kind = STB_PATH_UNREADABLE;
+	} else if (n == STB_FPATH_LEN) {
+		/* STB_FPATH_LEN - 1 bytes and a NUL, or a longer path cut. */
+		c = 1;
+		if (kptr)
+			bpf_probe_read_kernel(&c, 1, kptr + STB_FPATH_LEN - 1);
+		else
+			bpf_probe_read_user(&c, 1, (void *)(uptr + STB_FPATH_LEN - 1));
+		if (c)
+			k->kind = STB_PATH_LONG;
+	}
+	if (k->kind != STB_PATH_OK)
+		__builtin_memset(k->path, 0, sizeof(k->path));
+	v = bpf_map_lookup_elem(paths, k);
+	if (v) {
+		__sync_fetch_and_add(v, 1);
+		return;
+	}
+	if (!mem_charge(s, cost)) {
+		stat_inc(&s->m.dropped_paths);
+		return;
+	}
+	e = map_insert(paths, k, &one);
+	if (!e) {
+		stat_inc(&s->m.paths);
+		return;
+	}
+	mem_uncharge(s, cost);
+	v = e == -EEXIST ? bpf_map_lookup_elem(paths, k) : NULL;
+	if (v)
+		__sync_fetch_and_add(v, 1);
+	else
+		drop(s, &s->m.dropped_paths, e);
 }
 
 static __always_inline __u8 syscall_abi(struct task_struct *task, long *nr)
@@ -747,6 +868,7 @@ int BPF_PROG(st_sys_enter, struct pt_regs *regs, long id)
 	t->nr = key.nr;
 	t->abi = key.abi;
 	t->start_ns = now;
+	t->path_call = s->paths_mode && key.abi == ABI_X64 && path_arg(regs, id, &t->path_ptr);
 	t->inflight = 1;
 	return 0;
 }
@@ -778,8 +900,9 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 	p = bpf_map_lookup_elem(procs, &t->proc_id);
 	if (!p)
 		return 0;
-	if (t->inflight)
-		account(s, sites, t, p, ret, bpf_ktime_get_ns());
+	if (t->inflight && account(s, sites, t, p, ret, bpf_ktime_get_ns()) && t->path_call)
+		path_count(s, t, ret, t->path_ptr, NULL);
+	t->path_call = 0;
 	if (p->npending)
 		pending_retry(s, slot, sites, task, p);
 	if (t->argv_want)
@@ -1177,9 +1300,13 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 		old = bpf_map_lookup_elem(procs, &t->proc_id);
 		if (!old)
 			return 0;
-		/* The execve returns in the new image: it is the old one's. */
-		if (t->inflight)
-			account(s, sites, t, old, 0, now);
+		/*
+		 * The execve returns in the new image: it is the old one's. Its
+		 * path is the kernel's copy: the old memory is gone.
+		 */
+		if (t->inflight && account(s, sites, t, old, 0, now) && t->path_call)
+			path_count(s, t, 0, 0, BPF_CORE_READ(bprm, filename));
+		t->path_call = 0;
 		acct_fold(t, task, old);
 		counter_take(t);
 		counter_fold(s, t, old);
@@ -1467,8 +1594,10 @@ static __always_inline void detach_task(struct task_struct *task)
 	if (t->state == STB_TASK_ACTIVE) {
 		p = bpf_map_lookup_elem(procs, &t->proc_id);
 		if (p) {
-			if (t->inflight)
-				account(s, sites, t, p, 0, job.now);
+			/* Not in its context: a path it would count is a drop. */
+			if (t->inflight && account(s, sites, t, p, 0, job.now) && t->path_call &&
+			    s->paths_mode == STB_PATHS_ALL)
+				stat_inc(&s->m.dropped_paths);
 			acct_fold(t, task, p);
 			counter_fold(s, t, p);
 			if (proc_leave(p)) {

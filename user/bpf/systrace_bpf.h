@@ -21,7 +21,7 @@
 /* Sessions that may exist at once: the slots of `sessions`. */
 #define STB_MAX_SESSIONS	64
 /* The layout of the pin tree; another one is refused, never followed. */
-#define STB_LAYOUT	4
+#define STB_LAYOUT	5
 #define STB_MAGIC	0x7379737472616365ULL	/* "systrace" */
 
 /* The pins of the tree, all maps (bpffs holds nothing else). */
@@ -35,6 +35,7 @@
 #define STB_PIN_NOTIFY		"notify"
 #define STB_PIN_COUNTERS	"counters"
 #define STB_PIN_ARGV		"argv"
+#define STB_PIN_PATHS		"paths"
 
 /* The programs that tracing attaches, in struct stb_host's link_id[] order. */
 enum {
@@ -101,7 +102,9 @@ struct stb_task {
 	__u32 tid;		/* in the session's pid namespace */
 	__u8 site_ok;		/* the row of the last call's site exists */
 	__u8 argv_want;		/* its image's argv is read at its next syscall exit */
-	__u8 pad[6];
+	__u8 path_call;		/* the call in flight takes a path: path_ptr */
+	__u8 pad[5];
+	__u64 path_ptr;		/* its path argument, as given (--paths) */
 	__u64 base_utime, base_stime, base_rtime, base_nvcsw, base_nivcsw;
 	__u64 base_minflt, base_majflt;
 	__u64 cnt_base;		/* the CPU's counter at the switch-in */
@@ -120,6 +123,8 @@ struct stb_meta {
 	__u64 dropped_events;	/* the log's ring was full */
 	__u64 dropped_argv;	/* argv not kept: unreadable, map full, max_mem */
 	__u64 mem_bytes;	/* held: against max_mem (fixed_bytes included) */
+	__u64 paths;		/* rows of `paths` */
+	__u64 dropped_paths;	/* path calls not counted: `paths` full, max_mem */
 };
 
 #define STB_NAME_LEN	32	/* SYSTRACE_NAME_MAX */
@@ -150,6 +155,8 @@ struct stb_sess {
 	__u64 fixed_bytes;	/* made with it: hash buckets, rings */
 	__u32 compacted;	/* finished, and its maps cut to their rows */
 	__u32 misses_done;	/* misses[] are final */
+	__u32 paths_mode;	/* STB_PATHS_*: which file calls' paths are counted */
+	__u32 pad2;
 	/*
 	 * The programs' runs the kernel skipped (recursion_misses) while the
 	 * session was followed: of sys_enter and sys_exit, then of fork, exec
@@ -258,6 +265,38 @@ struct stb_log_rec {
 	__s64 ret;
 	__u32 tgid, tid, nr;
 	__u32 abi;
+};
+
+/*
+ * The paths of file calls (--paths), counted per (image, site, syscall,
+ * result, path): a row's key holds the path's first STB_FPATH_LEN - 1
+ * bytes, zero-filled. A path that does not fit has an empty path and kind
+ * STB_PATH_LONG; one that could not be read (its page absent, a bad
+ * pointer), STB_PATH_UNREADABLE. err: 0 for a success, else the errno.
+ */
+#define STB_FPATH_LEN	256
+
+enum {
+	STB_PATHS_OFF,
+	STB_PATHS_ERRORS,	/* failed calls only: the default */
+	STB_PATHS_ALL,
+};
+
+enum {
+	STB_PATH_OK,
+	STB_PATH_LONG,
+	STB_PATH_UNREADABLE,
+};
+
+struct stb_path_key {
+	__u64 proc_id;
+	__u64 addr;
+	__u32 nr;
+	__u16 abi;
+	__u16 err;
+	__u32 kind;		/* STB_PATH_* */
+	__u32 pad;
+	char path[STB_FPATH_LEN];
 };
 
 /* The attach iterator's work (st_attach's `job`). */

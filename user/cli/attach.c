@@ -15,7 +15,7 @@
 
 const char attach_usage[] =
 	"Usage: systracectl attach [--tree | --threads-only] [--name NAME] [--counters MODE] [--quiet]\n"
-	"                          [--no-save] PID\n\n"
+	"                          [--paths MODE] [--no-save] PID\n\n"
 	"Traces the running process PID and, from now on, every process it creates.\n"
 	"Returns at once and prints the session id on stdout; dump, report and\n"
 	"status read the session while it runs, detach stops following it.\n"
@@ -28,6 +28,8 @@ const char attach_usage[] =
 	"  -c, --counters MODE   what each process's perf counter counts, in user\n"
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
+	"  --paths MODE          which file calls' paths are counted (report paths):\n"
+	"                        errors (default), all, off; the BPF backend's\n"
 	"  -q, --quiet           print only the session id\n"
 	"  --no-save             once finished, keep the session in the tracer:\n"
 	"                        else the next systracectl command that sees it\n"
@@ -66,6 +68,7 @@ static int parse(int argc, char **argv, struct attach_opts *o)
 		{ "threads-only", no_argument, NULL, 'T' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
+		{ "paths", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-save", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },

@@ -38,7 +38,11 @@ const char report_usage[] =
 	"      each with its errnos\n"
 	"  timeline [--svg FILE]\n"
 	"      each process's lifetime, by start, and with a log the time to its\n"
-	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n\n"
+	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n"
+	"  paths\n"
+	"      the paths of file calls (start --paths; the BPF backend), one row\n"
+	"      per (path, syscall, errno or ok), most calls first, with how many\n"
+	"      processes and sites made them\n\n"
 	"  --input FILE     read a saved `systracectl dump --json` document, or a\n"
 	"                   saved log (CSV or JSONL, from start --log), instead of\n"
 	"                   asking the kernel; phases and timeline use a log's\n"
@@ -84,6 +88,7 @@ static const struct {
 	{ "syscalls", report_syscalls, 0 },
 	{ "errors", report_errors, 0 },
 	{ "timeline", report_timeline, OPT_SVG },
+	{ "paths", report_paths, 0 },
 };
 
 #define N_REPORTS (sizeof(reports) / sizeof(reports[0]))
@@ -259,7 +264,7 @@ int report_main(int argc, char **argv)
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 			return st_print_usage(report_usage, ST_CODES_CHECKED);
 		return st_usage_error(report_usage,
-				      "which report? amortize, short, phases, syscalls, errors or timeline");
+				      "which report? amortize, short, phases, syscalls, errors, timeline or paths");
 	}
 	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)
 		;

@@ -24,7 +24,7 @@
 
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"
-	"                         [--self-usage] [--no-save]\n"
+	"                         [--paths MODE] [--self-usage] [--no-save]\n"
 	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
 	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
@@ -42,6 +42,9 @@ const char start_usage[] =
 	"  -b, --backend B       who traces: kmod (the module), bpf (BPF programs,\n"
 	"                        pinned under /sys/fs/bpf/systrace/), auto (default:\n"
 	"                        the module when it is loaded, else bpf)\n"
+	"  --paths MODE          which file calls' paths are counted per site and\n"
+	"                        result (report paths): errors (default: the failed\n"
+	"                        calls), all, off; the BPF backend counts them\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  --no-save             keep the finished session in the tracer instead\n"
 	"                        of saving it into the run store (docs/store.md;\n"
@@ -272,7 +275,7 @@ static void print_self_usage(void)
 /*
  * The options of a new session that start and attach share: -n/--name
  * NAME (1 to SYSTRACE_NAME_MAX - 1 bytes, not all digits, no control
- * character) and -c/--counters MODE.
+ * character), -c/--counters MODE and --paths MODE.
  * Returns -1 when @c is one of them and @arg is good, ST_OPT_NOT_MINE when
  * @c is another option, or the exit code of a usage error.
  */
@@ -301,6 +304,13 @@ int st_session_opt(int c, const char *arg, const char *usage,
 		if (mode < 0)
 			return st_usage_error(usage, "--counters: unknown mode '%s'", arg);
 		req->counters = (uint32_t)mode;
+		return -1;
+	case 'P':
+		mode = st_paths_parse(arg);
+		if (mode < 0)
+			return st_usage_error(usage, "--paths: unknown mode '%s' (errors, all, off)",
+					      arg);
+		req->paths = (uint32_t)mode;
 		return -1;
 	default:
 		return ST_OPT_NOT_MINE;
@@ -335,6 +345,7 @@ static int parse(int argc, char **argv, struct start_opts *o)
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
+		{ "paths", required_argument, NULL, 'P' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "self-usage", no_argument, NULL, 'R' },
@@ -448,6 +459,7 @@ int start_main(int argc, char **argv)
 	req.pid = (uint32_t)pid;
 	req.name = o.req.name;
 	req.counters = o.req.counters;
+	req.paths = o.req.paths;
 	req.log_buffer = o.log.buffer;
 	st_run_settle(be);
 	pend = o.no_save ? NULL : st_run_pending_begin();

@@ -22,6 +22,7 @@ struct st_session_req {
 	uint32_t flags;		/* SYSTRACE_SESSION_F_* */
 	uint32_t counters;	/* enum systrace_counters */
 	uint32_t log_buffer;	/* temporal log bytes per CPU; 0: no log */
+	uint32_t paths;		/* enum st_paths_mode: which file calls' paths */
 };
 
 struct st_log;

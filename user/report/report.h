@@ -415,6 +415,8 @@ int report_syscalls(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
 int report_timeline(struct rt_report *r, struct st_dump *d,
 		    const struct report_opts *o);
+/* paths: the paths of file calls, by (path, syscall, result), most calls first. */
+int report_paths(struct rt_report *r, struct st_dump *d, const struct report_opts *o);
 /*
  * top: the processes and syscalls whose counters gained the most between
  * prev (NULL: since the start) and now, ns apart; top rows of each.

@@ -46,7 +46,7 @@ case_ "status start" systracectl help st
 case_ "instructions cycles task-clock none" systracectl start --counters ""
 case_ "task-clock" systracectl start -n build -c t
 case_ "" systracectl start --name ""
-case_ "amortize short phases syscalls errors timeline" systracectl report ""
+case_ "amortize short phases syscalls errors timeline paths" systracectl report ""
 case_ "short syscalls" systracectl report s
 case_ "totals histogram thresholds processes" systracectl report amortize --csv --table ""
 case_ "totals top" systracectl report syscalls 3 --csv --table t

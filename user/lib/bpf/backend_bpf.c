@@ -134,6 +134,7 @@ struct bpf_session {
 	uint32_t id, slot;
 	struct stb_sess s;	/* a copy of its slot */
 	int procs, sites, files, argv;
+	int paths;		/* -1 when the session has no paths map */
 	__u64 misses[2];
 };
 
@@ -147,7 +148,9 @@ static void session_close(struct bpf_session *bs)
 		close(bs->files);
 	if (bs->argv >= 0)
 		close(bs->argv);
-	bs->procs = bs->sites = bs->files = bs->argv = -1;
+	if (bs->paths >= 0)
+		close(bs->paths);
+	bs->procs = bs->sites = bs->files = bs->argv = bs->paths = -1;
 }
 
 static int inner(struct st_tree *t, enum st_tree_map which, uint32_t slot, uint32_t key_size,
@@ -178,7 +181,7 @@ static int session_take(struct st_tree *t, uint32_t slot, struct bpf_session *bs
 	bs->slot = slot;
 	bs->s = t->sess[slot];
 	bs->id = (uint32_t)bs->s.sid;
-	bs->procs = bs->sites = bs->files = bs->argv = -1;
+	bs->procs = bs->sites = bs->files = bs->argv = bs->paths = -1;
 	st_bpf_misses(t, &t->sess[slot], bs->misses);
 	ret = inner(t, ST_M_PROCS, slot, sizeof(uint64_t), sizeof(struct stb_proc), "procs", err);
 	if (ret < 0)
@@ -198,6 +201,11 @@ static int session_take(struct st_tree *t, uint32_t slot, struct bpf_session *bs
 	if (ret < 0)
 		goto fail;
 	bs->argv = ret;
+	ret = inner(t, ST_M_PATHS, slot, sizeof(struct stb_path_key), sizeof(uint64_t), "paths",
+		    err);
+	if (ret < 0)
+		goto fail;
+	bs->paths = ret;
 	return 0;
 fail:
 	session_close(bs);
@@ -764,6 +772,53 @@ static int read_sites(struct bpf_session *bs, struct st_dump *d)
 	return 0;
 }
 
+/* The paths of the session's file calls, as many as `paths` holds. */
+static int read_paths(struct bpf_session *bs, struct st_dump *d)
+{
+	struct stb_path_key key, next;
+	struct st_path_row *r, *more;
+	size_t cap = 0;
+	void *prev = NULL;
+	uint64_t count;
+	int ret;
+
+	d->has_paths = true;
+	d->paths_mode = bs->s.paths_mode == STB_PATHS_ALL ? ST_PATHS_ALL :
+			bs->s.paths_mode == STB_PATHS_OFF ? ST_PATHS_OFF : ST_PATHS_ERRORS;
+	d->dropped_paths = bs->s.m.dropped_paths;
+	while (!bpf_map_get_next_key(bs->paths, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(bs->paths, &key, &count))
+			continue;
+		if (d->npaths == cap) {
+			cap = cap ? 2 * cap : 256;
+			more = realloc(d->paths, cap * sizeof(*more));
+			if (!more)
+				return -ENOMEM;
+			d->paths = more;
+		}
+		r = &d->paths[d->npaths];
+		memset(r, 0, sizeof(*r));
+		r->proc_id = key.proc_id;
+		r->addr = key.addr;
+		r->abi = key.abi;
+		r->nr = key.nr;
+		r->err = key.err;
+		r->kind = key.kind == STB_PATH_LONG ? ST_PATH_LONG :
+			  key.kind == STB_PATH_UNREADABLE ? ST_PATH_UNREADABLE : ST_PATH_OK;
+		r->count = count;
+		key.path[STB_FPATH_LEN - 1] = 0;
+		if (r->kind == ST_PATH_OK) {
+			ret = st_dump_str(d, key.path, &r->path);
+			if (ret)
+				return ret;
+		}
+		d->npaths++;
+	}
+	return 0;
+}
+
 static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d,
 		       const struct st_site_sink *sink, struct st_err *err)
 {
@@ -797,6 +852,8 @@ static int bpf_be_dump(void *priv, uint32_t id, struct st_dump *d,
 	if (ret)
 		goto fail;
 	ret = read_sites(&bs, d);
+	if (!ret)
+		ret = read_paths(&bs, d);
 	if (ret)
 		goto fail;
 	session_close(&bs);

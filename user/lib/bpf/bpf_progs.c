@@ -91,6 +91,7 @@ int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrac
 	shared[ST_M_NOTIFY] = skel->maps.st_notify;
 	shared[ST_M_COUNTERS] = skel->maps.st_counters;
 	shared[ST_M_ARGV] = skel->maps.st_argv;
+	shared[ST_M_PATHS] = skel->maps.st_paths;
 	for (i = 0; i < ST_M_COUNT; i++) {
 		if (!shared[i])
 			continue;

@@ -113,6 +113,7 @@ uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log
 			    int ncpus)
 {
 	return buckets(max_procs) + buckets(max_sites) + buckets(ST_BPF_FILES) +
+	       buckets(ST_BPF_PATHS) +
 	       buckets(st_bpf_argv_chunks(max_procs)) +
 	       (uint64_t)sysconf(_SC_PAGESIZE) + (uint64_t)log_ring * (uint64_t)ncpus;
 }
@@ -237,6 +238,7 @@ static const struct {
 	{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
 	{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
 	{ ST_M_ARGV, sizeof(struct stb_argv_key), STB_ARGV_CHUNK, "st_argv_c" },
+	{ ST_M_PATHS, sizeof(struct stb_path_key), sizeof(uint64_t), "st_paths_c" },
 };
 
 void st_bpf_cut_free(struct st_cut *c)
@@ -349,6 +351,7 @@ static void slot_free(struct st_tree *t, uint32_t slot)
 {
 	static const enum st_tree_map per_slot[] = {
 		ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_NOTIFY, ST_M_COUNTERS, ST_M_ARGV,
+		ST_M_PATHS,
 	};
 	struct stb_sess *s = &t->sess[slot];
 	uint64_t sid = s->sid;
@@ -571,9 +574,9 @@ struct map_job {
 };
 
 /* The maps a session's keeper makes ahead of the next session. */
-#define SPARES	5
+#define SPARES	6
 static const enum st_tree_map spare_which[SPARES] = {
-	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY,
+	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY, ST_M_PATHS,
 };
 
 /* The session's maps but its log's, for these limits, as spare_which[] orders them. */
@@ -595,6 +598,9 @@ static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites
 	j[4] = (struct map_job){ -1, 0, BPF_MAP_TYPE_RINGBUF, "st_notify_s", 0, 0,
 				 (uint32_t)sysconf(_SC_PAGESIZE), false, 0, 0,
 				 ST_BPF_SPARE_PIN "notify", -1, false };
+	j[5] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_paths_s",
+				 sizeof(struct stb_path_key), sizeof(uint64_t), ST_BPF_PATHS,
+				 true, 0, 0, ST_BPF_SPARE_PIN "paths", -1, false };
 }
 
 /* The slot slot_take() would give now; -1 when none is free. */
@@ -702,7 +708,7 @@ static void spares_place(struct st_tree *t)
 	for (i = 0; i < SPARES; i++) {
 		static const char *const names[SPARES] = {
 			ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
-			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify",
+			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify", ST_BPF_SPARE_PIN "paths",
 		};
 
 		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, names[i], &info),
@@ -1125,6 +1131,8 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	s->max_sites = l.max_sites;
 	s->max_mem = l.max_mem;
 	s->log_buffer = req->log_buffer;
+	s->paths_mode = req->paths == ST_PATHS_ALL ? STB_PATHS_ALL :
+			req->paths == ST_PATHS_OFF ? STB_PATHS_OFF : STB_PATHS_ERRORS;
 	s->log_ncpus = t->host.ncpus;
 	s->root_pid = req->pid;
 	s->created_ns = clock_ns(CLOCK_MONOTONIC);

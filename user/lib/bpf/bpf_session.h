@@ -81,6 +81,7 @@ uint64_t st_bpf_fixed_bytes(uint32_t max_procs, uint32_t max_sites, uint32_t log
 uint32_t st_bpf_log_ring_bytes(uint32_t bytes);
 
 #define ST_BPF_FILES	16384	/* files (paths) per session */
+#define ST_BPF_PATHS	16384	/* rows of file calls' paths (--paths) per session */
 /*
  * argv chunks (STB_ARGV_CHUNK bytes) per session: two per process row,
  * ST_BPF_ARGV_MIN at least; past that, argv are dropped (dropped_argv).
@@ -118,9 +119,9 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err);
  * holds no lock: prepare from a session that no longer changes, then
  * commit under LOCK_EX once it is known to be still there.
  */
-#define ST_CUT_MAPS 4
+#define ST_CUT_MAPS 5
 struct st_cut {
-	int fd[ST_CUT_MAPS];	/* processes, sites, files, argv */
+	int fd[ST_CUT_MAPS];	/* processes, sites, files, argv, paths */
 	uint64_t fixed;		/* what the session holds from then on, rows aside */
 };
 int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);

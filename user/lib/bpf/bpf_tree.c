@@ -40,6 +40,7 @@ static const char *const pin_names[ST_M_COUNT] = {
 	[ST_M_NOTIFY] = STB_PIN_NOTIFY,
 	[ST_M_COUNTERS] = STB_PIN_COUNTERS,
 	[ST_M_ARGV] = STB_PIN_ARGV,
+	[ST_M_PATHS] = STB_PIN_PATHS,
 };
 
 /* What each pin must be: the kernel's name of the map, its type and sizes. */
@@ -58,6 +59,7 @@ static const struct {
 	[ST_M_NOTIFY] = { "st_notify", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4 },
 	[ST_M_COUNTERS] = { "st_counters", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4 },
 	[ST_M_ARGV] = { "st_argv", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4 },
+	[ST_M_PATHS] = { "st_paths", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4 },
 };
 
 int st_bpf_perm_error(struct st_err *err, int e, const char *op)
@@ -418,6 +420,7 @@ static int tree_make(struct st_tree *t, struct st_err *err)
 	maps[ST_M_NOTIFY] = skel->maps.st_notify;
 	maps[ST_M_COUNTERS] = skel->maps.st_counters;
 	maps[ST_M_ARGV] = skel->maps.st_argv;
+	maps[ST_M_PATHS] = skel->maps.st_paths;
 	if (mkdirat(t->dir, ST_KEEP_DIR, 0700) && errno != EEXIST) {
 		ret = st_bpf_errno(err, errno, "mkdir", ST_TREE "/" ST_KEEP_DIR);
 		goto out;

@@ -43,6 +43,7 @@ enum st_tree_map {
 	ST_M_NOTIFY,
 	ST_M_COUNTERS,
 	ST_M_ARGV,
+	ST_M_PATHS,
 	ST_M_COUNT
 };
 

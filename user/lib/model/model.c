@@ -29,12 +29,15 @@ void st_dump_free(struct st_dump *d)
 	}
 	free(d->procs);
 	free(d->sites);
+	free(d->paths);
 	st_pool_free(d->pool);
 	d->pool = NULL;
 	d->procs = NULL;
 	d->sites = NULL;
+	d->paths = NULL;
 	d->nprocs = 0;
 	d->nsites = 0;
+	d->npaths = 0;
 	d->sunk = 0;
 }
 
@@ -543,6 +546,36 @@ int st_backend_parse(const char *s)
 		if (!strcmp(s, backend_names[i]))
 			return (int)i;
 	return -1;
+}
+
+static const char *const paths_names[] = {
+	[ST_PATHS_ERRORS] = "errors",
+	[ST_PATHS_ALL] = "all",
+	[ST_PATHS_OFF] = "off",
+};
+
+int st_paths_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(paths_names) / sizeof(paths_names[0]); i++)
+		if (!strcmp(s, paths_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *st_paths_name(uint32_t mode)
+{
+	return mode <= ST_PATHS_OFF ? paths_names[mode] : NULL;
+}
+
+const char *st_path_shown(const struct st_path_row *r)
+{
+	if (r->kind == ST_PATH_LONG)
+		return "<longer than 255 bytes>";
+	if (r->kind == ST_PATH_UNREADABLE || !r->path)
+		return "<unreadable>";
+	return r->path;
 }
 
 const char *st_backend_name(uint32_t kind)

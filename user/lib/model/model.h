@@ -54,6 +54,15 @@ struct st_status {
 	bool probes_active;
 };
 
+/*
+ * Which file calls' paths a session counts (start --paths): the failed
+ * ones (the default: 0), all, or none. The BPF backend counts them.
+ */
+enum st_paths_mode { ST_PATHS_ERRORS, ST_PATHS_ALL, ST_PATHS_OFF };
+/* "errors", "all" or "off"; -1 for anything else. */
+int st_paths_parse(const char *s);
+const char *st_paths_name(uint32_t mode);
+
 /* Which tracer recorded a session. */
 enum st_backend_kind {
 	ST_BACKEND_KMOD,
@@ -252,6 +261,27 @@ struct st_site_sink {
 	void *ctx;
 };
 
+/*
+ * One path of a file call at a site (start --paths): how many calls of
+ * syscall (abi, nr) at (proc_id, addr) gave result err (0: success) on
+ * path. kind: ST_PATH_OK with the path, or a path not read: longer than
+ * ST_PATH_BOUND - 1 bytes, or unreadable (path NULL).
+ */
+#define ST_PATH_BOUND	256
+enum st_path_kind { ST_PATH_OK, ST_PATH_LONG, ST_PATH_UNREADABLE };
+
+struct st_path_row {
+	uint64_t proc_id, addr;
+	uint32_t abi, nr;
+	uint32_t err;
+	uint32_t kind;			/* enum st_path_kind */
+	const char *path;		/* pooled; NULL unless ST_PATH_OK */
+	uint64_t count;
+};
+
+/* What a path row shows for its path: the path, or "<longer than 255 bytes>", "<unreadable>". */
+const char *st_path_shown(const struct st_path_row *r);
+
 /* A whole session as one dump returns it. */
 struct st_dump {
 	struct st_session_row session;
@@ -265,6 +295,12 @@ struct st_dump {
 	bool symbolized;		/* sites carry sym: emit symbol columns */
 	struct st_pool *pool;		/* the sites' strings and syms; owned */
 	const struct st_site_sink *sink; /* kept by st_dump_free; not owned */
+	/* The paths of file calls: has_paths when the backend counted them. */
+	bool has_paths;
+	uint32_t paths_mode;		/* enum st_paths_mode */
+	struct st_path_row *paths;
+	size_t npaths;
+	uint64_t dropped_paths;		/* calls whose path has no row */
 };
 
 /*
