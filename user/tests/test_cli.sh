@@ -59,7 +59,7 @@ check_usage_error "a short option without its argument" "option '-o' needs an ar
 check_usage_error "a flag given an argument" "option '--json' takes no argument" list --json=1
 check_usage_error "--top 0" "--top needs a number >= 1" report errors --top 0
 check_usage_error "--sort of diff" "--sort: 'total': give calls, time or errors" diff --sort total 1 2
-check_usage_error "an unknown syscall" "--syscall: no syscall is named 'opneat'" dump --syscall opneat
+check_usage_error "an unknown syscall, and the nearest" "--syscall: no syscall is named 'opneat'; did you mean 'openat'?" dump --syscall opneat
 check_usage_error "a bad pid" "--pid: 'x' is not a process id" report syscalls --pid 1,x
 check_usage_error "reset without SESSION" "which sessions? give SESSION... or --all (see: systracectl list)" reset
 check_usage_error "reset of SESSION and --all" "give SESSION... or --all, not both" reset 3 --all
