@@ -201,7 +201,7 @@ int diff_main(int argc, char **argv)
 	struct diff_opts o = { 0 };
 	struct st_dump d[2];
 	struct st_err err;
-	char why[256];
+	char why[1024];
 	int ret, check = 0, i;
 
 	ret = parse(argc, argv, &o);

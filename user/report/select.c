@@ -255,7 +255,7 @@ static size_t column_of(const struct rt_table *t, const char *name)
 	size_t c;
 
 	for (c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c], name))
+		if (st_sort_names(name, t->cols[c]))
 			return c;
 	return t->ncols;
 }
@@ -312,9 +312,56 @@ void rt_table_top(struct rt_table *t, uint64_t n)
 	t->nrows = n;
 }
 
+static bool listed(const char *const *words, size_t n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(words[i], w))
+			return true;
+	return false;
+}
+
+/*
+ * "--sort: report R has no column 'K'; did you mean 'N'? keys: ..." with
+ * the text headings of the ranked tables' columns, then the aliases they
+ * have.
+ */
+static void no_sort_key(const struct rt_report *r, const char *key, char *why, size_t len)
+{
+	static const char *const aliases[] = { "time", "calls", "errors" };
+	char heads[256][48], hint[64];
+	const char *words[256] = { 0 };
+	size_t i, c, n = 0, at;
+
+	for (i = 0; i < r->ntables; i++) {
+		const struct rt_table *t = r->tables[i];
+
+		for (c = 0; t->ranked && c < t->ncols && n < 256; c++) {
+			st_text_heading(t->cols[c], heads[n], sizeof(heads[n]));
+			if (!listed(words, n, heads[n])) {
+				words[n] = heads[n];
+				n++;
+			}
+		}
+		for (c = 0; t->ranked && c < 3 && n < 256; c++)
+			if (rt_table_column(t, aliases[c]) < t->ncols && !listed(words, n, aliases[c]))
+				words[n++] = aliases[c];
+	}
+	if (!n) {
+		snprintf(why, len, "--sort: report %s has no list to sort", r->name);
+		return;
+	}
+	at = (size_t)snprintf(why, len, "--sort: report %s has no column '%s'; %skeys:", r->name, key,
+			      st_did_you_mean(hint, sizeof(hint), st_suggest(key, words, n)));
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(why + at, len - at, "%s %s", i ? "," : "", words[i]);
+}
+
 /*
  * --sort KEY and --top N on the report's ranked tables (each one that has
- * KEY, for --sort). A KEY no ranked table has is an error, named in why.
+ * KEY, for --sort). A KEY no ranked table has is an error, named in why
+ * with the keys there are.
  */
 int rt_report_select(struct rt_report *r, const struct st_select *s,
 		     char *why, size_t len)
@@ -341,8 +388,7 @@ int rt_report_select(struct rt_report *r, const struct st_select *s,
 			rt_table_top(t, s->has_top ? s->top : r->default_top);
 	}
 	if (s->sort && !found) {
-		snprintf(why, len, "--sort: report %s has no column '%s' to sort by",
-			 r->name, s->sort);
+		no_sort_key(r, s->sort, why, len);
 		return -EINVAL;
 	}
 	return 0;

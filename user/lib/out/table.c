@@ -173,6 +173,22 @@ const char *const *st_sort_alias(const char *key)
 	return NULL;
 }
 
+bool st_sort_names(const char *key, const char *col)
+{
+	size_t n = strlen(key);
+
+	if (!strcmp(key, col))
+		return true;
+	return st_text_is_duration(col) && strlen(col) == n + 3 && !strncmp(key, col, n);
+}
+
+size_t st_text_heading(const char *col, char *buf, size_t len)
+{
+	size_t n = strlen(col) - (st_text_is_duration(col) ? 3 : 0);
+
+	return (size_t)snprintf(buf, len, "%.*s", (int)n, col);
+}
+
 /* The bytes that make a CSV field quoted, and the end of the string. */
 static const bool csv_stop[256] = {
 	['\0'] = true, [','] = true, ['"'] = true, ['\r'] = true, ['\n'] = true,

@@ -123,6 +123,13 @@ void st_sort_keys(struct st_sort_key *k, size_t n);
  * order (the first a table has): "time", "calls", "errors". NULL: none.
  */
 const char *const *st_sort_alias(const char *key);
+/*
+ * Whether a --sort KEY names column col: by its name, or by its text
+ * heading (a duration's name without _ns: "avg" for avg_ns).
+ */
+bool st_sort_names(const char *key, const char *col);
+/* A column's text heading: its name, without _ns for a duration. */
+size_t st_text_heading(const char *col, char *buf, size_t len);
 
 int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout);
