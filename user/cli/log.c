@@ -208,6 +208,9 @@ int log_main(int argc, char **argv)
 	}
 	if (!o.path)
 		return st_usage_error(log_usage, "no output file: -o FILE");
+	ret = st_log_opts_check(&o, log_usage);
+	if (ret >= 0)
+		return ret;
 	if (argc - optind > 1)
 		return st_usage_error(log_usage, "one session at most");
 	if (input) {

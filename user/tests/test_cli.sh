@@ -69,6 +69,16 @@ check_usage_error "a name of digits" "--name: '42' is a number, which SESSION re
 check_usage_error "a name with a newline" "--name: control characters are not allowed" start --backend kmod --name $'a\nb' -- true
 check_usage_error "a name too long" "--name: at most 31 bytes" start --backend kmod --name 0123456789abcdef0123456789abcdef -- true
 
+check_usage_error "log: a Perfetto trace in .zst" \
+	"/nonexistent/t.pftrace.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a perfetto trace as it is" \
+	log --input /nonexistent/in.csv -o /nonexistent/t.pftrace.zst
+check_usage_error "start: a Chrome trace in .zst, before CMD runs" \
+	"/nonexistent/t.json.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a chrome trace as it is" \
+	start --backend kmod --log /nonexistent/t.json.zst -- true
+check_usage_error "log: --log-format perfetto of a name in .zst" \
+	"/nonexistent/t.csv.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a perfetto trace as it is" \
+	log --input /nonexistent/in.csv -o /nonexistent/t.csv.zst --log-format perfetto
+
 check_usage_error "top --interval 0" "--interval needs 1 to 3600 seconds" top --interval 0
 check_usage_error "top with two sessions" "unexpected argument '2'" top 1 2
 eq "top --help: exit codes" "$(codes top)" "0 1 2 3 4 6"
