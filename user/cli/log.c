@@ -194,6 +194,10 @@ int log_main(int argc, char **argv)
 		if (c == 'o')
 			c = 'L';
 		if (c == 'i') {
+			if (input)
+				return st_usage_error(log_usage,
+						      "--input given twice ('%s', '%s'): log converts one LOG",
+						      input, optarg);
 			input = optarg;
 			continue;
 		}

@@ -122,6 +122,10 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			continue;
 		switch (c) {
 		case 'i':
+			if (o->input)
+				return st_usage_error(report_usage,
+						      "--input given twice ('%s', '%s'): a report reads one dump or log",
+						      o->input, optarg);
 			o->input = optarg;
 			break;
 		case 'T':
@@ -248,6 +252,25 @@ static bool reads_events(size_t rep)
 }
 
 /*
+ * Whether path starts with text that is no JSON document (a dump is one
+ * object): a CSV with another header, a text file. Compressed or
+ * unreadable files are left to the dump's reader.
+ */
+static bool neither_log_nor_dump(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int c;
+
+	if (!f)
+		return false;
+	do
+		c = getc(f);
+	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+	fclose(f);
+	return c != EOF && c != '{' && c != '[' && c >= 0x20 && c < 0x7f;
+}
+
+/*
  * The data of the report: a saved log, a saved dump, or a session. A log's
  * sums are read only for the reports that use them: at a glibc build's
  * 2 million site rows they are 130 MB.
@@ -271,6 +294,12 @@ static int read_data(struct report_opts *o, size_t rep, struct st_log_sums *log,
 			return -1;
 		o->log = log;
 		return 0;
+	}
+	if (o->input && neither_log_nor_dump(o->input)) {
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input",
+			   "%s:1: neither a dump (the JSON object of dump --json) nor a log (its first line is no log header: a log's names the columns event, proc_id and ts_ns, at least)",
+			   o->input);
+		return -1;
 	}
 	if (st_dump_read(o->session, o->input, d, err))
 		return -1;

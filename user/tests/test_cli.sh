@@ -79,6 +79,19 @@ check_usage_error "log: --log-format perfetto of a name in .zst" \
 	"/nonexistent/t.csv.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a perfetto trace as it is" \
 	log --input /nonexistent/in.csv -o /nonexistent/t.csv.zst --log-format perfetto
 
+check_usage_error "report: --input twice" \
+	"--input given twice ('/nonexistent/a.json', '/nonexistent/b.json'): a report reads one dump or log" \
+	report syscalls --input /nonexistent/a.json --input /nonexistent/b.json
+check_usage_error "log: --input twice" \
+	"--input given twice ('/nonexistent/a.csv', '/nonexistent/b.csv'): log converts one LOG" \
+	log --input /nonexistent/a.csv --input /nonexistent/b.csv -o /nonexistent/c.csv
+notlog=$(mktemp /tmp/systrace-test-cli.XXXXXX)
+printf 'time,value\n1,2\n' >"$notlog"
+run report syscalls --input "$notlog"
+eq "report --input of a CSV that is no log: exit 6, its name, line and what was expected" "$RC|$ERR|$OUT" \
+	"6|systracectl: --input: $notlog:1: neither a dump (the JSON object of dump --json) nor a log (its first line is no log header: a log's names the columns event, proc_id and ts_ns, at least)|"
+rm -f "$notlog"
+
 check_usage_error "top --interval 0" "--interval needs 1 to 3600 seconds" top --interval 0
 check_usage_error "top with two sessions" "unexpected argument '2'" top 1 2
 eq "top --help: exit codes" "$(codes top)" "0 1 2 3 4 6"
