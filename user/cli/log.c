@@ -228,7 +228,8 @@ int log_main(int argc, char **argv)
 	    st_backend_session_get(be, id, &s, &err))
 		return st_fail(&err, be);
 	if (!s.log_buffer) {
-		st_err_set(&err, ST_ERR_KERNEL, ENOENT, "log",
+		/* Not the kernel's refusal: the session has no log to drain. */
+		st_err_set(&err, ST_ERR_NOSESSION, ENOENT, "log",
 			   "session %" PRIu32 " keeps no log: start it with --log FILE or --log-buffer SIZE",
 			   id);
 		return st_fail(&err, be);
