@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "out/argv.h"
@@ -22,6 +23,27 @@ const struct st_text_layout st_text_fit = {
 	.sep = "  ", .max = ST_TEXT_MAX, .units = true,
 };
 const struct st_text_layout st_text_wide = { .sep = "  ", .units = true };
+
+size_t st_text_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	unsigned long v = 0;
+	struct winsize ws;
+	char *end;
+
+	if (!isatty(fd))
+		return ST_TEXT_MAX;
+	if (!ioctl(fd, TIOCGWINSZ, &ws))
+		v = ws.ws_col;
+	if (!v && env && *env) {
+		v = strtoul(env, &end, 10);
+		if (*end)
+			v = 0;
+	}
+	if (!v)
+		return ST_TEXT_MAX;
+	return v < 80 ? 80 : v;
+}
 
 static uint64_t pow10_u64(unsigned int n)
 {

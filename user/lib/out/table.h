@@ -83,6 +83,12 @@ struct st_text_layout {
 #define ST_TEXT_MAX 100
 extern const struct st_text_layout st_text_fit;
 extern const struct st_text_layout st_text_wide;
+/*
+ * The columns a fitted text may take on fd: a terminal's own width
+ * (TIOCGWINSZ, else COLUMNS), 80 at the least; ST_TEXT_MAX when fd is
+ * no terminal.
+ */
+size_t st_text_width(int fd);
 
 /* ns in 3 significant digits and a unit: "0 ns", "999 ns", "1.23 us", "25.5 s". */
 const char *st_format_duration(int64_t ns, char *buf, size_t len);
