@@ -3,7 +3,8 @@
 # --sort takes every column a report's text lists show, by the heading the
 # text shows ("avg" for avg_ns) or the full name; each order is checked
 # with sort(1); a wrong key, table, report or subcommand lists what there
-# is and names the nearest. The histogram and thresholds of amortize and
+# is and names the nearest; report timeline's list takes --top and --sort.
+# The histogram and thresholds of amortize and
 # the greedy cover of short keep their own order.
 . "$(dirname "$0")/testlib.sh"
 
@@ -63,8 +64,25 @@ err() {
 }
 eq "--sort totl: the nearest, and the keys" "$(err report syscalls --input "$T/b.csv" --sort totl)" \
 	"1|systracectl: --sort: report syscalls has no column 'totl'; did you mean 'total'? keys: time_percent, total, avg, min, max, calls, errors, sites, abi, nr, syscall, time, proc_id, pid, comm, rank, calls_fraction|0"
-eq "--sort of timeline: nothing to sort" "$(err report timeline --input "$T/b.csv" --sort total)" \
-	"1|systracectl: --sort: report timeline has no list to sort|0"
+eq "--sort of timeline: its columns" "$(err report timeline --input "$T/b.csv" --sort total)" \
+	"1|systracectl: --sort: report timeline has no column 'total'; keys: proc_id, pid, comm, start_ms, end_ms, duration_ms, loader_ms, running|0"
+# report timeline: --top N rows, and --sort by each of its columns in sort(1)'s order.
+eq "report timeline --top 3: 3 rows of 13" \
+	"$("$CTL" report timeline --input "$T/b.csv" --csv --top 3 | tail -n +2 | wc -l) $("$CTL" report timeline --input "$T/b.csv" --csv | tail -n +2 | wc -l)" "3 13"
+i=0
+for col in proc_id pid comm start_ms end_ms duration_ms loader_ms running; do
+	i=$((i + 1))
+	flags="-g -r"
+	[ "$col" = comm ] && flags=""
+	# shellcheck disable=SC2086 # the flags are words
+	if "$CTL" report timeline --input "$T/b.csv" --csv --sort "$col" 2>"$T/err" | tail -n +2 | cut -d, -f$i | sort -c $flags 2>"$T/sort"; then
+		ok "report timeline --sort $col: column $i in order"
+	else
+		not_ok "report timeline --sort $col: column $i in order"
+		diag <"$T/err"
+		diag <"$T/sort"
+	fi
+done
 eq "--table syscals: the nearest, and the tables" "$(err report syscalls --input "$T/b.csv" --csv --table syscals)" \
 	"1|systracectl: report syscalls has no table 'syscals'; did you mean 'syscalls'? tables: totals, syscalls, top|0"
 eq "report sycalls: the nearest, and the reports" "$(err report sycalls --input "$T/b.csv")" \
