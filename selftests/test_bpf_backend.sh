@@ -10,7 +10,8 @@
 #                 with a hint that says this root process lacks it
 #   no session    no module, no session: list prints nothing (0), status
 #                 shows the BPF backend (0), dump says so (4): no "insmod"
-#   refusals      systracectl's own never read "kernel rejected"
+#   refusals      systracectl's own never read "kernel rejected"; log of a
+#                 session without a log says so
 # tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -122,6 +123,15 @@ expect_eq "$(SYSTRACE_BACKEND=bpf "$SYSTRACECTL" list | grep -c '^[0-9]')" 0 "--
 SYSTRACE_MAX_PROCS=16 SYSTRACE_MAX_SITES=64 SYSTRACE_MAX_MEM=$((2 * ncpus * 1048576)) \
 	"$SYSTRACECTL" start --backend bpf --counters none --quiet --log-buffer 1M -- /bin/true 2>"$T/cap2.err"
 expect_eq "$?" 0 "--log-buffer 1M, max_mem 2 x $ncpus MiB: exit status ($(cat "$T/cap2.err"))"
+ctl_ok reset --all
+# log of a session that keeps no log says exactly that (it read "kernel
+# rejected log: ... (No such file or directory)"), exit 4, and writes nothing.
+"$SYSTRACECTL" start --backend bpf --counters none --no-save -- /bin/true 2>"$T/nolog.err"
+nolog=$(bpf_sid "$T/nolog.err")
+"$SYSTRACECTL" log "$nolog" -o "$T/nolog.csv" 2>"$T/nolog.err"
+expect_eq "$?|$(cat "$T/nolog.err")|$(ls "$T"/nolog.csv* 2>/dev/null)" \
+	"4|systracectl: session $nolog keeps no log: start it with --log FILE or --log-buffer SIZE|" \
+	"log of a session without a log: exit 4, the reason, no file"
 ctl_ok reset --all
 
 pycheck test_bpf_backend.py "$full" "$T/sites5.json" "$T/procs3.json" "$PROGS/sites" "$T/kill.json" \

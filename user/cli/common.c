@@ -161,12 +161,15 @@ static int add_word(const char ***list, size_t *n, const char *w)
 /*
  * The selection options (ST_SELECT_OPTIONS): --syscall and --pid take
  * comma-separated lists, and each of --syscall, --comm and --pid may be
- * given again. Returns -1 when @c is one of them and @arg is good,
+ * given again. A --syscall list that starts with '!' is one to leave out,
+ * as strace's -e trace=!LIST. Returns -1 when @c is one of them and @arg is good,
  * ST_OPT_NOT_MINE when @c is another option, or a usage error's code.
  */
 int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s)
 {
 	char *copy, *w, *save = NULL;
+	const char ***words = &s->syscalls;
+	size_t *nwords = &s->nsyscalls, had;
 	uint32_t pid;
 	uint32_t *p;
 	int ret = 0;
@@ -197,12 +200,18 @@ int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s
 	default:
 		return ST_OPT_NOT_MINE;
 	}
+	if (c == ST_OPT_SYSCALL && *arg == '!') {
+		words = &s->nosyscalls;
+		nwords = &s->nnosyscalls;
+		arg++;
+	}
+	had = *nwords;
 	copy = strdup(arg);
 	if (!copy || keep_copy(s, copy))
 		return st_usage_error(usage, "out of memory");
 	for (w = strtok_r(copy, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
 		if (c == ST_OPT_SYSCALL) {
-			ret = add_word(&s->syscalls, &s->nsyscalls, w);
+			ret = add_word(words, nwords, w);
 			continue;
 		}
 		if (st_parse_u32(w, &pid))
@@ -215,7 +224,7 @@ int st_select_opt(int c, const char *arg, const char *usage, struct st_select *s
 	}
 	if (ret)
 		return st_usage_error(usage, "out of memory");
-	if (c == ST_OPT_SYSCALL && !s->nsyscalls)
+	if (c == ST_OPT_SYSCALL && *nwords == had)
 		return st_usage_error(usage, "--syscall needs a NAME");
 	if (c == ST_OPT_PID && !s->npids)
 		return st_usage_error(usage, "--pid needs a PID");

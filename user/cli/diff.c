@@ -42,7 +42,8 @@ const char diff_usage[] =
 	"  -o, --output FILE  write to FILE instead of stdout (whole, or not at all)\n"
 	"  --wide           text: every column and whole strings; by default a\n"
 	"                   line fits in 100 columns\n"
-	"  --syscall NAME[,NAME...]  compare only these syscalls (names or numbers)\n"
+	"  --syscall NAME[,NAME...]  compare only these syscalls (names, numbers,\n"
+	"                   strace's %classes; '!LIST' leaves them out)\n"
 	"  --comm PATTERN   compare only processes whose comm matches (fnmatch(3))\n"
 	"  --pid PID[,PID...]  compare only these processes\n"
 	"  --errors         compare only the sites (and processes) with errors\n"
@@ -200,7 +201,7 @@ int diff_main(int argc, char **argv)
 	struct diff_opts o = { 0 };
 	struct st_dump d[2];
 	struct st_err err;
-	char why[256];
+	char why[1024];
 	int ret, check = 0, i;
 
 	ret = parse(argc, argv, &o);

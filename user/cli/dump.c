@@ -33,11 +33,13 @@ const char dump_usage[] =
 	"  --no-symbols   do not resolve sites to functions: the site table\n"
 	"                 then has no object, symbol, symbol_offset, build_id,\n"
 	"                 symbol_error columns\n"
-	"  --sort KEY     the table's rows by its column KEY, largest first (text\n"
-	"                 A to Z), or by time, calls or errors\n"
+	"  --sort KEY     the table's rows by its column KEY (its name, or its text\n"
+	"                 heading: avg for avg_ns), largest first (text A to Z),\n"
+	"                 or by time, calls or errors\n"
 	"  --top N        the table's first N rows\n"
-	"  --syscall NAME[,NAME...]  only the sites of these syscalls (names or\n"
-	"                 numbers), and the processes that made them\n"
+	"  --syscall NAME[,NAME...]  only the sites of these syscalls (names,\n"
+	"                 numbers, strace's %classes; '!LIST' leaves them out),\n"
+	"                 and the processes that made them\n"
 	"  --comm PATTERN only processes whose comm matches (fnmatch(3)), and\n"
 	"                 their sites\n"
 	"  --pid PID[,PID...]  only these processes and their sites\n"
@@ -152,7 +154,7 @@ static int write_dump(FILE *f, const void *ctx)
 	struct st_view v = { .dump = d };
 	struct st_sysagg *aggs = NULL;
 	bool live = !st_state_final(d->session.state);
-	char why[256];
+	char why[1024];
 	int ret = 0;
 
 	if (o->table == ST_TABLE_SYSCALLS &&
@@ -187,7 +189,7 @@ static int check_sort(const struct dump_opts *o)
 {
 	struct st_dump d = { 0 };
 	struct st_view v = { .dump = &d };
-	char why[256];
+	char why[1024];
 	int ret;
 
 	if (!o->sel.sort)
@@ -204,7 +206,7 @@ int dump_main(int argc, char **argv)
 	struct dump_opts o = { 0 };
 	struct st_dump d;
 	struct st_err err;
-	char why[256];
+	char why[1024];
 	int ret, check;
 
 	ret = parse(argc, argv, &o);

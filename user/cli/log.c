@@ -224,6 +224,10 @@ int log_main(int argc, char **argv)
 		if (c == 'o')
 			c = 'L';
 		if (c == 'i') {
+			if (input)
+				return st_usage_error(log_usage,
+						      "--input given twice ('%s', '%s'): log converts one LOG",
+						      input, optarg);
 			input = optarg;
 			continue;
 		}
@@ -238,6 +242,9 @@ int log_main(int argc, char **argv)
 	}
 	if (!o.path)
 		return st_usage_error(log_usage, "no output file: -o FILE");
+	ret = st_log_opts_check(&o, log_usage);
+	if (ret >= 0)
+		return ret;
 	if (argc - optind > 1)
 		return st_usage_error(log_usage, "one session at most");
 	if (input) {
@@ -254,7 +261,8 @@ int log_main(int argc, char **argv)
 	if (st_backend_session_get(be, id, &s, &err))
 		return st_fail(&err, be);
 	if (!s.log_buffer) {
-		st_err_set(&err, ST_ERR_KERNEL, ENOENT, "log",
+		/* Not the kernel's refusal: the session has no log to drain. */
+		st_err_set(&err, ST_ERR_NOSESSION, ENOENT, "log",
 			   "session %" PRIu32 " keeps no log: start it with --log FILE or --log-buffer SIZE",
 			   id);
 		return st_fail(&err, be);

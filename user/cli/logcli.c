@@ -83,6 +83,16 @@ int st_log_opt(int c, const char *arg, const char *usage,
 	}
 }
 
+int st_log_opts_check(const struct st_log_opts *o, const char *usage)
+{
+	struct st_log_kind kind;
+	struct st_err err;
+
+	if (o->path && st_log_kind_of(o->path, o->fmt, &kind, &err))
+		return st_usage_error(usage, "%s", err.msg);
+	return -1;
+}
+
 /* ---- the recorder on session id of a backend ---- */
 
 static int tracer_drain(void *be, uint32_t id, struct st_log *log, size_t *n,

@@ -29,6 +29,11 @@ struct st_log_opts {
  */
 int st_log_opt(int c, const char *arg, const char *usage,
 	       struct st_log_opts *o);
+/*
+ * Once the options are read: a file name and format that go together (a
+ * Chrome or Perfetto trace is not compressed). -1, or a usage error's code.
+ */
+int st_log_opts_check(const struct st_log_opts *o, const char *usage);
 
 struct st_backend;
 

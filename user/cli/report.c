@@ -54,10 +54,12 @@ const char report_usage[] =
 	"  --wide           text: every column and whole strings; by default a\n"
 	"                   line fits in 100 columns\n"
 	"  --sort KEY       order the lists (processes, syscalls, sites,\n"
-	"                   functions) by the column KEY, largest first, or by\n"
+	"                   functions) by the column KEY (its name, or its text\n"
+	"                   heading: avg for avg_ns), largest first, or by\n"
 	"                   time, calls or errors\n"
 	"  --top N          at most N rows in each list\n"
-	"  --syscall NAME[,NAME...]  only these syscalls (names or numbers)\n"
+	"  --syscall NAME[,NAME...]  only these syscalls (names, numbers, strace's\n"
+	"                   %classes; '!LIST' leaves them out)\n"
 	"  --comm PATTERN   only processes whose comm matches (fnmatch(3))\n"
 	"  --pid PID[,PID...]  only these processes\n"
 	"  --errors         only the sites (and processes) with errors\n"
@@ -125,6 +127,10 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 			continue;
 		switch (c) {
 		case 'i':
+			if (o->input)
+				return st_usage_error(report_usage,
+						      "--input given twice ('%s', '%s'): a report reads one dump or log",
+						      o->input, optarg);
 			o->input = optarg;
 			break;
 		case 'T':
@@ -197,6 +203,38 @@ static bool has_table(const struct rt_report *r, const char *name)
 	return false;
 }
 
+/* "report R has no table 'T'; did you mean 'N'? tables: ..." */
+static int no_table(const struct rt_report *r, const char *name)
+{
+	const char *names[RT_MAX_TABLES];
+	char list[512], hint[64];
+	size_t i, at = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < r->ntables; i++) {
+		names[i] = r->tables[i]->name;
+		at += (size_t)snprintf(list + at, at < sizeof(list) ? sizeof(list) - at : 0,
+				       "%s%s", i ? ", " : "", names[i]);
+	}
+	return st_usage_error(report_usage, "report %s has no table '%s'; %stables: %s", r->name,
+			      name, st_did_you_mean(hint, sizeof(hint), st_suggest(name, names, r->ntables)),
+			      list);
+}
+
+/* "unknown report 'R'; did you mean 'N'? reports: ..." */
+static int no_report(const char *name)
+{
+	const char *names[N_REPORTS];
+	char hint[64];
+	size_t i;
+
+	for (i = 0; i < N_REPORTS; i++)
+		names[i] = reports[i].name;
+	return st_usage_error(report_usage,
+			      "unknown report '%s'; %sreports: amortize, short, phases, syscalls, errors, timeline",
+			      name, st_did_you_mean(hint, sizeof(hint), st_suggest(name, names, N_REPORTS)));
+}
+
 static void load_progress(void *ctx, uint64_t done, uint64_t size)
 {
 	struct st_progress *p = ctx;
@@ -216,6 +254,25 @@ static void load_progress(void *ctx, uint64_t done, uint64_t size)
 static bool reads_events(size_t rep)
 {
 	return reports[rep].build == report_phases || reports[rep].build == report_timeline;
+}
+
+/*
+ * Whether path starts with text that is no JSON document (a dump is one
+ * object): a CSV with another header, a text file. Compressed or
+ * unreadable files are left to the dump's reader.
+ */
+static bool neither_log_nor_dump(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int c;
+
+	if (!f)
+		return false;
+	do
+		c = getc(f);
+	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+	fclose(f);
+	return c != EOF && c != '{' && c != '[' && c >= 0x20 && c < 0x7f;
 }
 
 /*
@@ -243,6 +300,12 @@ static int read_data(struct report_opts *o, size_t rep, struct st_log_sums *log,
 		o->log = log;
 		return 0;
 	}
+	if (o->input && neither_log_nor_dump(o->input)) {
+		st_err_set(err, ST_ERR_LOCAL, 0, "--input",
+			   "%s:1: neither a dump (the JSON object of dump --json) nor a log (its first line is no log header: a log's names the columns event, proc_id and ts_ns, at least)",
+			   o->input);
+		return -1;
+	}
 	if (st_dump_read(o->session, o->input, d, err))
 		return -1;
 	*check = st_session_report_check(d);
@@ -257,7 +320,7 @@ int report_main(int argc, char **argv)
 	struct st_dump d;
 	struct st_err err;
 	size_t rep, nprocs, nsites;
-	char why[256];
+	char why[1024];
 	int ret, check;
 
 	if (argc < 2 || argv[1][0] == '-') {
@@ -269,7 +332,7 @@ int report_main(int argc, char **argv)
 	for (rep = 0; rep < N_REPORTS && strcmp(argv[1], reports[rep].name); rep++)
 		;
 	if (rep == N_REPORTS)
-		return st_usage_error(report_usage, "unknown report '%s'", argv[1]);
+		return no_report(argv[1]);
 	ret = parse(argc - 1, argv + 1, rep, &o);
 	if (ret < 0 && st_select_check(&o.sel, why, sizeof(why)))
 		ret = st_usage_error(report_usage, "%s", why);
@@ -308,8 +371,7 @@ int report_main(int argc, char **argv)
 		goto fail;
 	}
 	if (o.table && !has_table(&r, o.table)) {
-		ret = st_usage_error(report_usage, "report %s has no table '%s'",
-				     reports[rep].name, o.table);
+		ret = no_table(&r, o.table);
 		goto out;
 	}
 	if (rt_report_write(&o.out, &r, o.table, &err))

@@ -401,6 +401,9 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		o->no_save = true;
 	if (!o->log.path && (o->log.fmt >= 0 || o->log.early_object))
 		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
+	ret = st_log_opts_check(&o->log, start_usage);
+	if (ret >= 0)
+		return ret;
 	o->cmd = argv + optind;
 	return -1;
 }

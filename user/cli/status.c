@@ -80,15 +80,22 @@ static void print_params(const char *label, const struct st_params *p,
 	putchar('\n');
 }
 
+/*
+ * Live: running, or waiting for its exec. A finished or detached session
+ * only keeps its rows (the backend's sessions_live counts every session).
+ */
 static void print_status(const struct st_status *st,
 			 const struct st_session_row *ss, size_t n)
 {
-	size_t i;
+	size_t i, live = 0;
 
+	for (i = 0; i < n; i++)
+		live += !st_state_final(ss[i].state);
 	printf("module version:  %s\n", st->version);
 	printf("abi version:     %" PRIu32 "\n", st->abi_version);
 	printf("probes active:   %s\n", st->probes_active ? "yes" : "no");
-	printf("sessions live:   %" PRIu32 "\n", st->sessions_live);
+	printf("sessions live:   %zu\n", live);
+	printf("sessions kept:   %zu\n", n - live);
 	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
 	print_params("limits:          ", &st->params, false);
 	print_params("testing:         ", &st->params, true);

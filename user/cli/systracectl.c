@@ -33,6 +33,21 @@ static const struct {
 
 #define N_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
 
+/* "unknown subcommand 'S'", and the nearest: "did you mean 'N'?" */
+static void unknown_subcommand(const char *name)
+{
+	const char *names[N_SUBCOMMANDS], *near;
+	size_t i;
+
+	for (i = 0; i < N_SUBCOMMANDS; i++)
+		names[i] = subcommands[i].name;
+	near = st_suggest(name, names, N_SUBCOMMANDS);
+	if (near)
+		st_warn("unknown subcommand '%s'; did you mean '%s'?", name, near);
+	else
+		st_warn("unknown subcommand '%s'", name);
+}
+
 const char help_usage[] =
 	"Usage: systracectl help [SUBCOMMAND]\n\n"
 	"Shows the list of subcommands, or SUBCOMMAND's help (as\n"
@@ -84,7 +99,7 @@ int help_main(int argc, char **argv)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return st_print_usage(subcommands[i].usage,
 					      codes_of(subcommands[i].name));
-	st_warn("unknown subcommand '%s'", argv[1]);
+	unknown_subcommand(argv[1]);
 	usage(stderr);
 	return ST_EXIT_USAGE;
 }
@@ -135,7 +150,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
-	st_warn("unknown subcommand '%s'", argv[1]);
+	unknown_subcommand(argv[1]);
 	usage(stderr);
 	return ST_EXIT_USAGE;
 }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "report.h"
 
 struct rt_table *rt_table_new(const char *name, const char *title,
@@ -365,8 +366,11 @@ static int print_report(FILE *f, const void *ctx)
 int rt_report_write(const struct st_output_opts *out, const struct rt_report *r,
 		    const char *table, struct st_err *err)
 {
-	struct print_args a = { r, out->format, table,
-				out->wide ? &st_text_wide : &st_text_fit };
+	struct st_text_layout fit = st_text_fit;
+	struct print_args a = { r, out->format, table, out->wide ? &st_text_wide : &fit };
+
+	if (!out->path)
+		fit.max = st_text_width(STDOUT_FILENO);
 
 	return st_output_write(out->path, "writing the report", print_report,
 			       &a, err);

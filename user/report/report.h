@@ -117,8 +117,10 @@ enum {
 	{ "errors", no_argument, NULL, ST_OPT_ERRORS }
 
 struct st_select {
-	const char **syscalls;		/* names or numbers */
+	const char **syscalls;		/* names, numbers or %classes */
 	size_t nsyscalls;
+	const char **nosyscalls;	/* the same, of each --syscall '!LIST' */
+	size_t nnosyscalls;
 	const char **comms;		/* fnmatch(3) patterns */
 	size_t ncomms;
 	uint32_t *pids;
@@ -133,7 +135,7 @@ struct st_select {
 
 void st_select_free(struct st_select *s);
 bool st_select_filters(const struct st_select *s);
-/* A --syscall name no ABI knows: -EINVAL, why says so. */
+/* A --syscall name no ABI knows, or an unknown class: -EINVAL, why says so. */
 int st_select_check(const struct st_select *s, char *why, size_t len);
 bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr);
 /* Removes the rows the filters leave out; sets d->selected. */

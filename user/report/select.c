@@ -36,6 +36,7 @@ void st_select_free(struct st_select *s)
 		free(s->copies[i]);
 	free(s->copies);
 	free(s->syscalls);
+	free(s->nosyscalls);
 	free(s->comms);
 	free(s->pids);
 	memset(s, 0, sizeof(*s));
@@ -43,26 +44,65 @@ void st_select_free(struct st_select *s)
 
 bool st_select_filters(const struct st_select *s)
 {
-	return s->nsyscalls || s->ncomms || s->npids || s->errors;
+	return s->nsyscalls || s->nnosyscalls || s->ncomms || s->npids || s->errors;
+}
+
+/* The x64 names, for a suggestion; NULL when out of memory. */
+static const char **x64_names(size_t *n)
+{
+	const char **names = malloc(1024 * sizeof(*names));
+	uint32_t nr;
+
+	*n = 0;
+	for (nr = 0; names && nr < 1024; nr++)
+		if (st_syscall_name(SYSTRACE_ABI_X64, nr))
+			names[(*n)++] = st_syscall_name(SYSTRACE_ABI_X64, nr);
+	return names;
+}
+
+static int check_word(const char *w, char *why, size_t len)
+{
+	const char **names;
+	const char *near;
+	char hint[64];
+	uint32_t abi, nr;
+	size_t i, n, at;
+
+	if (is_u32(w, &nr))
+		return 0;
+	if (*w == '%') {
+		if (st_syscall_class(w) >= 0)
+			return 0;
+		near = st_suggest(w, st_syscall_classes, st_nsyscall_classes);
+		at = (size_t)snprintf(why, len, "--syscall: no class is named '%s'; %sclasses:",
+				      w, st_did_you_mean(hint, sizeof(hint), near));
+		for (i = 0; i < st_nsyscall_classes && at < len; i++)
+			at += (size_t)snprintf(why + at, len - at, "%s %s", i ? "," : "",
+					       st_syscall_classes[i]);
+		return -EINVAL;
+	}
+	for (abi = 0; abi < __SYSTRACE_ABI_MAX; abi++)
+		if (st_syscall_nr(abi, w) >= 0)
+			return 0;
+	names = x64_names(&n);
+	near = names ? st_suggest(w, names, n) : NULL;
+	snprintf(why, len, "--syscall: no syscall is named '%s'%s%s%s", w,
+		 near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+	free(names);
+	return -EINVAL;
 }
 
 /* A name, or a number, that no ABI knows: refused before any data is read. */
 int st_select_check(const struct st_select *s, char *why, size_t len)
 {
-	uint32_t abi, nr;
 	size_t i;
-	bool known;
 
-	for (i = 0; i < s->nsyscalls; i++) {
-		if (is_u32(s->syscalls[i], &nr))
-			continue;
-		for (abi = 0, known = false; abi < __SYSTRACE_ABI_MAX && !known; abi++)
-			known = st_syscall_nr(abi, s->syscalls[i]) >= 0;
-		if (!known) {
-			snprintf(why, len, "--syscall: no syscall is named '%s'", s->syscalls[i]);
+	for (i = 0; i < s->nsyscalls; i++)
+		if (check_word(s->syscalls[i], why, len))
 			return -EINVAL;
-		}
-	}
+	for (i = 0; i < s->nnosyscalls; i++)
+		if (check_word(s->nosyscalls[i], why, len))
+			return -EINVAL;
 	return 0;
 }
 
@@ -83,21 +123,30 @@ static bool proc_selected(const struct st_select *s, const struct st_proc_row *p
 	return false;
 }
 
-bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr)
+static bool in_list(const char *const *words, size_t n, uint32_t nr, const char *name)
 {
-	const char *name;
-	uint32_t n;
+	uint32_t k;
 	size_t i;
 
-	if (!s->nsyscalls)
-		return true;
-	name = st_syscall_name(abi, nr);
-	for (i = 0; i < s->nsyscalls; i++) {
-		if (is_u32(s->syscalls[i], &n) ? n == nr :
-		    name && !strcmp(name, s->syscalls[i]))
+	for (i = 0; i < n; i++) {
+		if (is_u32(words[i], &k) ? k == nr :
+		    *words[i] == '%' ? st_syscall_in_class(st_syscall_class(words[i]), name) :
+		    name && !strcmp(name, words[i]))
 			return true;
 	}
 	return false;
+}
+
+/* In a --syscall list if there is one, and in no '!' list. */
+bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr)
+{
+	const char *name;
+
+	if (!s->nsyscalls && !s->nnosyscalls)
+		return true;
+	name = st_syscall_name(abi, nr);
+	return (!s->nsyscalls || in_list(s->syscalls, s->nsyscalls, nr, name)) &&
+	       !in_list(s->nosyscalls, s->nnosyscalls, nr, name);
 }
 
 static int by_id(const void *a, const void *b)
@@ -117,7 +166,7 @@ int st_select_dump(struct st_dump *d, const struct st_select *s)
 {
 	uint64_t *with_site = NULL;
 	size_t i, k, nws = 0;
-	bool by_sites = s->nsyscalls || s->errors;
+	bool by_sites = s->nsyscalls || s->nnosyscalls || s->errors;
 
 	if (!st_select_filters(s))
 		return 0;
@@ -157,7 +206,7 @@ int st_select_dump(struct st_dump *d, const struct st_select *s)
 	return 0;
 }
 
-/* "--syscall openat,close --comm 'cc*' --pid 12 --errors" */
+/* "--syscall openat,close --syscall '!%process' --comm 'cc*' --pid 12 --errors" */
 int st_select_describe(const struct st_select *s, char *buf, size_t len)
 {
 	size_t i, at = 0;
@@ -172,6 +221,10 @@ int st_select_describe(const struct st_select *s, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < s->nsyscalls; i++)
 		PUT("%s%s", i ? "," : "--syscall ", s->syscalls[i]);
+	for (i = 0; i < s->nnosyscalls; i++)
+		PUT("%s%s", i ? "," : at ? " --syscall '!" : "--syscall '!", s->nosyscalls[i]);
+	if (s->nnosyscalls)
+		PUT("'");
 	for (i = 0; i < s->ncomms; i++)
 		PUT("%s--comm '%s'", at ? " " : "", s->comms[i]);
 	for (i = 0; i < s->npids; i++)
@@ -202,7 +255,7 @@ static size_t column_of(const struct rt_table *t, const char *name)
 	size_t c;
 
 	for (c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c], name))
+		if (st_sort_names(name, t->cols[c]))
 			return c;
 	return t->ncols;
 }
@@ -259,9 +312,56 @@ void rt_table_top(struct rt_table *t, uint64_t n)
 	t->nrows = n;
 }
 
+static bool listed(const char *const *words, size_t n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(words[i], w))
+			return true;
+	return false;
+}
+
+/*
+ * "--sort: report R has no column 'K'; did you mean 'N'? keys: ..." with
+ * the text headings of the ranked tables' columns, then the aliases they
+ * have.
+ */
+static void no_sort_key(const struct rt_report *r, const char *key, char *why, size_t len)
+{
+	static const char *const aliases[] = { "time", "calls", "errors" };
+	char heads[256][48], hint[64];
+	const char *words[256] = { 0 };
+	size_t i, c, n = 0, at;
+
+	for (i = 0; i < r->ntables; i++) {
+		const struct rt_table *t = r->tables[i];
+
+		for (c = 0; t->ranked && c < t->ncols && n < 256; c++) {
+			st_text_heading(t->cols[c], heads[n], sizeof(heads[n]));
+			if (!listed(words, n, heads[n])) {
+				words[n] = heads[n];
+				n++;
+			}
+		}
+		for (c = 0; t->ranked && c < 3 && n < 256; c++)
+			if (rt_table_column(t, aliases[c]) < t->ncols && !listed(words, n, aliases[c]))
+				words[n++] = aliases[c];
+	}
+	if (!n) {
+		snprintf(why, len, "--sort: report %s has no list to sort", r->name);
+		return;
+	}
+	at = (size_t)snprintf(why, len, "--sort: report %s has no column '%s'; %skeys:", r->name, key,
+			      st_did_you_mean(hint, sizeof(hint), st_suggest(key, words, n)));
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(why + at, len - at, "%s %s", i ? "," : "", words[i]);
+}
+
 /*
  * --sort KEY and --top N on the report's ranked tables (each one that has
- * KEY, for --sort). A KEY no ranked table has is an error, named in why.
+ * KEY, for --sort). A KEY no ranked table has is an error, named in why
+ * with the keys there are.
  */
 int rt_report_select(struct rt_report *r, const struct st_select *s,
 		     char *why, size_t len)
@@ -288,8 +388,7 @@ int rt_report_select(struct rt_report *r, const struct st_select *s,
 			rt_table_top(t, s->has_top ? s->top : r->default_top);
 	}
 	if (s->sort && !found) {
-		snprintf(why, len, "--sort: report %s has no column '%s' to sort by",
-			 r->name, s->sort);
+		no_sort_key(r, s->sort, why, len);
 		return -EINVAL;
 	}
 	return 0;

@@ -493,6 +493,7 @@ static struct rt_table *rows_table(const struct tl_result *tl)
 
 	if (!t)
 		return NULL;
+	t->ranked = true;	/* --sort and --top: the text's rows, not the picture */
 	for (i = 0; i < tl->n; i++) {
 		const struct tl_row *row = &tl->rows[i];
 		struct st_cell *c = rt_row(t);

@@ -59,7 +59,7 @@ check_usage_error "a short option without its argument" "option '-o' needs an ar
 check_usage_error "a flag given an argument" "option '--json' takes no argument" list --json=1
 check_usage_error "--top 0" "--top needs a number >= 1" report errors --top 0
 check_usage_error "--sort of diff" "--sort: 'total': give calls, time or errors" diff --sort total 1 2
-check_usage_error "an unknown syscall" "--syscall: no syscall is named 'opneat'" dump --syscall opneat
+check_usage_error "an unknown syscall, and the nearest" "--syscall: no syscall is named 'opneat'; did you mean 'openat'?" dump --syscall opneat
 check_usage_error "a bad pid" "--pid: 'x' is not a process id" report syscalls --pid 1,x
 check_usage_error "reset without SESSION" "which sessions? give SESSION... or --all (see: systracectl list)" reset
 check_usage_error "reset of SESSION and --all" "give SESSION... or --all, not both" reset 3 --all
@@ -68,6 +68,29 @@ check_usage_error "an empty name" "--name: the name is empty" start --backend km
 check_usage_error "a name of digits" "--name: '42' is a number, which SESSION reads as an id" attach --name 42 1
 check_usage_error "a name with a newline" "--name: control characters are not allowed" start --backend kmod --name $'a\nb' -- true
 check_usage_error "a name too long" "--name: at most 31 bytes" start --backend kmod --name 0123456789abcdef0123456789abcdef -- true
+
+check_usage_error "log: a Perfetto trace in .zst" \
+	"/nonexistent/t.pftrace.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a perfetto trace as it is" \
+	log --input /nonexistent/in.csv -o /nonexistent/t.pftrace.zst
+check_usage_error "start: a Chrome trace in .zst, before CMD runs" \
+	"/nonexistent/t.json.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a chrome trace as it is" \
+	start --backend kmod --log /nonexistent/t.json.zst -- true
+check_usage_error "log: --log-format perfetto of a name in .zst" \
+	"/nonexistent/t.csv.zst: only csv and jsonl logs are compressed (.zst); Perfetto opens a perfetto trace as it is" \
+	log --input /nonexistent/in.csv -o /nonexistent/t.csv.zst --log-format perfetto
+
+check_usage_error "report: --input twice" \
+	"--input given twice ('/nonexistent/a.json', '/nonexistent/b.json'): a report reads one dump or log" \
+	report syscalls --input /nonexistent/a.json --input /nonexistent/b.json
+check_usage_error "log: --input twice" \
+	"--input given twice ('/nonexistent/a.csv', '/nonexistent/b.csv'): log converts one LOG" \
+	log --input /nonexistent/a.csv --input /nonexistent/b.csv -o /nonexistent/c.csv
+notlog=$(mktemp /tmp/systrace-test-cli.XXXXXX)
+printf 'time,value\n1,2\n' >"$notlog"
+run report syscalls --input "$notlog"
+eq "report --input of a CSV that is no log: exit 6, its name, line and what was expected" "$RC|$ERR|$OUT" \
+	"6|systracectl: --input: $notlog:1: neither a dump (the JSON object of dump --json) nor a log (its first line is no log header: a log's names the columns event, proc_id and ts_ns, at least)|"
+rm -f "$notlog"
 
 check_usage_error "top --interval 0" "--interval needs 1 to 3600 seconds" top --interval 0
 check_usage_error "top with two sessions" "unexpected argument '2'" top 1 2

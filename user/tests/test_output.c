@@ -49,18 +49,24 @@ static char *expected(const char *name)
 	return text;
 }
 
-/* What st_status_print writes to stdout, or st_list_print to a file. */
-static char *printed(bool status, size_t n, bool json)
+/*
+ * What st_status_print writes to stdout, or st_list_print to a file; with
+ * finished, every session of the fixture finished.
+ */
+static char *printed_as(bool status, size_t n, bool json, bool finished)
 {
 	struct st_session_row ss[3];
 	struct st_status st;
 	FILE *f = tmpfile();
 	char *text = NULL;
+	size_t i;
 	int out;
 
 	if (!f)
 		return NULL;
 	st_fixture_status(&st, ss);
+	for (i = 0; finished && i < n; i++)
+		ss[i].state = SYSTRACE_STATE_FINISHED;
 	if (status) {
 		fflush(stdout);
 		out = dup(STDOUT_FILENO);
@@ -79,6 +85,11 @@ out:
 	return text;
 }
 
+static char *printed(bool status, size_t n, bool json)
+{
+	return printed_as(status, n, json, false);
+}
+
 static void expect_output(bool *failed, bool status, size_t n, bool json,
 			  const char *file)
 {
@@ -93,6 +104,16 @@ TEST(status_text_and_json_exact)
 {
 	expect_output(failed, true, 3, false, "status.txt");
 	expect_output(failed, true, 3, true, "status.json");
+}
+
+/* 3 finished sessions: none live, 3 kept (it said "sessions live: 3"). */
+TEST(status_counts_finished_sessions_as_kept)
+{
+	char *got = printed_as(true, 3, false, true);
+
+	ASSERT_TRUE(got != NULL);
+	EXPECT_TRUE(strstr(got, "\nsessions live:   0\nsessions kept:   3\n") != NULL);
+	free(got);
 }
 
 /* A name longer than its column pushes that line's columns right. */

@@ -146,7 +146,7 @@ TEST(report_sort_and_top)
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t;
 	struct st_dump d;
-	char why[128];
+	char why[1024];
 	size_t col;
 
 	select_fixture(&d);
@@ -168,7 +168,28 @@ TEST(report_sort_and_top)
 	r.name = "syscalls";
 	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
 	EXPECT_EQ(rt_report_select(&r, &o.sel, why, sizeof(why)), -EINVAL);
-	EXPECT_STREQ(why, "--sort: report syscalls has no column 'nosuch' to sort by");
+	EXPECT_STREQ(why, "--sort: report syscalls has no column 'nosuch'; keys: time_percent, total, avg, min, max, calls, errors, sites, abi, nr, syscall, time, proc_id, pid, comm, rank, calls_fraction");
+	rt_report_free(&r);
+
+	/* The text headings: "avg" is avg_ns; the nearest to a wrong key. */
+	o.sel.sort = "avg";
+	o.sel.has_top = false;
+	r.name = "syscalls";
+	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
+	ASSERT_EQ(rt_report_select(&r, &o.sel, why, sizeof(why)), 0);
+	t = r.tables[1];
+	col = rt_table_column(t, "avg");
+	EXPECT_STREQ(t->cols[col], "avg_ns");
+	ASSERT_EQ(t->nrows, 3);
+	EXPECT_EQ(t->cells[col].u, 2000);
+	for (size_t i = 1; i < t->nrows; i++)
+		EXPECT_TRUE(t->cells[(i - 1) * t->ncols + col].u >= t->cells[i * t->ncols + col].u);
+	rt_report_free(&r);
+	o.sel.sort = "totl";
+	r.name = "syscalls";
+	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
+	EXPECT_EQ(rt_report_select(&r, &o.sel, why, sizeof(why)), -EINVAL);
+	EXPECT_STREQ(why, "--sort: report syscalls has no column 'totl'; did you mean 'total'? keys: time_percent, total, avg, min, max, calls, errors, sites, abi, nr, syscall, time, proc_id, pid, comm, rank, calls_fraction");
 	rt_report_free(&r);
 	st_dump_free(&d);
 }
@@ -209,7 +230,7 @@ TEST(dump_view_order)
 	struct st_dump d;
 	struct st_view v;
 	struct st_row row;
-	char why[128];
+	char why[1024];
 
 	select_fixture(&d);
 	v = (struct st_view){ .dump = &d };
@@ -231,7 +252,7 @@ TEST(dump_view_order)
 	v = (struct st_view){ .dump = &d };
 	EXPECT_EQ(st_view_order(&v, ST_TABLE_PROCESSES, false, "total_ns", 0, why, sizeof(why)),
 		  -EINVAL);
-	EXPECT_STREQ(why, "--sort: the processes table has no column 'total_ns'");
+	EXPECT_STREQ(why, "--sort: the processes table has no column 'total_ns'; keys: session_id, id, parent_id, prev_id, pid, tgid, ppid, comm, exe, start_ns, end_ns, wall, start_time, end, exit_code, exit_signal, core_dumped, threads, syscalls, errors, syscall, sites, user_time, sys_time, voluntary_ctxt_switches, involuntary_ctxt_switches, minor_faults, major_faults, instructions, cycles, task_clock, syscalls_per_kinsn, attached, argv, argv_truncated, time, calls");
 	st_dump_free(&d);
 }
 

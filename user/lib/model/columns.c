@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "model/columns.h"
 #include "model/names.h"
+#include "base/suggest.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -868,7 +869,7 @@ static const struct st_column *column_named(const struct st_colset *cs,
 	size_t i, n = st_colset_ncolumns(cs);
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(st_colset_column(cs, i)->name, name))
+		if (st_sort_names(name, st_colset_column(cs, i)->name))
 			return st_colset_column(cs, i);
 	return NULL;
 }
@@ -885,6 +886,30 @@ static const struct st_column *find_column(const struct st_colset *cs,
 	return col;
 }
 
+/* "--sort: the T table has no column 'K'; did you mean 'N'? keys: ..." */
+static void no_sort_key(const struct st_colset *cs, const char *key, char *why, size_t len)
+{
+	static const char *const aliases[] = { "time", "calls", "errors" };
+	size_t i, n = 0, at, ncols = st_colset_ncolumns(cs);
+	char (*heads)[48] = calloc(ncols ? ncols : 1, sizeof(*heads)), hint[64];
+	const char **words = calloc(ncols + 3, sizeof(*words));
+
+	for (i = 0; heads && words && i < ncols; i++) {
+		st_text_heading(st_colset_column(cs, i)->name, heads[n], sizeof(heads[n]));
+		words[n] = heads[n];
+		n++;
+	}
+	for (i = 0; words && i < 3; i++)
+		if (find_column(cs, aliases[i]) && !column_named(cs, aliases[i]))
+			words[n++] = aliases[i];
+	at = (size_t)snprintf(why, len, "--sort: the %s table has no column '%s'; %skeys:", cs->name,
+			      key, st_did_you_mean(hint, sizeof(hint), st_suggest(key, words, n)));
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(why + at, len - at, "%s %s", i ? "," : "", words[i]);
+	free(heads);
+	free(words);
+}
+
 int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
 		  const char *key, uint64_t top, char *why, size_t len)
 {
@@ -897,7 +922,7 @@ int st_view_order(struct st_view *v, enum st_table_kind kind, bool symbols,
 
 	st_colset_get(kind, symbols, &cs);
 	if (key && !(col = find_column(&cs, key))) {
-		snprintf(why, len, "--sort: the %s table has no column '%s'", cs.name, key);
+		no_sort_key(&cs, key, why, len);
 		return -EINVAL;
 	}
 	keys = calloc(n ? n : 1, sizeof(*keys));

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "out/argv.h"
@@ -22,6 +23,27 @@ const struct st_text_layout st_text_fit = {
 	.sep = "  ", .max = ST_TEXT_MAX, .units = true,
 };
 const struct st_text_layout st_text_wide = { .sep = "  ", .units = true };
+
+size_t st_text_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	unsigned long v = 0;
+	struct winsize ws;
+	char *end;
+
+	if (!isatty(fd))
+		return ST_TEXT_MAX;
+	if (!ioctl(fd, TIOCGWINSZ, &ws))
+		v = ws.ws_col;
+	if (!v && env && *env) {
+		v = strtoul(env, &end, 10);
+		if (*end)
+			v = 0;
+	}
+	if (!v)
+		return ST_TEXT_MAX;
+	return v < 80 ? 80 : v;
+}
 
 static uint64_t pow10_u64(unsigned int n)
 {
@@ -171,6 +193,22 @@ const char *const *st_sort_alias(const char *key)
 		if (!strcmp(sort_aliases[a][0], key))
 			return &sort_aliases[a][1];
 	return NULL;
+}
+
+bool st_sort_names(const char *key, const char *col)
+{
+	size_t n = strlen(key);
+
+	if (!strcmp(key, col))
+		return true;
+	return st_text_is_duration(col) && strlen(col) == n + 3 && !strncmp(key, col, n);
+}
+
+size_t st_text_heading(const char *col, char *buf, size_t len)
+{
+	size_t n = strlen(col) - (st_text_is_duration(col) ? 3 : 0);
+
+	return (size_t)snprintf(buf, len, "%.*s", (int)n, col);
 }
 
 /* The bytes that make a CSV field quoted, and the end of the string. */

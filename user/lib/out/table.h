@@ -83,6 +83,12 @@ struct st_text_layout {
 #define ST_TEXT_MAX 100
 extern const struct st_text_layout st_text_fit;
 extern const struct st_text_layout st_text_wide;
+/*
+ * The columns a fitted text may take on fd: a terminal's own width
+ * (TIOCGWINSZ, else COLUMNS), 80 at the least; ST_TEXT_MAX when fd is
+ * no terminal.
+ */
+size_t st_text_width(int fd);
 
 /* ns in 3 significant digits and a unit: "0 ns", "999 ns", "1.23 us", "25.5 s". */
 const char *st_format_duration(int64_t ns, char *buf, size_t len);
@@ -123,6 +129,13 @@ void st_sort_keys(struct st_sort_key *k, size_t n);
  * order (the first a table has): "time", "calls", "errors". NULL: none.
  */
 const char *const *st_sort_alias(const char *key);
+/*
+ * Whether a --sort KEY names column col: by its name, or by its text
+ * heading (a duration's name without _ns: "avg" for avg_ns).
+ */
+bool st_sort_names(const char *key, const char *col);
+/* A column's text heading: its name, without _ns for a duration. */
+size_t st_text_heading(const char *col, char *buf, size_t len);
 
 int st_table_text(FILE *f, const struct st_table *t,
 		  const struct st_text_layout *layout);
