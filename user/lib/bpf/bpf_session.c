@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -1081,6 +1082,35 @@ out:
 	return ret;
 }
 
+/*
+ * Under LOCK_EX, the session just made live: whether its root (start's
+ * CMD, not yet exec'd) exited before the programs could follow it. Its
+ * exit's program then ran while the root was not marked yet, or while the
+ * session was CREATING, and let it go: the session would wait for it for
+ * good. The root's pidfd reads as exited only once that program has run,
+ * and a root not exiting now will be seen by it, the session being live:
+ * so no program races with this. Such a session ends with no process.
+ */
+static void root_missed(struct st_tree *t, uint32_t slot, pid_t pid, int pidfd)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	struct stb_task task;
+
+	if (poll(&p, 1, 0) == 0 && !(st_proc_stat_field(pid, 9) & 0x4 /* PF_EXITING */))
+		return;
+	/* It is exiting: wait until its exit's program has run. */
+	while (poll(&p, 1, 2000) < 0 && errno == EINTR)
+		;
+	if (!(p.revents & POLLIN) || bpf_map_lookup_elem(t->fd[ST_M_TASKS], &pidfd, &task) ||
+	    task.sid != s->sid || task.state != STB_TASK_PENDING)
+		return;
+	task.state = STB_TASK_GONE;
+	if (bpf_map_update_elem(t->fd[ST_M_TASKS], &pidfd, &task, BPF_EXIST) && errno != ENOENT)
+		return;
+	__atomic_sub_fetch(&s->m.live_tasks, 1, __ATOMIC_SEQ_CST);
+}
+
 int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 			  uint32_t *slotp, uint64_t *sidp, uint8_t *token, struct st_err *err)
 {
@@ -1146,6 +1176,8 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	if (ret)
 		goto free;
 	__atomic_store_n(&s->state, STB_SESS_LIVE, __ATOMIC_SEQ_CST);
+	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC)
+		root_missed(t, slot, (pid_t)req->pid, pidfd);
 	*slotp = slot;
 	*sidp = s->sid;
 	memcpy(token, s->token, sizeof(s->token));
