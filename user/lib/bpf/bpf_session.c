@@ -343,6 +343,21 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 	return ret;
 }
 
+/*
+ * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
+ * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
+ * maps made and the programs held), "keeper" (its keeper running, not yet
+ * committed); and a detach (or a settle's) there: "detach" (the session
+ * marked DETACHED, its tasks not yet let go nor its maps cut).
+ */
+static void stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_BPF_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
+}
+
 /* --- freeing, detaching, settling -------------------------------------------- */
 
 /* Takes the session's maps out of the tree's arrays; its slot is free. Under LOCK_EX. */
@@ -420,13 +435,44 @@ static int rows_end(struct st_tree *t, uint32_t slot, uint64_t now, struct st_er
 	return 0;
 }
 
+/*
+ * Under LOCK_EX, the session DETACHED: its tasks let go, its running rows
+ * ended, its maps cut. Each step may be done again: a process killed
+ * half-way leaves a DETACHED session not yet cut (compacted 0), which the
+ * next settle finishes with the same steps.
+ */
+static int detach_finish(struct st_tree *t, uint32_t slot, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct stb_job job = { .sid = s->sid, .slot = slot, .kind = STB_JOB_DETACH };
+	struct systrace_bpf *skel;
+	int ret;
+
+	st_bpf_misses_close(t, s);
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
+	if (ret)
+		return ret;
+	job.now = clock_ns(CLOCK_MONOTONIC);
+	job.flags = s->flags;
+	ret = st_bpf_job_run(skel, &job, err);
+	systrace_bpf__destroy(skel);
+	/*
+	 * No task is followed now. One that exited since the session was
+	 * detached was let go by no program: the count is not theirs to end.
+	 */
+	__atomic_store_n(&s->m.live_tasks, 0, __ATOMIC_SEQ_CST);
+	if (!ret)
+		ret = rows_end(t, slot, job.now, err);
+	if (!ret)
+		ret = st_bpf_session_cut(t, slot, err);
+	st_bpf_keep_remove(t, s->sid);
+	return ret;
+}
+
 int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 			  struct st_keeper_id *k, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[slot];
-	struct stb_job job = { .sid = sid, .slot = slot, .kind = STB_JOB_DETACH };
-	struct systrace_bpf *skel;
-	int ret;
 
 	if (slot >= STB_MAX_SESSIONS || !sid || s->sid != sid) {
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
@@ -440,20 +486,8 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 	}
 	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
-	st_bpf_misses_close(t, s);
-	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
-	if (ret)
-		return ret;
-	job.now = clock_ns(CLOCK_MONOTONIC);
-	job.flags = s->flags;
-	ret = st_bpf_job_run(skel, &job, err);
-	systrace_bpf__destroy(skel);
-	if (!ret)
-		ret = rows_end(t, slot, job.now, err);
-	if (!ret)
-		ret = st_bpf_session_cut(t, slot, err);
-	st_bpf_keep_remove(t, sid);
-	return ret;
+	stop_point("detach");
+	return detach_finish(t, slot, err);
 }
 
 bool st_bpf_needs_settle(struct st_tree *t)
@@ -469,6 +503,9 @@ bool st_bpf_needs_settle(struct st_tree *t)
 			return true;
 		if (s->state == STB_SESS_LIVE && (s->m.live_tasks > 0 || !s->compacted) &&
 		    !st_bpf_keeper_alive(t, s->sid))
+			return true;
+		/* A detach that a killed process left half-way (no detach runs under LOCK_SH). */
+		if (s->state == STB_SESS_DETACHED && !s->compacted)
 			return true;
 	}
 	return false;
@@ -517,6 +554,12 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 			slot_free(t, i);
 			continue;
 		}
+		if (s->state == STB_SESS_DETACHED && !s->compacted) {
+			ret = detach_finish(t, i, err);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (s->state != STB_SESS_LIVE || st_bpf_keeper_alive(t, s->sid))
 			continue;
 		if (s->m.live_tasks > 0)
@@ -535,20 +578,6 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 }
 
 /* --- making a session ------------------------------------------------------ */
-
-/*
- * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
- * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
- * maps made and the programs held), "keeper" (its keeper running, not yet
- * committed).
- */
-static void stop_point(const char *point)
-{
-	const char *want = getenv("SYSTRACE_BPF_STOP");
-
-	if (want && !strcmp(want, point))
-		raise(SIGSTOP);
-}
 
 static int refuse(struct st_err *err, int e, const char *op, const char *msg)
 {
