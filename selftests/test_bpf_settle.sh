@@ -7,8 +7,14 @@
 #              it as detached, with 0 live tasks, its one process row
 #              ended "detached", and its maps cut to its rows (bpftool:
 #              each inner map's max_entries is its row count)
+#   rings      a finished session holds no ring: its notify ring goes when
+#              it finishes (bpftool: the notify map holds 0 entries), a log
+#              ring that holds records stays until a log read drains it
+#              (one per possible CPU, then 0), and status's memory of the
+#              session drops by exactly their bytes; a start --log session
+#              keeps none once done
 # tags: bpf
-# timeout: 120
+# timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"
 need_bpf
@@ -74,5 +80,39 @@ expect_eq "$(inner procs)" 1 "the processes map's max_entries (bpftool), cut to 
 expect_eq "$(inner sites)" "$(csvq -f "$T/d.json" --json len sites)" "the sites map's max_entries (bpftool), cut to its rows"
 touch "$T/go"
 wait "$st"
+ctl_ok reset --all
+
+# --- rings ------------------------------------------------------------------------
+ncpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' \
+	/sys/devices/system/cpu/possible)
+# ids MAP: the inner maps' ids in the tree's MAP, one a line, but the
+# spare notify ring a keeper put at the next session's slot.
+ids() {
+	local out spare
+	out=$(bpftool -j map dump pinned "$BPF_TREE/$1")
+	spare=$(bpftool -j map show pinned "$BPF_TREE/spare-notify" 2>/dev/null | csvq --json get id 2>/dev/null)
+	[ "$out" = "[]" ] || csvq --json le . value <<<"$out" | grep -vx "${spare:-none}"
+}
+mem() { "$SYSTRACECTL" status --json | csvq --json pick sessions mem_bytes id="$1"; }
+need_cmd taskset
+# On CPU 0 only: the log's records are all in CPU 0's ring.
+taskset -c 0 "${start[@]}" -q --log-buffer 64K -- "$P" 7 3 2 2>"$T/r.err" || fail "start --log-buffer 64K: $(cat "$T/r.err")"
+sid=$(bpf_sid "$T/r.err")
+bpf_wait_keepers 10
+expect_eq "$(ids notify | wc -l)" 0 "notify rings once the session finished"
+expect_eq "$(ids logs | wc -l)" 1 "log rings of the finished session, not drained (CPU 0's; the $ncpus possible CPUs' others were empty)"
+for id in $(ids logs); do
+	expect_eq "$(bpftool -j map show id "$id" | csvq --json get max_entries)" 65536 "log ring $id: bytes"
+done
+before=$(mem "$sid")
+ctl_ok log "$sid" -o "$T/r.csv" --no-symbols
+expect_eq "$(ids logs | wc -l)" 0 "log rings of the finished session once its log was read"
+expect_eq "$(mem "$sid")" $((before - 65536)) "the session's memory once its last log ring went (before: $before)"
+expect_eq "$(grep -c ',getppid,' "$T/r.csv")" 10 "the log's getppid calls (7 + 3)"
+ctl_ok reset --all
+"${start[@]}" -q --log "$T/l.csv" --log-buffer 64K -- "$P" 7 3 2 2>"$T/l.err" || fail "start --log: $(cat "$T/l.err")"
+bpf_wait_keepers 10
+expect_eq "$(ids logs | wc -l)" 0 "log rings of a finished start --log session"
+expect_eq "$(ids notify | wc -l)" 0 "notify rings of a finished start --log session"
 ctl_ok reset --all
 bpf_wait_detached 10

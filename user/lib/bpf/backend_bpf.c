@@ -920,13 +920,21 @@ static int bpf_be_log_read(void *priv, uint32_t id, struct st_log *log, size_t *
 		else
 			nrings++;
 	}
-	st_tree_close(&t);
+	if (!ret)
+		ret = st_tree_lock(&t, LOCK_UN, err);
 	for (i = 0; i < nrings; i++) {
 		if (ret)
 			close(rings[i]);
 		else
 			ret = log_ring_drain(rings[i], &ld, err);
 	}
+	/* A finished session's rings go once drained. */
+	if (!ret && t.sess[slot].compacted && !st_tree_lock(&t, LOCK_EX, err)) {
+		if (t.sess[slot].sid == id)
+			st_bpf_rings_drop(&t, (uint32_t)slot);
+		st_tree_lock(&t, LOCK_UN, err);
+	}
+	st_tree_close(&t);
 	*n = ld.n;
 	return ret;
 }

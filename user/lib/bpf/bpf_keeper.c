@@ -273,8 +273,9 @@ int st_bpf_keeper_spawn(struct st_tree *t, struct st_keeper *k, struct st_err *e
 	pid_t pid;
 
 	keep_name(k->sid, name, sizeof(name));
-	if (mkdirat(t->dir, name, 0700) && errno != EEXIST)
-		return st_bpf_errno(err, errno, "mkdir", name);
+	i = st_tree_mkdir(t, name);
+	if (i)
+		return st_bpf_errno(err, -i, "mkdir", name);
 	if (pipe2(ready, O_CLOEXEC))
 		return st_bpf_errno(err, errno, "pipe", "keeper");
 	pid = fork();

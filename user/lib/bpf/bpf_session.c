@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -328,7 +329,54 @@ int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct
 	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + c->fixed;
 	s->fixed_bytes = c->fixed;
 	s->compacted = 1;
+	st_bpf_rings_drop(t, slot);
 	return 0;
+}
+
+/* Whether ring buffer @fd holds no record: its consumer is at its producer. */
+static bool ring_empty(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long *cons, *prod;
+	bool empty = false;
+
+	cons = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (cons == MAP_FAILED)
+		return false;
+	prod = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, (off_t)page);
+	if (prod != MAP_FAILED) {
+		empty = __atomic_load_n(cons, __ATOMIC_ACQUIRE) ==
+			__atomic_load_n(prod, __ATOMIC_ACQUIRE);
+		munmap(prod, page);
+	}
+	munmap(cons, page);
+	return empty;
+}
+
+void st_bpf_rings_drop(struct st_tree *t, uint32_t slot)
+{
+	struct stb_sess *s = &t->sess[slot];
+	uint64_t ring = s->log_buffer ? st_bpf_log_ring_bytes(s->log_buffer) : 0, gone = 0;
+	struct st_err err;
+	uint32_t cpu, key;
+	int fd;
+
+	if (!s->compacted)
+		return;
+	if (!bpf_map_delete_elem(t->fd[ST_M_NOTIFY], &slot))
+		gone += (uint64_t)sysconf(_SC_PAGESIZE);
+	for (cpu = 0; s->log_buffer && cpu < s->log_ncpus; cpu++) {
+		key = slot * t->host.ncpus + cpu;
+		fd = st_tree_inner(t, ST_M_LOGS, key, &err);
+		if (fd < 0)
+			continue;
+		if (ring_empty(fd) && !bpf_map_delete_elem(t->fd[ST_M_LOGS], &key))
+			gone += ring;
+		close(fd);
+	}
+	gone = gone < s->fixed_bytes ? gone : s->fixed_bytes;
+	s->fixed_bytes -= gone;
+	s->m.mem_bytes -= gone < s->m.mem_bytes ? gone : s->m.mem_bytes;
 }
 
 int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
@@ -761,7 +809,6 @@ void st_bpf_spares_make(struct st_tree *t)
 	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
 	struct map_job jobs[SPARES];
 	struct st_bpf_limits l;
-	char path[PATH_MAX];
 	struct stat st;
 	struct st_err err;
 	int i;
@@ -777,8 +824,7 @@ void st_bpf_spares_make(struct st_tree *t)
 		for (i = 0; i < SPARES; i++) {
 			if (jobs[i].fd < 0)
 				continue;
-			st_tree_path(t, jobs[i].spare, path, sizeof(path));
-			bpf_obj_pin(jobs[i].fd, path);
+			st_tree_pin(t, jobs[i].fd, jobs[i].spare);
 		}
 		spares_place(t);
 		st_tree_lock(t, LOCK_UN, &err);

@@ -123,6 +123,12 @@ struct st_cut {
 	int fd[ST_CUT_MAPS];	/* processes, sites, files, argv */
 	uint64_t fixed;		/* what the session holds from then on, rows aside */
 };
+/*
+ * Under LOCK_EX: a finished or detached session (cut) holds no ring: its
+ * notify ring goes, and each log ring with no record left (one that holds
+ * records goes once a log read drained it: call again then).
+ */
+void st_bpf_rings_drop(struct st_tree *t, uint32_t slot);
 int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 void st_bpf_cut_free(struct st_cut *c);
