@@ -13,6 +13,12 @@
 #              (one per possible CPU, then 0), and status's memory of the
 #              session drops by exactly their bytes; a start --log session
 #              keeps none once done
+#   spares     the spare maps a finished session's keeper makes for the
+#              next start are counted by status (spare_bytes: exactly the
+#              sum of bpftool's bytes_memlock of the 5 spare pins, made for
+#              the limits asked: max_entries 16 and 64), and dropped by the
+#              next command once older than SYSTRACE_BPF_SPARE_TTL seconds:
+#              no pin, spare_bytes 0, the maps gone from the kernel
 # tags: bpf
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
@@ -114,5 +120,40 @@ ctl_ok reset --all
 bpf_wait_keepers 10
 expect_eq "$(ids logs | wc -l)" 0 "log rings of a finished start --log session"
 expect_eq "$(ids notify | wc -l)" 0 "notify rings of a finished start --log session"
+ctl_ok reset --all
+
+# --- spares -----------------------------------------------------------------------
+spares="procs sites files argv notify"
+SYSTRACE_MAX_PROCS=16 SYSTRACE_MAX_SITES=64 "${start[@]}" -q -- "$P" 7 3 2 2>"$T/sp.err" ||
+	fail "start with max_procs 16: $(cat "$T/sp.err")"
+bpf_wait_keepers 10
+memlock=0
+spare_ids=
+for m in $spares; do
+	bpftool -j map show pinned "$BPF_TREE/spare-$m" >"$T/sp.json" 2>/dev/null || fail "no spare-$m pin after a session"
+	memlock=$((memlock + $(csvq -f "$T/sp.json" --json get bytes_memlock)))
+	spare_ids="$spare_ids $(csvq -f "$T/sp.json" --json get id)"
+done
+expect_eq "$(bpftool -j map show pinned "$BPF_TREE/spare-procs" | csvq --json get max_entries)" 16 "spare-procs: max_entries (SYSTRACE_MAX_PROCS)"
+expect_eq "$(bpftool -j map show pinned "$BPF_TREE/spare-sites" | csvq --json get max_entries)" 64 "spare-sites: max_entries (SYSTRACE_MAX_SITES)"
+ctl_ok status --json
+expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" "$memlock" "status spare_bytes: bpftool's bytes_memlock of the 5 spares"
+expect_ge "$memlock" 262144 "the spares' memlock (the files map's buckets alone are 16 x 16384)"
+ctl_ok status
+expect_line "$CTL_OUT" "^spare maps: +$memlock bytes " "status (text): the spares' bytes"
+sleep 2
+SYSTRACE_BPF_SPARE_TTL=1 ctl_ok list
+expect_eq "$(find "$BPF_TREE" -maxdepth 1 -name 'spare-*' | wc -l)" 0 "spare pins once expired (SYSTRACE_BPF_SPARE_TTL=1, 2 s idle)"
+ctl_ok status --json
+expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" 0 "status spare_bytes once the spares expired"
+for ((i = 0; i < 100; i++)); do
+	left=0
+	for id in $spare_ids; do
+		bpftool map show id "$id" >/dev/null 2>&1 && left=$((left + 1))
+	done
+	[ "$left" = 0 ] && break
+	sleep 0.05
+done
+expect_eq "$left" 0 "spare maps still in the kernel once expired (bpftool map show id)"
 ctl_ok reset --all
 bpf_wait_detached 10

@@ -101,10 +101,12 @@ static int view_open(struct st_tree *t, bool *exists, struct st_err *err)
 	if (ret || !*exists)
 		return ret;
 	ret = st_tree_lock(t, LOCK_SH, err);
-	if (!ret && st_bpf_needs_settle(t)) {
+	if (!ret && (st_bpf_needs_settle(t) || st_bpf_spares_expired(t))) {
 		ret = st_tree_lock(t, LOCK_EX, err);
 		if (!ret)
 			ret = st_bpf_settle(t, err);
+		if (!ret)
+			st_bpf_spares_expire(t);
 		if (!ret)
 			ret = st_tree_lock(t, LOCK_SH, err);
 	}
@@ -367,6 +369,7 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 		st->mem_bytes += t.sess[i].m.mem_bytes;
 	}
 	st->probes_active = st_bpf_attached(&t);
+	st->spare_bytes = st_bpf_spares_bytes(&t);
 	st_tree_close(&t);
 	return 0;
 }

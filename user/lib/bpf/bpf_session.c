@@ -653,6 +653,11 @@ struct map_job {
 static const enum st_tree_map spare_which[SPARES] = {
 	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY,
 };
+static const char *const spare_names[SPARES] = {
+	ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
+	ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify",
+};
+
 
 /* The session's maps but its log's, for these limits, as spare_which[] orders them. */
 static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites)
@@ -778,12 +783,7 @@ static void spares_place(struct st_tree *t)
 	if (slot < 0)
 		return;
 	for (i = 0; i < SPARES; i++) {
-		static const char *const names[SPARES] = {
-			ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
-			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify",
-		};
-
-		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, names[i], &info),
+		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, spare_names[i], &info),
 					    (uint32_t)slot, 0 };
 		if (jobs[i].fd >= 0 && !(!bpf_map_lookup_elem(jobs[i].outer, &jobs[i].key, &at) &&
 					 at == info.id))
@@ -832,6 +832,90 @@ void st_bpf_spares_make(struct st_tree *t)
 	for (i = 0; i < SPARES; i++)
 		if (jobs[i].fd >= 0)
 			close(jobs[i].fd);
+}
+
+/* Spares no start took within this many seconds (SYSTRACE_BPF_SPARE_TTL) go. */
+#define SPARE_TTL_S	60
+
+static time_t spare_ttl(void)
+{
+	const char *v = getenv("SYSTRACE_BPF_SPARE_TTL");
+	long long x;
+
+	if (v && sscanf(v, "%lld", &x) == 1 && x >= 0)
+		return (time_t)x;
+	return SPARE_TTL_S;
+}
+
+/* The kernel's count of a map's memory (its fdinfo's memlock); 0 when unknown. */
+static uint64_t map_memlock(int fd)
+{
+	char path[64], line[128];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+uint64_t st_bpf_spares_bytes(const struct st_tree *t)
+{
+	struct bpf_map_info info;
+	uint64_t sum = 0;
+	int i, fd;
+
+	for (i = 0; i < SPARES; i++) {
+		fd = spare_open(t, spare_names[i], &info);
+		if (fd < 0)
+			continue;
+		sum += map_memlock(fd);
+		close(fd);
+	}
+	return sum;
+}
+
+/* Whether a spare is older than its time to live (its pin's mtime). */
+static bool spare_expired(const struct st_tree *t, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(t->dir, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       time(NULL) - st.st_mtime >= spare_ttl();
+}
+
+bool st_bpf_spares_expired(const struct st_tree *t)
+{
+	int i;
+
+	for (i = 0; i < SPARES; i++)
+		if (spare_expired(t, spare_names[i]))
+			return true;
+	return false;
+}
+
+void st_bpf_spares_expire(struct st_tree *t)
+{
+	struct bpf_map_info info;
+	int i, fd;
+
+	for (i = 0; i < SPARES; i++) {
+		if (!spare_expired(t, spare_names[i]))
+			continue;
+		fd = spare_open(t, spare_names[i], &info);
+		unlinkat(t->dir, spare_names[i], 0);
+		if (fd < 0)
+			continue;
+		/* Out of the free slot its keeper put it at: no slot is STB_MAX_SESSIONS. */
+		spare_placed(t, t->fd[spare_which[i]], info.id, STB_MAX_SESSIONS);
+		close(fd);
+	}
 }
 
 static void *map_job_run(void *arg)

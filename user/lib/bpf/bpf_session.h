@@ -137,6 +137,14 @@ void st_bpf_cut_free(struct st_cut *c);
  * pinned in the tree, where none is; a start takes them (bpf_session.c).
  */
 void st_bpf_spares_make(struct st_tree *t);
+/*
+ * The spares' memory as the kernel counts it (memlock), for status.
+ * Spares that no start took within 60 s (SYSTRACE_BPF_SPARE_TTL seconds)
+ * expire: the next command that reads the tree drops them, under LOCK_EX.
+ */
+uint64_t st_bpf_spares_bytes(const struct st_tree *t);
+bool st_bpf_spares_expired(const struct st_tree *t);
+void st_bpf_spares_expire(struct st_tree *t);
 
 /* What a new session's keeper holds. */
 struct st_keeper {
