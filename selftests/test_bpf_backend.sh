@@ -93,24 +93,36 @@ ctl_ok reset --all
 
 # --- the temporal log ----------------------------------------------------------------
 # A ring buffer per possible CPU, of the size asked per CPU rounded down to
-# a power of 2; reset removes them with the rest. (test_trace_log checks
-# the events.)
+# a power of 2, while the session runs; a finished session whose log was
+# drained holds none, and reset removes them with the rest. (test_trace_log
+# checks the events.)
 ncpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' \
 	/sys/devices/system/cpu/possible)
 # rings: the ids of the log rings in the tree, one per line.
 rings() {
 	bpftool -j map dump pinned "$BPF_TREE/logs" | csvq --json le . value
 }
-trace --log "$T/bpf.log.csv" --log-buffer 1536K -- "$PROGS/sites" 7 3 2
-assert_eq "$TRACE_RC" 0 "sites 7 3 2 with --log: exit status"
-logged=$D
-expect_eq "$(rings | wc -l)" "$ncpus" "the log rings of session $SID ($ncpus possible CPUs)"
+"$SYSTRACECTL" start --backend bpf --counters none --quiet --log-buffer 1536K -- \
+	"$PROGS/sites" 7 3 2 "$T/lgo" 2>"$T/lr.err" &
+lr=$!
+for ((i = 0; i < 200; i++)); do
+	[ "$(rings 2>/dev/null | wc -l)" = "$ncpus" ] && break
+	sleep 0.05
+done
+expect_eq "$(rings | wc -l)" "$ncpus" "the log rings of a running session ($ncpus possible CPUs)"
 for id in $(rings); do
 	expect_eq "$(bpftool -j map show id "$id" | csvq --json get max_entries)" 1048576 \
 		"ring $id: bytes (1536K rounded down to a power of 2)"
 done
+ctl_ok reset --all
+expect_eq "$(rings 2>/dev/null | wc -l)" 0 "the log rings after the reset of a log session"
+touch "$T/lgo"
+wait "$lr"
+trace --log "$T/bpf.log.csv" --log-buffer 1536K -- "$PROGS/sites" 7 3 2
+assert_eq "$TRACE_RC" 0 "sites 7 3 2 with --log: exit status"
+logged=$D
+expect_eq "$(rings 2>/dev/null | wc -l)" 0 "the log rings of session $SID, finished, its log drained"
 ctl_ok reset "$SID"
-expect_eq "$(rings | wc -l)" 0 "the log rings after the reset of a log session"
 
 # The rings of all possible CPUs may take half of max_mem, as the module's.
 SYSTRACE_MAX_MEM=$((2 * ncpus * 1048576 - 2)) "$SYSTRACECTL" start --backend bpf --counters none --quiet \

@@ -17,6 +17,12 @@
 #   clean      after rm -r, start makes the tree: root's, mode 0700, its maps,
 #              keep/, the pins of the 5 programs a session without counters
 #              attaches, and (once the keeper is done) the 5 spare maps
+#   replaced   root removes the tree while session A runs, and B starts in a
+#              new tree (id 1 again): when A ends, its keeper leaves B's
+#              tree alone: B's keeper lock stays, B ends finished with its
+#              10 getppid calls
+#   umask      under umask 0277, start makes the tree and uses it again:
+#              directories 0700, pins 0600, whatever the umask
 # tags: bpf bpf-quick
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
@@ -137,3 +143,50 @@ expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -printf '%f\n' | sed 's/^p
 ctl_ok dump --json --no-symbols -o "$T/d.json"
 expect_eq "$(csvq -f "$T/d.json" --json sum processes syscalls)" "$(csvq -f "$T/d.json" --json get session.syscalls)" \
 	"the session's syscalls are its rows'"
+
+# --- umask: a strict umask changes no mode of the tree -------------------------
+bpf_wait_keepers 10
+rm -r "$BPF_TREE"
+umask 0277
+start
+expect_eq "$CTL_RC" 0 "start with umask 0277 and no tree: exit status ($CTL_ERR)"
+start
+umask 022
+expect_eq "$CTL_RC" 0 "start with umask 0277 and the tree it made: exit status ($CTL_ERR)"
+bpf_wait_keepers 10
+expect_eq "$(stat -c '%u %a' "$BPF_TREE")" "0 700" "the tree's owner and mode, made under umask 0277"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -type d ! -perm 0700 | wc -l)" 0 "directories in the tree of a mode other than 0700 (umask 0277)"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -type f ! -perm 0600 | wc -l)" 0 "pins in the tree of a mode other than 0600 (umask 0277)"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -type f | wc -l)" 20 "pins in the tree (10 maps, 5 programs, 5 spares)"
+
+# --- replaced: a keeper whose tree root removed ---------------------------------
+bpf_wait_keepers 10
+ctl_ok reset --all
+rm -r "$BPF_TREE"
+"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/goa" 2>"$T/a.err" &
+a=$!
+for ((i = 0; i < 200; i++)); do
+	[ -n "$(bpf_sid "$T/a.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
+	sleep 0.05
+done
+rm -r "$BPF_TREE"
+"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/gob" 2>"$T/b.err" &
+b=$!
+for ((i = 0; i < 200; i++)); do
+	[ -n "$(bpf_sid "$T/b.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
+	sleep 0.05
+done
+bsid=$(bpf_sid "$T/b.err")
+expect_eq "$(bpf_sid "$T/a.err") $bsid" "1 1" "A's id and B's, each the first of its tree"
+touch "$T/goa"
+wait "$a"
+sleep 1
+expect_eq "$(ls "$BPF_TREE/keep")" "$bsid" "B's keeper lock once A (of the removed tree) ended"
+touch "$T/gob"
+wait "$b"
+expect_eq "$?" 0 "B's start: exit status"
+ctl_ok dump "$bsid" --json --no-symbols -o "$T/b.json"
+expect_eq "$(csvq -f "$T/b.json" --json get session.state)" finished "B's state"
+expect_eq "$(csvq -f "$T/b.json" --json sum sites calls nr=110)" 10 "B's getppid calls"
+ctl_ok reset --all
+

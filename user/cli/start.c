@@ -455,7 +455,6 @@ int start_main(int argc, char **argv)
 	install_forwarding();
 	/* CMD may die before the go: a write to its pipe must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	close(go[0]);
 	close(execst[1]);
 
@@ -466,7 +465,13 @@ int start_main(int argc, char **argv)
 	req.log_buffer = o.log.buffer;
 	st_run_settle(be);
 	pend = o.no_save ? NULL : st_run_pending_begin();
+	/*
+	 * A signal to pass on waits until the session is whole: then CMD's
+	 * end, before its exec, is the session's (with no process).
+	 */
 	if (st_backend_session_new(be, &req, &s, &err)) {
+		child_pid = 0;
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		st_run_pending_end(pend, NULL);
 		kill(pid, SIGKILL);
 		wait_child(pid);
@@ -474,6 +479,7 @@ int start_main(int argc, char **argv)
 			st_recorder_abandon(rec);
 		return st_fail(&err, be);
 	}
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	st_warn("session %" PRIu32 "%s%s%s: tracing %s (pid %d)", s.id,
 		s.name[0] ? " \"" : "", s.name, s.name[0] ? "\"" : "", o.cmd[0], pid);
 	st_run_pending_end(pend, &s);

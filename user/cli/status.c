@@ -97,6 +97,9 @@ static void print_status(const struct st_status *st,
 	printf("sessions live:   %zu\n", live);
 	printf("sessions kept:   %zu\n", n - live);
 	printf("memory:          %" PRIu64 " bytes\n", st->mem_bytes);
+	if (st->spare_bytes)
+		printf("spare maps:      %" PRIu64 " bytes (made for the next start; "
+		       "dropped after 60 s unused)\n", st->spare_bytes);
 	print_params("limits:          ", &st->params, false);
 	print_params("testing:         ", &st->params, true);
 	for (i = 0; i < n; i++) {

@@ -101,10 +101,12 @@ static int view_open(struct st_tree *t, bool *exists, struct st_err *err)
 	if (ret || !*exists)
 		return ret;
 	ret = st_tree_lock(t, LOCK_SH, err);
-	if (!ret && st_bpf_needs_settle(t)) {
+	if (!ret && (st_bpf_needs_settle(t) || st_bpf_spares_expired(t))) {
 		ret = st_tree_lock(t, LOCK_EX, err);
 		if (!ret)
 			ret = st_bpf_settle(t, err);
+		if (!ret)
+			st_bpf_spares_expire(t);
 		if (!ret)
 			ret = st_tree_lock(t, LOCK_SH, err);
 	}
@@ -375,6 +377,7 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 		st->mem_bytes += t.sess[i].m.mem_bytes;
 	}
 	st->probes_active = st_bpf_attached(&t);
+	st->spare_bytes = st_bpf_spares_bytes(&t);
 	st_tree_close(&t);
 	return 0;
 }
@@ -977,13 +980,21 @@ static int bpf_be_log_read(void *priv, uint32_t id, struct st_log *log, size_t *
 		else
 			nrings++;
 	}
-	st_tree_close(&t);
+	if (!ret)
+		ret = st_tree_lock(&t, LOCK_UN, err);
 	for (i = 0; i < nrings; i++) {
 		if (ret)
 			close(rings[i]);
 		else
 			ret = log_ring_drain(rings[i], &ld, err);
 	}
+	/* A finished session's rings go once drained. */
+	if (!ret && t.sess[slot].compacted && !st_tree_lock(&t, LOCK_EX, err)) {
+		if (t.sess[slot].sid == id)
+			st_bpf_rings_drop(&t, (uint32_t)slot);
+		st_tree_lock(&t, LOCK_UN, err);
+	}
+	st_tree_close(&t);
 	*n = ld.n;
 	return ret;
 }

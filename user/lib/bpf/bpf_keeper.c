@@ -127,7 +127,22 @@ static int notify_event(void *ctx, void *data, size_t size)
  * Cuts the finished session's maps; with the tree's lock, from a fresh
  * open of its directory (the creator's open file may still be locked).
  */
-static void keeper_finish(struct st_keeper *k)
+/*
+ * Whether the tree opened by path is the keeper's own: the same directory
+ * (root may have removed the tree and a start made another since) and,
+ * at its slot, the session of the keeper's token.
+ */
+static bool tree_mine(const struct st_tree *t, const struct st_keeper *k,
+		      const struct stb_sess *own)
+{
+	struct stat a, b;
+
+	return !fstat(t->dir, &a) && !fstat(k->tree, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino &&
+	       !memcmp(t->sess[k->slot].token, own->token, sizeof(own->token));
+}
+
+static void keeper_finish(struct st_keeper *k, const struct stb_sess *own)
 {
 	struct st_cut c = { .fd = { -1, -1, -1, -1 } };
 	struct stb_sess *s = NULL;
@@ -136,8 +151,11 @@ static void keeper_finish(struct st_keeper *k)
 	bool exists = false, cut = false;
 	int i;
 
-	if (!st_tree_open(&t, false, &exists, &err) && exists &&
-	    !st_tree_lock(&t, LOCK_EX, &err)) {
+	if (!st_tree_open(&t, false, &exists, &err) && exists && !tree_mine(&t, k, own)) {
+		st_tree_close(&t);
+		exists = false;
+	}
+	if (exists && !st_tree_lock(&t, LOCK_EX, &err)) {
 		s = &t.sess[k->slot];
 		/* Its share of the skipped runs: read while the programs are still held. */
 		if (s->sid == k->sid)
@@ -221,7 +239,7 @@ static void __attribute__((noreturn)) keeper_run(struct st_keeper *k, struct stb
 			break;
 		if (state == STB_SESS_LIVE &&
 		    __atomic_load_n(&s->m.live_tasks, __ATOMIC_SEQ_CST) <= 0) {
-			keeper_finish(k);
+			keeper_finish(k, s);
 			break;
 		}
 		if (state == STB_SESS_CREATING && creator_gone(k->tree, s))
@@ -273,8 +291,9 @@ int st_bpf_keeper_spawn(struct st_tree *t, struct st_keeper *k, struct st_err *e
 	pid_t pid;
 
 	keep_name(k->sid, name, sizeof(name));
-	if (mkdirat(t->dir, name, 0700) && errno != EEXIST)
-		return st_bpf_errno(err, errno, "mkdir", name);
+	i = st_tree_mkdir(t, name);
+	if (i)
+		return st_bpf_errno(err, -i, "mkdir", name);
 	if (pipe2(ready, O_CLOEXEC))
 		return st_bpf_errno(err, errno, "pipe", "keeper");
 	pid = fork();

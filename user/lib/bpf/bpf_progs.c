@@ -231,7 +231,7 @@ static int prog_pinned(const struct st_tree *t, int k)
  */
 static void prog_pin(struct st_tree *t, int fd, int k, bool sweep)
 {
-	char name[NAME_MAX + 1], path[PATH_MAX], mine[NAME_MAX + 1];
+	char name[NAME_MAX + 1], mine[NAME_MAX + 1];
 	struct dirent *de;
 	DIR *d;
 	int dfd;
@@ -253,8 +253,7 @@ static void prog_pin(struct st_tree *t, int fd, int k, bool sweep)
 	prog_pin_name(k, name, sizeof(name));
 	if (unlinkat(t->dir, name, 0) && errno != ENOENT)
 		return;
-	st_tree_path(t, name, path, sizeof(path));
-	bpf_obj_pin(fd, path);
+	st_tree_pin(t, fd, name);
 }
 
 /* A link of the pinned program @pfd for @k; -errno. */

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -329,7 +331,54 @@ int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct
 	s->m.mem_bytes = s->m.mem_bytes - s->fixed_bytes + c->fixed;
 	s->fixed_bytes = c->fixed;
 	s->compacted = 1;
+	st_bpf_rings_drop(t, slot);
 	return 0;
+}
+
+/* Whether ring buffer @fd holds no record: its consumer is at its producer. */
+static bool ring_empty(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long *cons, *prod;
+	bool empty = false;
+
+	cons = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (cons == MAP_FAILED)
+		return false;
+	prod = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, (off_t)page);
+	if (prod != MAP_FAILED) {
+		empty = __atomic_load_n(cons, __ATOMIC_ACQUIRE) ==
+			__atomic_load_n(prod, __ATOMIC_ACQUIRE);
+		munmap(prod, page);
+	}
+	munmap(cons, page);
+	return empty;
+}
+
+void st_bpf_rings_drop(struct st_tree *t, uint32_t slot)
+{
+	struct stb_sess *s = &t->sess[slot];
+	uint64_t ring = s->log_buffer ? st_bpf_log_ring_bytes(s->log_buffer) : 0, gone = 0;
+	struct st_err err;
+	uint32_t cpu, key;
+	int fd;
+
+	if (!s->compacted)
+		return;
+	if (!bpf_map_delete_elem(t->fd[ST_M_NOTIFY], &slot))
+		gone += (uint64_t)sysconf(_SC_PAGESIZE);
+	for (cpu = 0; s->log_buffer && cpu < s->log_ncpus; cpu++) {
+		key = slot * t->host.ncpus + cpu;
+		fd = st_tree_inner(t, ST_M_LOGS, key, &err);
+		if (fd < 0)
+			continue;
+		if (ring_empty(fd) && !bpf_map_delete_elem(t->fd[ST_M_LOGS], &key))
+			gone += ring;
+		close(fd);
+	}
+	gone = gone < s->fixed_bytes ? gone : s->fixed_bytes;
+	s->fixed_bytes -= gone;
+	s->m.mem_bytes -= gone < s->m.mem_bytes ? gone : s->m.mem_bytes;
 }
 
 int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
@@ -342,6 +391,21 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 		ret = st_bpf_cut_commit(t, slot, &c, err);
 	st_bpf_cut_free(&c);
 	return ret;
+}
+
+/*
+ * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
+ * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
+ * maps made and the programs held), "keeper" (its keeper running, not yet
+ * committed); and a detach (or a settle's) there: "detach" (the session
+ * marked DETACHED, its tasks not yet let go nor its maps cut).
+ */
+static void stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_BPF_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
 }
 
 /* --- freeing, detaching, settling -------------------------------------------- */
@@ -422,13 +486,44 @@ static int rows_end(struct st_tree *t, uint32_t slot, uint64_t now, struct st_er
 	return 0;
 }
 
+/*
+ * Under LOCK_EX, the session DETACHED: its tasks let go, its running rows
+ * ended, its maps cut. Each step may be done again: a process killed
+ * half-way leaves a DETACHED session not yet cut (compacted 0), which the
+ * next settle finishes with the same steps.
+ */
+static int detach_finish(struct st_tree *t, uint32_t slot, struct st_err *err)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct stb_job job = { .sid = s->sid, .slot = slot, .kind = STB_JOB_DETACH };
+	struct systrace_bpf *skel;
+	int ret;
+
+	st_bpf_misses_close(t, s);
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
+	if (ret)
+		return ret;
+	job.now = clock_ns(CLOCK_MONOTONIC);
+	job.flags = s->flags;
+	ret = st_bpf_job_run(skel, &job, err);
+	systrace_bpf__destroy(skel);
+	/*
+	 * No task is followed now. One that exited since the session was
+	 * detached was let go by no program: the count is not theirs to end.
+	 */
+	__atomic_store_n(&s->m.live_tasks, 0, __ATOMIC_SEQ_CST);
+	if (!ret)
+		ret = rows_end(t, slot, job.now, err);
+	if (!ret)
+		ret = st_bpf_session_cut(t, slot, err);
+	st_bpf_keep_remove(t, s->sid);
+	return ret;
+}
+
 int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 			  struct st_keeper_id *k, struct st_err *err)
 {
 	struct stb_sess *s = &t->sess[slot];
-	struct stb_job job = { .sid = sid, .slot = slot, .kind = STB_JOB_DETACH };
-	struct systrace_bpf *skel;
-	int ret;
 
 	if (slot >= STB_MAX_SESSIONS || !sid || s->sid != sid) {
 		st_err_set(err, ST_ERR_NOSESSION, ENOENT, "session",
@@ -442,20 +537,8 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 	}
 	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
-	st_bpf_misses_close(t, s);
-	ret = st_bpf_progs_load(t, ST_BPF_PROG_ITER, &skel, err);
-	if (ret)
-		return ret;
-	job.now = clock_ns(CLOCK_MONOTONIC);
-	job.flags = s->flags;
-	ret = st_bpf_job_run(skel, &job, err);
-	systrace_bpf__destroy(skel);
-	if (!ret)
-		ret = rows_end(t, slot, job.now, err);
-	if (!ret)
-		ret = st_bpf_session_cut(t, slot, err);
-	st_bpf_keep_remove(t, sid);
-	return ret;
+	stop_point("detach");
+	return detach_finish(t, slot, err);
 }
 
 bool st_bpf_needs_settle(struct st_tree *t)
@@ -471,6 +554,9 @@ bool st_bpf_needs_settle(struct st_tree *t)
 			return true;
 		if (s->state == STB_SESS_LIVE && (s->m.live_tasks > 0 || !s->compacted) &&
 		    !st_bpf_keeper_alive(t, s->sid))
+			return true;
+		/* A detach that a killed process left half-way (no detach runs under LOCK_SH). */
+		if (s->state == STB_SESS_DETACHED && !s->compacted)
 			return true;
 	}
 	return false;
@@ -519,6 +605,12 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 			slot_free(t, i);
 			continue;
 		}
+		if (s->state == STB_SESS_DETACHED && !s->compacted) {
+			ret = detach_finish(t, i, err);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (s->state != STB_SESS_LIVE || st_bpf_keeper_alive(t, s->sid))
 			continue;
 		if (s->m.live_tasks > 0)
@@ -537,20 +629,6 @@ int st_bpf_settle(struct st_tree *t, struct st_err *err)
 }
 
 /* --- making a session ------------------------------------------------------ */
-
-/*
- * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
- * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
- * maps made and the programs held), "keeper" (its keeper running, not yet
- * committed).
- */
-static void stop_point(const char *point)
-{
-	const char *want = getenv("SYSTRACE_BPF_STOP");
-
-	if (want && !strcmp(want, point))
-		raise(SIGSTOP);
-}
 
 static int refuse(struct st_err *err, int e, const char *op, const char *msg)
 {
@@ -578,6 +656,11 @@ struct map_job {
 static const enum st_tree_map spare_which[SPARES] = {
 	ST_M_PROCS, ST_M_SITES, ST_M_FILES, ST_M_ARGV, ST_M_NOTIFY, ST_M_PATHS,
 };
+static const char *const spare_names[SPARES] = {
+	ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
+	ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify", ST_BPF_SPARE_PIN "paths",
+};
+
 
 /* The session's maps but its log's, for these limits, as spare_which[] orders them. */
 static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites)
@@ -706,12 +789,7 @@ static void spares_place(struct st_tree *t)
 	if (slot < 0)
 		return;
 	for (i = 0; i < SPARES; i++) {
-		static const char *const names[SPARES] = {
-			ST_BPF_SPARE_PIN "procs", ST_BPF_SPARE_PIN "sites", ST_BPF_SPARE_PIN "files",
-			ST_BPF_SPARE_PIN "argv", ST_BPF_SPARE_PIN "notify", ST_BPF_SPARE_PIN "paths",
-		};
-
-		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, names[i], &info),
+		jobs[i] = (struct put_job){ t->fd[spare_which[i]], spare_open(t, spare_names[i], &info),
 					    (uint32_t)slot, 0 };
 		if (jobs[i].fd >= 0 && !(!bpf_map_lookup_elem(jobs[i].outer, &jobs[i].key, &at) &&
 					 at == info.id))
@@ -737,7 +815,6 @@ void st_bpf_spares_make(struct st_tree *t)
 	LIBBPF_OPTS(bpf_map_create_opts, hash, .map_flags = BPF_F_NO_PREALLOC);
 	struct map_job jobs[SPARES];
 	struct st_bpf_limits l;
-	char path[PATH_MAX];
 	struct stat st;
 	struct st_err err;
 	int i;
@@ -753,8 +830,7 @@ void st_bpf_spares_make(struct st_tree *t)
 		for (i = 0; i < SPARES; i++) {
 			if (jobs[i].fd < 0)
 				continue;
-			st_tree_path(t, jobs[i].spare, path, sizeof(path));
-			bpf_obj_pin(jobs[i].fd, path);
+			st_tree_pin(t, jobs[i].fd, jobs[i].spare);
 		}
 		spares_place(t);
 		st_tree_lock(t, LOCK_UN, &err);
@@ -762,6 +838,90 @@ void st_bpf_spares_make(struct st_tree *t)
 	for (i = 0; i < SPARES; i++)
 		if (jobs[i].fd >= 0)
 			close(jobs[i].fd);
+}
+
+/* Spares no start took within this many seconds (SYSTRACE_BPF_SPARE_TTL) go. */
+#define SPARE_TTL_S	60
+
+static time_t spare_ttl(void)
+{
+	const char *v = getenv("SYSTRACE_BPF_SPARE_TTL");
+	long long x;
+
+	if (v && sscanf(v, "%lld", &x) == 1 && x >= 0)
+		return (time_t)x;
+	return SPARE_TTL_S;
+}
+
+/* The kernel's count of a map's memory (its fdinfo's memlock); 0 when unknown. */
+static uint64_t map_memlock(int fd)
+{
+	char path[64], line[128];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+uint64_t st_bpf_spares_bytes(const struct st_tree *t)
+{
+	struct bpf_map_info info;
+	uint64_t sum = 0;
+	int i, fd;
+
+	for (i = 0; i < SPARES; i++) {
+		fd = spare_open(t, spare_names[i], &info);
+		if (fd < 0)
+			continue;
+		sum += map_memlock(fd);
+		close(fd);
+	}
+	return sum;
+}
+
+/* Whether a spare is older than its time to live (its pin's mtime). */
+static bool spare_expired(const struct st_tree *t, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(t->dir, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       time(NULL) - st.st_mtime >= spare_ttl();
+}
+
+bool st_bpf_spares_expired(const struct st_tree *t)
+{
+	int i;
+
+	for (i = 0; i < SPARES; i++)
+		if (spare_expired(t, spare_names[i]))
+			return true;
+	return false;
+}
+
+void st_bpf_spares_expire(struct st_tree *t)
+{
+	struct bpf_map_info info;
+	int i, fd;
+
+	for (i = 0; i < SPARES; i++) {
+		if (!spare_expired(t, spare_names[i]))
+			continue;
+		fd = spare_open(t, spare_names[i], &info);
+		unlinkat(t->dir, spare_names[i], 0);
+		if (fd < 0)
+			continue;
+		/* Out of the free slot its keeper put it at: no slot is STB_MAX_SESSIONS. */
+		spare_placed(t, t->fd[spare_which[i]], info.id, STB_MAX_SESSIONS);
+		close(fd);
+	}
 }
 
 static void *map_job_run(void *arg)
@@ -1087,6 +1247,35 @@ out:
 	return ret;
 }
 
+/*
+ * Under LOCK_EX, the session just made live: whether its root (start's
+ * CMD, not yet exec'd) exited before the programs could follow it. Its
+ * exit's program then ran while the root was not marked yet, or while the
+ * session was CREATING, and let it go: the session would wait for it for
+ * good. The root's pidfd reads as exited only once that program has run,
+ * and a root not exiting now will be seen by it, the session being live:
+ * so no program races with this. Such a session ends with no process.
+ */
+static void root_missed(struct st_tree *t, uint32_t slot, pid_t pid, int pidfd)
+{
+	struct stb_sess *s = &t->sess[slot];
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	struct stb_task task;
+
+	if (poll(&p, 1, 0) == 0 && !(st_proc_stat_field(pid, 9) & 0x4 /* PF_EXITING */))
+		return;
+	/* It is exiting: wait until its exit's program has run. */
+	while (poll(&p, 1, 2000) < 0 && errno == EINTR)
+		;
+	if (!(p.revents & POLLIN) || bpf_map_lookup_elem(t->fd[ST_M_TASKS], &pidfd, &task) ||
+	    task.sid != s->sid || task.state != STB_TASK_PENDING)
+		return;
+	task.state = STB_TASK_GONE;
+	if (bpf_map_update_elem(t->fd[ST_M_TASKS], &pidfd, &task, BPF_EXIST) && errno != ENOENT)
+		return;
+	__atomic_sub_fetch(&s->m.live_tasks, 1, __ATOMIC_SEQ_CST);
+}
+
 int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 			  uint32_t *slotp, uint64_t *sidp, uint8_t *token, struct st_err *err)
 {
@@ -1154,6 +1343,8 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	if (ret)
 		goto free;
 	__atomic_store_n(&s->state, STB_SESS_LIVE, __ATOMIC_SEQ_CST);
+	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC)
+		root_missed(t, slot, (pid_t)req->pid, pidfd);
 	*slotp = slot;
 	*sidp = s->sid;
 	memcpy(token, s->token, sizeof(s->token));

@@ -124,6 +124,12 @@ struct st_cut {
 	int fd[ST_CUT_MAPS];	/* processes, sites, files, argv, paths */
 	uint64_t fixed;		/* what the session holds from then on, rows aside */
 };
+/*
+ * Under LOCK_EX: a finished or detached session (cut) holds no ring: its
+ * notify ring goes, and each log ring with no record left (one that holds
+ * records goes once a log read drained it: call again then).
+ */
+void st_bpf_rings_drop(struct st_tree *t, uint32_t slot);
 int st_bpf_cut_prepare(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 int st_bpf_cut_commit(struct st_tree *t, uint32_t slot, struct st_cut *c, struct st_err *err);
 void st_bpf_cut_free(struct st_cut *c);
@@ -132,6 +138,14 @@ void st_bpf_cut_free(struct st_cut *c);
  * pinned in the tree, where none is; a start takes them (bpf_session.c).
  */
 void st_bpf_spares_make(struct st_tree *t);
+/*
+ * The spares' memory as the kernel counts it (memlock), for status.
+ * Spares that no start took within 60 s (SYSTRACE_BPF_SPARE_TTL seconds)
+ * expire: the next command that reads the tree drops them, under LOCK_EX.
+ */
+uint64_t st_bpf_spares_bytes(const struct st_tree *t);
+bool st_bpf_spares_expired(const struct st_tree *t);
+void st_bpf_spares_expire(struct st_tree *t);
 
 /* What a new session's keeper holds. */
 struct st_keeper {

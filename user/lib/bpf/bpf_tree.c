@@ -206,6 +206,23 @@ void st_tree_path(const struct st_tree *t, const char *name, char *buf, size_t l
 	snprintf(buf, len, "/proc/self/fd/%d/%s", t->dir, name);
 }
 
+int st_tree_pin(const struct st_tree *t, int fd, const char *name)
+{
+	char path[PATH_MAX];
+
+	st_tree_path(t, name, path, sizeof(path));
+	if (bpf_obj_pin(fd, path) || fchmodat(t->dir, name, 0600, 0))
+		return -errno;
+	return 0;
+}
+
+int st_tree_mkdir(const struct st_tree *t, const char *name)
+{
+	if (mkdirat(t->dir, name, 0700))
+		return errno == EEXIST ? 0 : -errno;
+	return fchmodat(t->dir, name, 0700, 0) ? -errno : 0;
+}
+
 int st_map_check(int fd, enum bpf_map_type type, uint32_t key_size, uint32_t value_size,
 		 const char *what, struct st_err *err)
 {
@@ -368,12 +385,9 @@ static int pin_open(struct st_tree *t, int i, struct st_err *err)
 
 static int pin(struct st_tree *t, int fd, const char *name, struct st_err *err)
 {
-	char path[PATH_MAX];
+	int ret = st_tree_pin(t, fd, name);
 
-	st_tree_path(t, name, path, sizeof(path));
-	if (bpf_obj_pin(fd, path))
-		return st_bpf_errno(err, errno, "bpf_obj_pin", name);
-	return 0;
+	return ret ? st_bpf_errno(err, -ret, "bpf_obj_pin", name) : 0;
 }
 
 /*
@@ -421,8 +435,9 @@ static int tree_make(struct st_tree *t, struct st_err *err)
 	maps[ST_M_COUNTERS] = skel->maps.st_counters;
 	maps[ST_M_ARGV] = skel->maps.st_argv;
 	maps[ST_M_PATHS] = skel->maps.st_paths;
-	if (mkdirat(t->dir, ST_KEEP_DIR, 0700) && errno != EEXIST) {
-		ret = st_bpf_errno(err, errno, "mkdir", ST_TREE "/" ST_KEEP_DIR);
+	ret = st_tree_mkdir(t, ST_KEEP_DIR);
+	if (ret) {
+		ret = st_bpf_errno(err, -ret, "mkdir", ST_TREE "/" ST_KEEP_DIR);
 		goto out;
 	}
 	for (i = 0; i < ST_M_COUNT; i++) {
@@ -489,15 +504,23 @@ open:
 /* The tree's directory, made when @create; -ENOENT when absent. */
 static int dir_open(int bpffs, bool create, struct st_err *err)
 {
+	bool made = false;
 	int dir, e;
 
 	for (;;) {
 		dir = openat(bpffs, "systrace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* Its mode whatever the umask: bpffs is sticky, so what we made is ours. */
+		if (dir >= 0 && made && fchmod(dir, 0700)) {
+			e = errno;
+			close(dir);
+			return st_bpf_errno(err, e, "chmod", ST_TREE);
+		}
 		if (dir >= 0)
 			return dir;
 		e = errno;
 		if (e == ENOENT && create) {
-			if (!mkdirat(bpffs, "systrace", 0700) || errno == EEXIST)
+			made = !mkdirat(bpffs, "systrace", 0700);
+			if (made || errno == EEXIST)
 				continue;
 			if (errno == EACCES || errno == EPERM)
 				return st_bpf_perm_error(err, errno, "mkdir " ST_TREE);

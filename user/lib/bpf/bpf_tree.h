@@ -70,6 +70,12 @@ int st_tree_lock(struct st_tree *t, int how, struct st_err *err);
 
 /* "/proc/self/fd/DIR/NAME": a path that goes through the directory's fd. */
 void st_tree_path(const struct st_tree *t, const char *name, char *buf, size_t len);
+/*
+ * What the tree holds, made with its mode set whatever the umask: a pin of
+ * @fd at @name (0600; -errno), a directory @name (0700; EEXIST is no error).
+ */
+int st_tree_pin(const struct st_tree *t, int fd, const char *name);
+int st_tree_mkdir(const struct st_tree *t, const char *name);
 
 /* The inner map at @key of tree map @which, checked; -ENOENT when empty. */
 int st_tree_inner(const struct st_tree *t, enum st_tree_map which, uint32_t key,

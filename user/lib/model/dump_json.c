@@ -86,6 +86,7 @@ json_t *st_json_status(const struct st_status *st, const struct st_session_row *
 	set(o, "params", params);
 	set(o, "sessions_live", j_u64(st->sessions_live));
 	set(o, "mem_bytes", j_u64(st->mem_bytes));
+	set(o, "spare_bytes", j_u64(st->spare_bytes));
 	set(o, "probes_active", json_boolean(st->probes_active));
 	set(o, "sessions", arr);
 	return o;

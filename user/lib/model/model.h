@@ -51,6 +51,8 @@ struct st_status {
 	struct st_params params;
 	uint32_t sessions_live;
 	uint64_t mem_bytes;
+	/* BPF: maps made ahead for the next start, in no session (memlock) */
+	uint64_t spare_bytes;
 	bool probes_active;
 };
 
