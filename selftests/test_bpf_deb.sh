@@ -89,7 +89,7 @@ out=$(dpkg -i "$ctl_deb" 2>&1) || fail "dpkg -i $ctl_deb: $out"
 log "dpkg -i systracectl: $((SECONDS - t0)) s"
 expect_eq "$(pkg_status)" "ii " "dpkg status of systracectl after dpkg -i"
 expect_eq "$(dpkg -L systracectl | while read -r f; do [ -d "$f" ] || echo "$f"; done | sort | paste -sd' ')" \
-	"/usr/bin/systracectl /usr/share/bash-completion/completions/systracectl /usr/share/doc/systracectl/changelog.gz /usr/share/doc/systracectl/copyright /usr/share/man/man4/systrace.4.gz /usr/share/man/man8/systracectl.8.gz" \
+	"/usr/bin/systracectl /usr/share/bash-completion/completions/systracectl /usr/share/doc/systracectl/changelog.gz /usr/share/doc/systracectl/copyright /usr/share/lintian/overrides/systracectl /usr/share/man/man4/systrace.4.gz /usr/share/man/man8/systracectl.8.gz" \
 	"files of systracectl (dpkg -L)"
 expect_eq "$(stat -c '%a %U' /usr/bin/systracectl)" "755 root" "mode and owner of /usr/bin/systracectl"
 
