@@ -55,7 +55,9 @@ ns)
 	# the namespace's root is then the overlay, so that the paths the BPF
 	# backend reads (exe) are the ones the chroot's processes see. This
 	# shell's own root stays the old one, where $ov/upper still is.
-	(cd "$R" && mount --move . / && exec chroot . env _DEB_STAGE=root T="$T" bash "$0" "$@")
+	# No .pyc of pycheck's in the upper layer (a guest's tree is read-only).
+	(cd "$R" && mount --move . / &&
+		exec chroot . env _DEB_STAGE=root T="$T" PYTHONDONTWRITEBYTECODE=1 bash "$0" "$@")
 	rc=$?
 	[ $rc -eq 0 ] || exit $rc
 	# What the install and purge left in the upper layer: dpkg's own
