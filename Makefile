@@ -6,8 +6,9 @@
 #                    each, alone, must fail one of the tests it names; the
 #                    BPF ones need root (make check runs those tagged fast)
 # make check-full    the same, with every test on every tier: the debug
-#                    guest runs all tests tagged "debug" and the BPF guests
-#                    all tagged "bpf" (2 to 3 hours on a 2-core machine)
+#                    guest runs all tests tagged "debug", the BPF guests
+#                    all tagged "bpf", and the Debian guests test_deb too
+#                    (SYSTRACE_TEST_DEB=1) (2 to 3 hours on a 2-core machine)
 # make demo          trace a real build and print its data: in a VM, or on
 #                    a host that cannot load modules with the BPF backend
 #                    (VM=1: in a VM all the same)
@@ -24,6 +25,8 @@
 # make install-dkms  the same, but the module through DKMS: built for every
 #                    kernel with headers, and again for each new kernel
 # make uninstall, make uninstall-dkms   remove what those installed
+# make deb           the Debian packages systracectl and systrace-dkms
+#                    (debian/), in build/deb/, checked by lintian
 # make deps          scripts/deps: install the Debian packages (check and demo
 #                    run it themselves)
 
@@ -120,7 +123,7 @@ check-mutants:
 
 check-full:
 	$(TOP)/scripts/deps check
-	CHECK_DEBUG_TESTS=@debug CHECK_BPF_GUEST_TESTS=@bpf $(TOP)/scripts/check
+	CHECK_DEBUG_TESTS=@debug CHECK_BPF_GUEST_TESTS=@bpf SYSTRACE_TEST_DEB=1 $(TOP)/scripts/check
 
 # Every test tagged "debug" on the debug kernel alone, building the kernel
 # when it is not cached (30-60 min cold), then the netlink fuzzer at full
@@ -243,6 +246,41 @@ install-dkms: install-user dkms-src
 uninstall-dkms: uninstall-user
 	$(if $(DESTDIR),,if [ -n "$$($(DKMS) status -m systrace -v $(VERSION) 2>/dev/null)" ]; then $(DKMS) remove systrace/$(VERSION) --all; fi)
 	rm -rf $(DESTDIR)$(DKMS_SRC)
+
+# deb: dpkg-buildpackage on a copy of the tree's files (build/deb/src/, gone
+# after a build that works), so that the tree stays clean; the .deb,
+# .buildinfo and .changes files land in build/deb/, then lintian checks
+# the packages (LINTIAN= skips it): any error or warning fails. The
+# packages' version: dkms.conf's, the commit count and SYSTRACE_VERSION,
+# e.g. 0.1+git412.d93d366 (a Debian version starts with a digit and has no
+# '-' in a native package); debian/changelog is written into the copy.
+DEB_VERSION ?= $(VERSION)+git$(shell git -C $(TOP) rev-list --count HEAD 2>/dev/null || echo 0).$(subst -,.,$(SYSTRACE_VERSION))
+DEB_SRC = $(TOP)/build/deb/src/systrace-$(DEB_VERSION)
+DEB_DATE = $(shell date -R -u $(if $(MAN_DATE),-d @$(MAN_DATE)))
+LINTIAN ?= lintian
+.PHONY: deb
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
+		{ echo "no dpkg-buildpackage or dh_dkms: run scripts/deps (debhelper, dh-dkms)" >&2; exit 1; }
+	rm -rf $(TOP)/build/deb
+	mkdir -p $(DEB_SRC)
+	@if git -C $(TOP) rev-parse --git-dir >/dev/null 2>&1; then \
+		cd $(TOP) && git ls-files -z -co --exclude-standard | \
+			xargs -0 -r stat --printf '%n\0' 2>/dev/null | \
+			tar --null -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar -C $(TOP) --exclude=./build -cf - . | tar -xf - -C $(DEB_SRC); \
+	fi
+	@printf '%s\n' 'systrace ($(DEB_VERSION)) unstable; urgency=medium' '' \
+		'  * Built by make deb from systrace $(SYSTRACE_VERSION).' '' \
+		' -- $(shell sed -n 's/^Maintainer: //p' debian/control)  $(DEB_DATE)' >$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && SYSTRACE_VERSION=$(SYSTRACE_VERSION) MAN_DATE=$(MAN_DATE) \
+		dpkg-buildpackage -us -uc -b >../../build.log 2>&1 || { tail -n 40 ../../build.log >&2; exit 1; }
+	mv $(TOP)/build/deb/src/*.deb $(TOP)/build/deb/src/*.buildinfo $(TOP)/build/deb/src/*.changes $(TOP)/build/deb/
+	rm -rf $(TOP)/build/deb/src
+	@ls $(TOP)/build/deb/*.deb
+	@if [ -n "$(LINTIAN)" ]; then echo "$(LINTIAN) --fail-on error,warning build/deb/*.changes"; \
+		$(LINTIAN) --fail-on error,warning $(TOP)/build/deb/*.changes; fi
 
 # lint: shellcheck on every shell script, pyflakes on the Python, and
 # scripts/layers: no include cycle in user/, no header name used twice in
