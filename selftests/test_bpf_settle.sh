@@ -15,7 +15,7 @@
 #              keeps none once done
 #   spares     the spare maps a finished session's keeper makes for the
 #              next start are counted by status (spare_bytes: exactly the
-#              sum of bpftool's bytes_memlock of the 5 spare pins, made for
+#              sum of bpftool's bytes_memlock of the 6 spare pins, made for
 #              the limits asked: max_entries 16 and 64), and dropped by the
 #              next command once older than SYSTRACE_BPF_SPARE_TTL seconds:
 #              no pin, spare_bytes 0, the maps gone from the kernel
@@ -123,7 +123,7 @@ expect_eq "$(ids notify | wc -l)" 0 "notify rings of a finished start --log sess
 ctl_ok reset --all
 
 # --- spares -----------------------------------------------------------------------
-spares="procs sites files argv notify"
+spares="procs sites files argv notify paths"
 SYSTRACE_MAX_PROCS=16 SYSTRACE_MAX_SITES=64 "${start[@]}" -q -- "$P" 7 3 2 2>"$T/sp.err" ||
 	fail "start with max_procs 16: $(cat "$T/sp.err")"
 bpf_wait_keepers 10
@@ -137,7 +137,7 @@ done
 expect_eq "$(bpftool -j map show pinned "$BPF_TREE/spare-procs" | csvq --json get max_entries)" 16 "spare-procs: max_entries (SYSTRACE_MAX_PROCS)"
 expect_eq "$(bpftool -j map show pinned "$BPF_TREE/spare-sites" | csvq --json get max_entries)" 64 "spare-sites: max_entries (SYSTRACE_MAX_SITES)"
 ctl_ok status --json
-expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" "$memlock" "status spare_bytes: bpftool's bytes_memlock of the 5 spares"
+expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" "$memlock" "status spare_bytes: bpftool's bytes_memlock of the 6 spares"
 expect_ge "$memlock" 262144 "the spares' memlock (the files map's buckets alone are 16 x 16384)"
 ctl_ok status
 expect_line "$CTL_OUT" "^spare maps: +$memlock bytes " "status (text): the spares' bytes"

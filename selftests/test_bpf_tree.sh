@@ -16,7 +16,7 @@
 #   repair     a tree whose making was killed (pins, no host) is made again
 #   clean      after rm -r, start makes the tree: root's, mode 0700, its maps,
 #              keep/, the pins of the 5 programs a session without counters
-#              attaches, and (once the keeper is done) the 5 spare maps
+#              attaches, and (once the keeper is done) the 6 spare maps
 #   replaced   root removes the tree while session A runs, and B starts in a
 #              new tree (id 1 again): when A ends, its keeper leaves B's
 #              tree alone: B's keeper lock stays, B ends finished with its
@@ -157,7 +157,7 @@ bpf_wait_keepers 10
 expect_eq "$(stat -c '%u %a' "$BPF_TREE")" "0 700" "the tree's owner and mode, made under umask 0277"
 expect_eq "$(find "$BPF_TREE" -mindepth 1 -type d ! -perm 0700 | wc -l)" 0 "directories in the tree of a mode other than 0700 (umask 0277)"
 expect_eq "$(find "$BPF_TREE" -mindepth 1 -type f ! -perm 0600 | wc -l)" 0 "pins in the tree of a mode other than 0600 (umask 0277)"
-expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -type f | wc -l)" 20 "pins in the tree (10 maps, 5 programs, 5 spares)"
+expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -type f | wc -l)" 22 "pins in the tree (11 maps, 5 programs, 6 spares)"
 
 # --- replaced: a keeper whose tree root removed ---------------------------------
 bpf_wait_keepers 10
