@@ -19,6 +19,9 @@
 #                     open: every keeper is done (with the spare maps it makes
 #                     after its session); fails otherwise
 # bpf_sid ERRFILE     the session id a start printed on stderr
+# bpf_keeper SID      the pid of session SID's keeper (it holds keep/SID)
+# bpf_stopped PID     waits (10 s) until PID is stopped (state T: a
+#                     SYSTRACE_BPF_STOP point reached); 1 if it never is
 
 BPF_TREE=/sys/fs/bpf/systrace
 
@@ -74,4 +77,15 @@ bpf_wait_keepers() {
 
 bpf_sid() {
 	sed -n 's/^systracectl: session \([0-9][0-9]*\).*: tracing .*/\1/p' "$1" | head -n 1
+}
+
+bpf_keeper() { fuser "$BPF_TREE/keep/$1" 2>/dev/null | tr -d ' '; }
+
+bpf_stopped() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
+		sleep 0.05
+	done
+	return 1
 }

@@ -26,8 +26,6 @@ mod_load
 P=$PROGS/sites
 # An array, not a function: a background job of it is systracectl itself.
 start=("$SYSTRACECTL" start --backend bpf --counters none)
-# keeper SID: the pid of session SID's keeper (it holds keep/SID).
-keeper() { fuser "$BPF_TREE/keep/$1" 2>/dev/null | tr -d ' '; }
 nsessions() { "$SYSTRACECTL" list | grep -c '^[0-9]'; }
 need_cmd fuser
 
@@ -41,7 +39,7 @@ for point in slot maps keeper; do
 		sleep 0.05
 	done
 	if [ "$(awk '{ print $3 }' "/proc/$st/stat" 2>/dev/null)" != T ]; then
-		expect_eq "start did not stop" "start stopped" "start stopped at '$point' (SYSTRACE_BPF_STOP)"
+		expect_eq "start did not stop" "start stopped" "start bpf_stopped at '$point' (SYSTRACE_BPF_STOP)"
 		wait "$st"
 		ctl_ok reset --all
 		continue
@@ -124,7 +122,7 @@ sid=$(bpf_sid "$T/d.err")
 ctl_ok list
 expect_line "$CTL_OUT" "^$sid +- +running " "the session runs on after start returned"
 expect_eq "$(bpf_probes_active)" true "programs attached while the child runs"
-expect_ne "$(keeper "$sid")" "" "session $sid's keeper"
+expect_ne "$(bpf_keeper "$sid")" "" "session $sid's keeper"
 touch "$T/go"
 bpf_wait_detached
 ctl_ok dump "$sid" --json --no-symbols -o "$T/d.json"
@@ -138,7 +136,7 @@ rm -f "$T/go"
 st=$!
 for ((i = 0; i < 200; i++)); do
 	sid=$(bpf_sid "$T/k.err")
-	[ -n "$sid" ] && [ -n "$(keeper "$sid")" ] && break
+	[ -n "$sid" ] && [ -n "$(bpf_keeper "$sid")" ] && break
 	sleep 0.05
 done
 [ -n "$sid" ] || fail "start printed no session id: $(cat "$T/k.err")"
@@ -159,10 +157,10 @@ rm -f "$T/go"
 st=$!
 for ((i = 0; i < 200; i++)); do
 	sid=$(bpf_sid "$T/kk.err")
-	[ -n "$sid" ] && [ -n "$(keeper "$sid")" ] && break
+	[ -n "$sid" ] && [ -n "$(bpf_keeper "$sid")" ] && break
 	sleep 0.05
 done
-kp=$(keeper "$sid")
+kp=$(bpf_keeper "$sid")
 [[ $kp =~ ^[0-9]+$ ]] || fail "session $sid's keeper: '$kp'"
 expect_eq "$(cat "/proc/$kp/comm")" systrace-keep "the keeper's name"
 kill -9 "$kp"

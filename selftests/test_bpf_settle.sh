@@ -2,7 +2,7 @@
 # Settling is resumable: a command killed while it settles a session
 # whose keeper died leaves nothing that the next command does not finish.
 #   detach -9  the keeper of a running session killed, then the command
-#              that settles it killed in its detach pass (stopped there by
+#              that settles it killed in its detach pass (bpf_stopped there by
 #              SYSTRACE_BPF_STOP=detach, test-only): the next command ends
 #              it as detached, with 0 live tasks, its one process row
 #              ended "detached", and its maps cut to its rows (bpftool:
@@ -31,15 +31,6 @@ mod_load
 
 P=$PROGS/sites
 start=("$SYSTRACECTL" start --backend bpf --counters none)
-keeper() { fuser "$BPF_TREE/keep/$1" 2>/dev/null | tr -d ' '; }
-stopped() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # inner MAP: max_entries of the tree's MAP's inner map (one session).
 inner() {
 	local id
@@ -53,7 +44,7 @@ inner() {
 st=$!
 for ((i = 0; i < 200; i++)); do
 	sid=$(bpf_sid "$T/s.err")
-	[ -n "$sid" ] && [ -n "$(keeper "$sid")" ] && break
+	[ -n "$sid" ] && [ -n "$(bpf_keeper "$sid")" ] && break
 	sleep 0.05
 done
 # CMD's exec seen (its row made) before the keeper goes.
@@ -62,16 +53,16 @@ for ((i = 0; i < 200; i++)); do
 	[ -n "$child" ] && [ "$(readlink "/proc/${child% }/exe")" = "$(readlink -f "$P")" ] && break
 	sleep 0.05
 done
-kp=$(keeper "$sid")
+kp=$(bpf_keeper "$sid")
 [[ $kp =~ ^[0-9]+$ ]] || fail "session $sid's keeper: '$kp'"
 kill -9 "$kp"
 for ((i = 0; i < 200; i++)); do
-	[ -z "$(keeper "$sid")" ] && break
+	[ -z "$(bpf_keeper "$sid")" ] && break
 	sleep 0.05
 done
 SYSTRACE_BPF_STOP=detach "$SYSTRACECTL" list >/dev/null 2>"$T/l.err" &
 ls=$!
-stopped "$ls" || fail "list did not stop in its settle's detach (SYSTRACE_BPF_STOP): $(cat "$T/l.err")"
+bpf_stopped "$ls" || fail "list did not stop in its settle's detach (SYSTRACE_BPF_STOP): $(cat "$T/l.err")"
 kill -9 "$ls"
 wait "$ls" 2>/dev/null
 ctl_ok list

@@ -3,7 +3,7 @@
 # exists before the session does, and start passes SIGTERM on to it, so
 # CMD may be gone before the session follows it. Such a session ends with
 # 0 processes, its keeper goes and no program stays attached.
-#   term at POINT  start stopped at each point of making the session
+#   term at POINT  start bpf_stopped at each point of making the session
 #                  (SYSTRACE_BPF_STOP, test-only), sent SIGTERM, let go:
 #                  start dies of SIGTERM (CMD's signal), the session is
 #                  finished with 0 live tasks and 0 process rows
@@ -23,16 +23,6 @@ mod_load
 
 P=$PROGS/sites
 start=("$SYSTRACECTL" start --backend bpf --counters none)
-
-# stopped PID: waits until PID is stopped (state T); fails otherwise.
-stopped() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 # finished SID WHAT: session SID ends (6 s: the keeper's 5 s tick) with
 # no live task and no process row, and nothing of it stays attached.
@@ -57,7 +47,7 @@ finished() {
 for point in slot maps keeper; do
 	SYSTRACE_BPF_STOP=$point "${start[@]}" -q -- "$P" 5 5 5 2>"$T/t.err" &
 	st=$!
-	stopped "$st" || fail "start did not stop at '$point' (SYSTRACE_BPF_STOP)"
+	bpf_stopped "$st" || fail "start did not stop at '$point' (SYSTRACE_BPF_STOP)"
 	child=$(cat "/proc/$st/task/$st/children")
 	[[ $child =~ ^[0-9]+\ ?$ ]] || fail "start's child at '$point': '$child'"
 	kill -TERM "$st"
@@ -73,7 +63,7 @@ done
 # --- child -9 ----------------------------------------------------------------------
 SYSTRACE_BPF_STOP=keeper "${start[@]}" -q -- "$P" 5 5 5 2>"$T/c.err" &
 st=$!
-stopped "$st" || fail "start did not stop at 'keeper' (SYSTRACE_BPF_STOP)"
+bpf_stopped "$st" || fail "start did not stop at 'keeper' (SYSTRACE_BPF_STOP)"
 child=$(cat "/proc/$st/task/$st/children")
 kill -9 "$child"
 kill -CONT "$st"

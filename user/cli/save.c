@@ -183,20 +183,33 @@ void st_run_settle(struct st_backend *be)
  * No store at all: -ENOENT, err of kind ST_ERR_NONE (the tracer's error
  * says it best).
  */
-int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
+/*
+ * The store opened in *s, and the run arg names in *run_id: 0, or -errno
+ * with err said (no store at all: -ENOENT, of kind ST_ERR_NONE). The
+ * caller closes *s whatever the result.
+ */
+static int run_find(const char *arg, struct st_store **s, uint64_t *run_id,
+		    struct st_err *err)
 {
-	struct st_store *s = NULL;
-	uint64_t run_id;
 	int ret;
 
+	*s = NULL;
 	if (access(st_store_path(), F_OK)) {
 		st_err_set(err, ST_ERR_NONE, ENOENT, "session", "no run store at %s",
 			   st_store_path());
 		return -ENOENT;
 	}
-	ret = st_store_open(&s, err);
-	if (!ret)
-		ret = st_store_find(s, arg, &run_id, err);
+	ret = st_store_open(s, err);
+	return ret ? ret : st_store_find(*s, arg, run_id, err);
+}
+
+int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
+{
+	struct st_store *s;
+	uint64_t run_id;
+	int ret;
+
+	ret = run_find(arg, &s, &run_id, err);
 	if (!ret)
 		ret = st_store_load(s, run_id, d, err);
 	st_store_close(s);
@@ -210,19 +223,12 @@ int st_run_read(const char *arg, struct st_dump *d, struct st_err *err)
  */
 int st_run_log(const char *arg, char **path, struct st_err *err)
 {
-	struct st_store *s = NULL;
+	struct st_store *s;
 	uint64_t run_id;
 	int ret;
 
 	*path = NULL;
-	if (access(st_store_path(), F_OK)) {
-		st_err_set(err, ST_ERR_NONE, ENOENT, "session", "no run store at %s",
-			   st_store_path());
-		return -ENOENT;
-	}
-	ret = st_store_open(&s, err);
-	if (!ret)
-		ret = st_store_find(s, arg, &run_id, err);
+	ret = run_find(arg, &s, &run_id, err);
 	if (!ret)
 		ret = st_store_log_path(s, run_id, path, err);
 	st_store_close(s);
