@@ -18,7 +18,10 @@
 #                    GLIBC=1: a glibc build traced with its log on the host
 #                    by the BPF backend, about 30 minutes, bench/glibc/run;
 #                    STARTUP=1: start-up on the BPF backend against strace,
-#                    OLD=systracectl for an A/B, bench/startup/run)
+#                    OLD=systracectl for an A/B, bench/startup/run;
+#                    BUILD=1: a real build, the kernel's tinyconfig, untraced
+#                    against BPF, BPF with its log, strace and perf trace,
+#                    interleaved, bench/host/run --build)
 # make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make install       the CLI, its man pages and bash completion under PREFIX,
 #                    and the module for KVER in /lib/modules/KVER/updates/
@@ -156,6 +159,10 @@ ifeq ($(HOST),1)
 bench: all
 	$(MAKE) -C $(TOP)/bench
 	$(TOP)/bench/host/run
+else ifeq ($(BUILD),1)
+bench: all
+	$(MAKE) -C $(TOP)/bench
+	$(TOP)/bench/host/run --build
 else ifeq ($(STARTUP),1)
 bench: all
 	$(MAKE) -C $(TOP)/bench

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """The sections at the end of bench/RESULTS.md, each written by its own
 benchmark into its own file: the BPF backend on the host
-(bench/host/SECTION.md), the scale section (bench/scale/SECTION.md),
+(bench/host/SECTION.md), the real build's (bench/host/BUILD.md), the scale section (bench/scale/SECTION.md),
 the log's (bench/scale/LOG.md), the glibc build's (bench/glibc/SECTION.md)
 and start-up's (bench/startup/SECTION.md).
 Whoever rewrites RESULTS.md puts them all back, in this order, from their
 files, so that no run drops another's section."""
 import os
 
-FILES = [os.path.join("host", "SECTION.md"), os.path.join("scale", "SECTION.md"), os.path.join("scale", "LOG.md"),
+import lead  # bench/lead.py
+
+FILES = [os.path.join("host", "SECTION.md"), os.path.join("host", "BUILD.md"), os.path.join("scale", "SECTION.md"), os.path.join("scale", "LOG.md"),
          os.path.join("glibc", "SECTION.md"), os.path.join("startup", "SECTION.md")]
 MARK = "<!-- bench/"
 
@@ -31,6 +33,6 @@ def rewrite(bench):
     if os.path.exists(res):
         with open(res) as f:
             old = f.read()
-    head = old.split(MARK)[0].rstrip("\n")
+    head = lead.put(old.split(MARK)[0].rstrip("\n"), bench)
     with open(res, "w") as f:
         f.write(head + "\n\n" + "\n".join(texts(bench)))
