@@ -309,6 +309,7 @@ lint:
 	@echo "pyflakes3: $(words $(LINT_PY)) files"
 	@pyflakes3 $(LINT_PY)
 	@$(TOP)/scripts/layers
+	@$(TOP)/scripts/mutate --check
 
 style: lint
 	@test -n "$(CHECKPATCH)" || { echo "no checkpatch.pl: run scripts/debug-kernel or set CHECKPATCH=" >&2; exit 1; }
