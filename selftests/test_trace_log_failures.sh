@@ -8,9 +8,11 @@
 #  - a full disk (a 1 MiB tmpfs): start exits 6, says so, leaves neither
 #    FILE nor FILE.partial, and keeps what it drained as FILE.spool, which
 #    log --input reads back;
-#  - on a terminal, start --log keeps a status line (processes, syscalls,
-#    their rate, the log's events, drops), erased at the end; not when
-#    stderr is a file.
+#  - on the controlling terminal (script's pty, TERM=xterm), when none of
+#    CMD's stdin, stdout and stderr is that terminal, start --log keeps a
+#    status line (processes, syscalls, their rate, the log's events,
+#    drops), erased at the end with terminfo's cr and el (as tput says);
+#    never on stderr when it is a file.
 # The same on both backends (selftests/run bpf trace_log_failures).
 # tags: trace bpf
 # timeout: 600
@@ -82,13 +84,16 @@ else
 	fail "no full.csv.spool: $(cat "$T/full.err")"
 fi
 
-# The status line: on a terminal, while CMD runs.
+# The status line: on the terminal, while CMD runs, CMD's fds elsewhere.
 need_cmd script
-script -qfec "'$SYSTRACECTL' start --counters none --backend $B --quiet --log '$T/tty.csv' -- /bin/sh -c '$P 300000 0 0; sleep 1.2'" \
+need_cmd tput
+TERM=xterm script -qfec "'$SYSTRACECTL' start --counters none --backend $B --log '$T/tty.csv' -- /bin/sh -c '$P 300000 0 0; sleep 1.2' </dev/null >'$T/tty.cmd' 2>&1" \
 	/dev/null >"$T/tty.out" </dev/null
 expect_eq "$?" 0 "start --log on a terminal: exit status"
 grep -q "session [0-9]*: [0-9]* processes, .* syscalls (.*/s), log .* events, [0-9]* dropped" "$T/tty.out" ||
 	fail "no status line on the terminal: $(tr '\r' '\n' <"$T/tty.out" | tail -n 5)"
-expect_contains "$(cat "$T/tty.out")" $'\r\033[K' "the status line is erased at the end"
+[[ "$(cat "$T/tty.out")" == *"$(tput -T xterm cr)$(tput -T xterm el)" ]] ||
+	fail "the status line is not erased at the end with xterm's cr and el: $(tail -c 40 "$T/tty.out" | od -c | head -n 3)"
+expect_eq "$(grep -c $'\r' "$T/tty.cmd")" 0 "no status line in CMD's and start's redirected output"
 ctl start --counters none --backend "$B" --quiet --log "$T/notty.csv" -- /bin/sh -c "$P 300000 0 0; sleep 1.2" 2>"$T/notty.err"
 expect_eq "$(grep -c $'\r' "$T/notty.err")" 0 "no status line when stderr is a file"

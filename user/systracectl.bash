@@ -27,7 +27,7 @@ _systracectl_options() {
 	list) echo "--all --json -h --help" ;;
 	save) echo "-h --help" ;;
 	export) echo "-d --dir -h --help" ;;
-	start) echo "-n --name -c --counters -b --backend --paths -q --quiet --self-usage --no-save --log --log-format --log-buffer --early-object -h --help --" ;;
+	start) echo "-n --name -c --counters -b --backend --paths -q --quiet --self-usage --no-save --progress --no-progress --log --log-format --log-buffer --early-object -h --help --" ;;
 	log) echo "-o --output -f --log-format -e --early-object --no-symbols -i --input -h --help" ;;
 	dump) echo "--csv --json --processes --sites --syscalls -o --output --no-symbols $_systracectl_select -h --help" ;;
 	attach) echo "-t --tree -T --threads-only -n --name -c --counters --paths -q --quiet --no-save -h --help" ;;

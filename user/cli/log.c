@@ -168,7 +168,7 @@ static int record(struct st_backend *be, uint32_t id, const struct st_log_opts *
 		nanosleep(&tick, NULL);
 	}
 	st_progress_done(&p);
-	ret = st_log_save(rec, be, id, o);
+	ret = st_log_save(rec, be, id, o, STDERR_FILENO);
 	st_backend_close(be);
 	return ret;
 }

@@ -150,7 +150,7 @@ static void save_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 int st_log_save(struct st_recorder *rec, struct st_backend *be, uint32_t id,
-		const struct st_log_opts *o)
+		const struct st_log_opts *o, int progress_fd)
 {
 	struct st_recorder_outcome oc;
 	struct st_progress p;
@@ -158,7 +158,7 @@ int st_log_save(struct st_recorder *rec, struct st_backend *be, uint32_t id,
 	int ret;
 
 	st_log_drain(rec, be, id);
-	st_progress_init(&p);
+	st_progress_init_fd(&p, progress_fd);
 	ret = st_recorder_save(rec, TRACER(be, id), save_progress, &p, &oc, &err);
 	st_progress_done(&p);
 	if (oc.argv_err)

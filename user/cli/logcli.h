@@ -46,11 +46,12 @@ int st_log_begin(struct st_recorder **rp, const struct st_log_opts *o);
 /* 0, or the exit code of why the tracer's events could not be drained. */
 int st_log_drain(struct st_recorder *rec, struct st_backend *be, uint32_t id);
 /*
- * A last drain and st_recorder_save, with a status line while the log is
- * written; says the outcome. Returns 0 or an exit code; rec is ended.
- * To give up instead: st_recorder_abandon.
+ * A last drain and st_recorder_save, with a status line on the terminal
+ * progress_fd (-1: none) while the log is written; says the outcome.
+ * Returns 0 or an exit code; rec is ended. To give up instead:
+ * st_recorder_abandon.
  */
 int st_log_save(struct st_recorder *rec, struct st_backend *be, uint32_t id,
-		const struct st_log_opts *o);
+		const struct st_log_opts *o, int progress_fd);
 
 #endif

@@ -3,16 +3,21 @@
 #define SYSTRACE_CLI_PROGRESS_H
 
 /*
- * One status line on stderr, rewritten in place, at most 4 times a
- * second, only when stderr is a terminal (progress.c): start's, log's
- * and report's while they record, write or read a log.
+ * One status line on a terminal, rewritten in place, at most 4 times a
+ * second (progress.c): start's, log's and report's while they record,
+ * write or read a log. It is drawn with the terminal's own terminfo
+ * sequences (cr, el): a terminal whose type terminfo does not know, or
+ * that cannot erase a line, gets no status line. It is drawn only while
+ * systracectl's process group is the terminal's foreground one, and cut to
+ * the terminal's width.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
 struct st_progress {
-	bool on, shown;
+	int fd;			/* the terminal; -1: no status line */
+	bool shown;
 	struct timespec last, start;
 	/*
 	 * Tests only: ST_TEST_PROGRESS_EVERY=N makes every Nth call of
@@ -22,7 +27,23 @@ struct st_progress {
 	unsigned long every, calls;
 };
 
+/* The status line of log and report: on stderr, when it is a terminal. */
 void st_progress_init(struct st_progress *p);
+/* A status line on @fd when it is a terminal (-1: none). */
+void st_progress_init_fd(struct st_progress *p, int fd);
+
+/* start's --progress, --no-progress, or neither. */
+enum st_progress_mode { ST_PROGRESS_AUTO, ST_PROGRESS_ON, ST_PROGRESS_OFF };
+
+/*
+ * Where start draws its status line while CMD runs: the controlling
+ * terminal (/dev/tty), opened close-on-exec, or -1 for none. CMD owns that
+ * terminal when any of the standard fds it inherits (0, 1, 2) is it: AUTO
+ * then gives none. ON gives the terminal whenever there is one (and says
+ * why when there is none); OFF, none.
+ */
+int st_progress_cmd_tty(enum st_progress_mode mode);
+
 /* Whether a new line is due (and the time since the start, in s). */
 bool st_progress_due(struct st_progress *p, double *elapsed);
 void st_progress_show(struct st_progress *p, const char *fmt, ...)

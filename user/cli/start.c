@@ -25,6 +25,7 @@
 const char start_usage[] =
 	"Usage: systracectl start [--name NAME] [--counters MODE] [--backend B] [--quiet]\n"
 	"                         [--paths MODE] [--self-usage] [--no-save]\n"
+	"                         [--progress | --no-progress]\n"
 	"                         [--log FILE [--log-format F] [--log-buffer SIZE]\n"
 	"                          [--early-object PATH]] -- CMD [ARGS...]\n\n"
 	"Runs CMD and traces it and every process it creates, from CMD's exec on.\n"
@@ -45,7 +46,12 @@ const char start_usage[] =
 	"  --paths MODE          which file calls' paths are counted per site and\n"
 	"                        result (report paths): errors (default: the failed\n"
 	"                        calls), all, off; the BPF backend counts them\n"
-	"  -q, --quiet           no summary at the end\n"
+	"  -q, --quiet           no summary at the end, and no status line\n"
+	"  --progress            a status line on the terminal while CMD runs,\n"
+	"                        even where CMD writes to it too (default: only\n"
+	"                        when none of CMD's stdin, stdout and stderr is\n"
+	"                        the terminal, and not with --quiet)\n"
+	"  --no-progress         no status line\n"
 	"  --no-save             keep the finished session in the tracer instead\n"
 	"                        of saving it into the run store (docs/store.md;\n"
 	"                        SYSTRACE_NO_SAVE=1 does the same)\n"
@@ -335,6 +341,7 @@ struct start_opts {
 	bool quiet;
 	bool self_usage;
 	bool no_save;
+	int progress;			/* enum st_progress_mode */
 	struct st_log_opts log;
 	char **cmd;
 };
@@ -350,6 +357,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "self-usage", no_argument, NULL, 'R' },
 		{ "no-save", no_argument, NULL, 'S' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "no-progress", no_argument, NULL, 'Q' },
 		{ "log", required_argument, NULL, 'L' },
 		{ "log-format", required_argument, NULL, 'f' },
 		{ "log-buffer", required_argument, NULL, 'B' },
@@ -389,6 +398,12 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		case 'S':
 			o->no_save = true;
 			break;
+		case 'p':
+			o->progress = ST_PROGRESS_ON;
+			break;
+		case 'Q':
+			o->progress = ST_PROGRESS_OFF;
+			break;
 		case 'h':
 			return st_print_usage(start_usage, ST_CODES_ALL);
 		default:
@@ -399,6 +414,8 @@ static int parse(int argc, char **argv, struct start_opts *o)
 		return st_usage_error(start_usage, "no command to run");
 	if (st_no_save_env())
 		o->no_save = true;
+	if (o->quiet && o->progress == ST_PROGRESS_AUTO)
+		o->progress = ST_PROGRESS_OFF;
 	if (!o->log.path && (o->log.fmt >= 0 || o->log.early_object))
 		return st_usage_error(start_usage, "--log-format and --early-object go with --log FILE");
 	ret = st_log_opts_check(&o->log, start_usage);
@@ -419,7 +436,7 @@ int start_main(int argc, char **argv)
 	struct st_store *pend;
 	struct st_progress progress;
 	sigset_t block, oldmask;
-	int go[2], execst[2], ret, status, e;
+	int go[2], execst[2], ret, status, e, progress_fd;
 	pid_t pid;
 
 	ret = parse(argc, argv, &o);
@@ -428,6 +445,7 @@ int start_main(int argc, char **argv)
 	/* Fail before forking when the tracer is not there. */
 	if (st_backend_open_kind(&be, (enum st_backend_kind)o.backend, &err))
 		return st_fail(&err, NULL);
+	progress_fd = st_progress_cmd_tty((enum st_progress_mode)o.progress);
 	/* The log's file and spool, before anything runs. */
 	if (o.log.path && (ret = st_log_begin(&rec, &o.log))) {
 		st_backend_close(be);
@@ -489,8 +507,8 @@ int start_main(int argc, char **argv)
 	close(go[1]);
 	e = exec_result(execst[0]);
 	close(execst[0]);
-	st_progress_init(&progress);
-	status = !e && (o.log.path || progress.on) ?
+	st_progress_init_fd(&progress, progress_fd);
+	status = !e && (o.log.path || progress.fd >= 0) ?
 		 wait_polling(pid, be, s.id, o.log.path ? rec : NULL, &progress) :
 		 wait_child(pid);
 	if (e) {
@@ -517,7 +535,7 @@ int start_main(int argc, char **argv)
 	if (o.log.path) {
 		if (o.quiet)
 			settle(be, s.id);
-		ret = st_log_save(rec, be, s.id, &o.log);
+		ret = st_log_save(rec, be, s.id, &o.log, progress_fd);
 		if (ret) {
 			st_backend_close(be);
 			if (o.self_usage)
