@@ -15,14 +15,17 @@
 # its run (in the overlay), and the host's run store too, so that one DKMS build and one depmod per step
 # is what it waits for. Slow under TCG, as test_dkms: it runs only when
 # SYSTRACE_TEST_DEB=1 (scripts/vm-run passes SYSTRACE_* variables into the
-# guest), and only on an overlay root, never on a real host's.
+# guest), and only on an overlay root, never on a real host's: make
+# check-full runs it in each Debian guest. Each line of dpkg's output is
+# printed with its second since dpkg started, so a run shows where its time
+# went (DKMS's build of the module under TCG, most of it).
 # tags: install
 # timeout: 3000
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
 need_root
 [ "${SYSTRACE_TEST_DEB:-0}" = 1 ] ||
-	skip "slow (a DKMS build and two depmod runs under TCG); run it with SYSTRACE_TEST_DEB=1"
+	skip "slow (a DKMS build and two depmod runs under TCG); make check-full runs it, SYSTRACE_TEST_DEB=1 runs it here"
 [ "$(stat -f -c %T /)" = overlayfs ] ||
 	skip "installs packages for real: runs only in a guest whose root is an overlay (scripts/vm-run)"
 need_cmd dpkg
@@ -45,6 +48,14 @@ assert_eq "$(dpkg-deb -f "$dkms_deb" Version)" "$DV" "version of systrace-dkms (
 # Its stdout: on 6.12 dkms status also warns on stderr about readelf's
 # missing .comment section of the kernel's.
 dkms_status() { dkms status systrace/"$V" 2>/dev/null; }
+# dpkg_timed LOG ARG...: dpkg ARG..., each line of its output printed after
+# the second since dpkg started, and kept in LOG; dpkg's exit status.
+dpkg_timed() {
+	local file=$1 t0=$SECONDS l
+	shift
+	dpkg "$@" 2>&1 | while IFS= read -r l; do printf '%4d %s\n' $((SECONDS - t0)) "$l"; done | tee "$file"
+	return "${PIPESTATUS[0]}"
+}
 pkg_status() { dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' systracectl systrace-dkms 2>/dev/null; }
 # Every place the packages touch: the names below them, and modules.dep.
 PLACES=(/usr/bin /usr/sbin /usr/src /usr/share/man/man4 /usr/share/man/man8
@@ -75,14 +86,14 @@ for f in /boot/config-*; do
 done
 on_exit "mv '$T'/boot/config-* /boot/ 2>/dev/null"
 snapshot "$T/before"
+log "file list before: test at $SECONDS s"
 
 # --- install ----------------------------------------------------------------
 t0=$SECONDS
-dpkg -i "$ctl_deb" "$dkms_deb" >"$T/install.log" 2>&1
+dpkg_timed "$T/install.log" -i "$ctl_deb" "$dkms_deb"
 rc=$?
 log "dpkg -i systracectl systrace-dkms: exit $rc, $((SECONDS - t0)) s"
 if [ $rc -ne 0 ]; then
-	tail -n 40 "$T/install.log"
 	for f in /var/lib/dkms/systrace/*/build/make.log; do
 		[ -f "$f" ] && { echo "$f:"; tail -n 40 "$f"; }
 	done
@@ -140,10 +151,11 @@ out=$(modprobe -r systrace 2>&1) || fail "modprobe -r systrace: $out"
 
 # --- purge --------------------------------------------------------------------
 t0=$SECONDS
-dpkg --purge systrace-dkms systracectl >"$T/purge.log" 2>&1
+log "traced: test at $SECONDS s"
+dpkg_timed "$T/purge.log" --purge systrace-dkms systracectl
 rc=$?
 log "dpkg --purge systrace-dkms systracectl: exit $rc, $((SECONDS - t0)) s"
-[ $rc -eq 0 ] || { tail -n 40 "$T/purge.log"; fail "dpkg --purge failed"; }
+[ $rc -eq 0 ] || fail "dpkg --purge failed"
 expect_eq "$(pkg_status | awk '$2 != "un"')" "" "systrace's packages after dpkg --purge"
 expect_eq "$(dkms_status)" "" "dkms status after dpkg --purge"
 expect_eq "$(modinfo -n systrace 2>/dev/null)" "" "a systrace module modprobe finds after dpkg --purge"
@@ -152,3 +164,4 @@ expect_eq "$(modinfo -n systrace 2>/dev/null)" "" "a systrace module modprobe fi
 snapshot "$T/after"
 expect_eq "$(diff "$T/before" "$T/after" | grep -v -x -e '> /var/lib/dkms/mok\.key' -e '> /var/lib/dkms/mok\.pub' -e '[0-9,]*a[0-9,]*')" "" \
 	"file list of ${PLACES[*]} and modules.dep, before and after (but for dkms's MOK key)"
+log "file list after: test at $SECONDS s"
