@@ -193,6 +193,8 @@ struct st_thread {
 
 	struct st_chash hash;		/* tsites, owner-only; the session's seed */
 	u32 ntsites;
+	/* The image's calls before this thread's own: its creator's ordinal. */
+	u64 ord_base;
 	pid_t tid;			/* in the session's pid namespace */
 	bool logging;			/* the session has a log */
 	struct st_tsite *tsites;	/* newest first, RCU readers */
@@ -327,7 +329,7 @@ extern bool st_force_late_resolve;
 extern unsigned int st_test_walk_gone;
 extern unsigned int st_test_walk_stuck;
 extern unsigned int st_test_work_delay_ms;
-extern bool st_test_grow_fail;
+extern unsigned int st_test_grow_fail;
 
 static inline bool st_testing_late_resolve(void)
 {
@@ -437,6 +439,7 @@ void st_proc_unpin_end(struct st_proc *p);
 void st_proc_exit(struct st_proc *p, u32 code);
 struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi);
 void st_sites_grow(struct st_session *s, struct st_proc *p);
+u64 st_thread_ordinal(const struct st_thread *t);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_counts *snap);

@@ -243,15 +243,21 @@ static struct st_site *st_site_find(struct st_proc *p, u32 hash, u64 addr,
 	return NULL;
 }
 
-/* Syscalls the image had completed: merged threads plus live ones. */
-static u64 st_proc_ordinal(struct st_proc *p)
+/**
+ * st_thread_ordinal() - the image's syscalls that completed before @t's
+ *	next one, as @t saw them
+ * @t: a thread record with its image
+ *
+ * Its own calls, and those its creator had seen when it cloned it (which
+ * includes the creator's own, and so up to the image's first thread). O(1),
+ * for the first hit of a site: exact while the image has one thread; a
+ * sibling's calls that ran meanwhile are not in it.
+ *
+ * Return: the ordinal.
+ */
+u64 st_thread_ordinal(const struct st_thread *t)
 {
-	struct st_thread *t;
-	u64 n = p->c.v[ST_PROC_SYSCALLS];
-
-	list_for_each_entry(t, &p->live, plist)
-		n += READ_ONCE(t->c.v[ST_PROC_SYSCALLS]);
-	return n;
+	return t->ord_base + READ_ONCE(t->c.v[ST_PROC_SYSCALLS]);
 }
 
 static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
@@ -291,7 +297,7 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	spin_lock(&p->lock);
 	found = st_site_find(p, hash, addr, nr, abi);
 	if (!found && p->hash.buckets) {
-		site->first_ord = st_proc_ordinal(p);
+		site->first_ord = st_thread_ordinal(t);
 		if (p->sites_tail)
 			st_publish(p->sites_tail->next, site);
 		else

@@ -20,7 +20,7 @@ need_prog manysites
 need_cmd strace
 on_exit mod_unload_quiet
 mod_load test_grow_fail=1
-assert_eq "$(mod_param test_grow_fail)" Y "test_grow_fail after insmod"
+assert_eq "$(mod_param test_grow_fail)" 1 "test_grow_fail after insmod"
 
 S=3000
 P=$PROGS/manysites
