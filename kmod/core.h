@@ -193,6 +193,8 @@ struct st_thread {
 
 	struct st_chash hash;		/* tsites, owner-only; the session's seed */
 	u32 ntsites;
+	/* The image's calls before this thread's own: its creator's ordinal. */
+	u64 ord_base;
 	pid_t tid;			/* in the session's pid namespace */
 	bool logging;			/* the session has a log */
 	struct st_tsite *tsites;	/* newest first, RCU readers */
@@ -327,6 +329,7 @@ extern bool st_force_late_resolve;
 extern unsigned int st_test_walk_gone;
 extern unsigned int st_test_walk_stuck;
 extern unsigned int st_test_work_delay_ms;
+extern unsigned int st_test_grow_fail;
 
 static inline bool st_testing_late_resolve(void)
 {
@@ -340,6 +343,11 @@ static inline void st_testing_work_delay(void)
 	if (ms)
 		msleep(ms);
 }
+
+static inline bool st_testing_grow_fail(void)
+{
+	return READ_ONCE(st_test_grow_fail);
+}
 #else
 static inline bool st_testing_late_resolve(void)
 {
@@ -348,6 +356,11 @@ static inline bool st_testing_late_resolve(void)
 
 static inline void st_testing_work_delay(void)
 {
+}
+
+static inline bool st_testing_grow_fail(void)
+{
+	return false;
 }
 #endif
 
@@ -398,6 +411,7 @@ void st_tables_exit(void);
 void st_acct_read(struct task_struct *task, struct st_acct *a);
 void *st_alloc(struct st_session *s, size_t size, gfp_t gfp);
 void st_free(struct st_session *s, void *p, size_t size);
+bool st_charge_quiet(struct st_session *s, size_t size);
 bool st_charge(struct st_session *s, size_t size);
 void st_uncharge(struct st_session *s, size_t size);
 
@@ -424,6 +438,8 @@ void st_proc_pin(struct st_proc *p);
 void st_proc_unpin_end(struct st_proc *p);
 void st_proc_exit(struct st_proc *p, u32 code);
 struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi);
+void st_sites_grow(struct st_session *s, struct st_proc *p);
+u64 st_thread_ordinal(const struct st_thread *t);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,
 		      struct st_site_counts *snap);
@@ -439,6 +455,7 @@ u32 st_site_row_bytes(void);
 int st_objs_init(struct st_session *s);
 void st_objs_free(struct st_session *s);
 struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp);
+void st_objs_grow(struct st_session *s);
 struct st_obj *st_obj_at(struct st_session *s, struct mm_struct *mm,
 			 unsigned long addr, u8 *map, u64 *offset, gfp_t gfp);
 
@@ -451,6 +468,7 @@ enum st_defer {
 	ST_DEFER_COUNTER,	/* create its perf counter */
 	ST_DEFER_SPLIT,		/* read its counter's split at an exec */
 	ST_DEFER_ARGV,		/* read its image's argv */
+	ST_DEFER_GROW,		/* grow its own, its image's, the files' hash */
 };
 
 /* Safe from any context: the owner and its siblings may set bits at once. */

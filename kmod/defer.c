@@ -62,6 +62,10 @@ static void st_twork_fn(struct callback_head *cb)
 			again |= BIT(ST_DEFER_RESOLVE);
 		if (bits & BIT(ST_DEFER_ARGV))
 			st_argv_read(s, p);
+		if (bits & BIT(ST_DEFER_GROW)) {
+			st_sites_grow(s, p);
+			st_objs_grow(s);
+		}
 		/* Not waited for: left to current's next syscall exit. */
 		rcu_read_lock();
 		t = again ? st_thread_lookup(current) : NULL;

@@ -93,6 +93,9 @@ static void st_probe_fork(void *data, struct task_struct *parent,
 	if (child->tgid == parent->tgid) {
 		st_stat_inc(s, ST_CLONES);
 		nt = st_thread_attach(s, t->proc, child, GFP_NOWAIT, NULL);
+		/* The child runs only after this probe: no site hit yet. */
+		if (nt)
+			nt->ord_base = st_thread_ordinal(t);
 	} else {
 		/* Not followed by request: neither a fork nor a drop. */
 		if (s->flags & SYSTRACE_SESSION_F_THREADS_ONLY)

@@ -52,6 +52,11 @@ unsigned int st_test_work_delay_ms;
 module_param_named(test_work_delay_ms, st_test_work_delay_ms, uint, 0600);
 MODULE_PARM_DESC(test_work_delay_ms,
 		 "Testing: each exit read of a counter and each unregistration of the probes waits this long first (ms)");
+
+unsigned int st_test_grow_fail;
+module_param_named(test_grow_fail, st_test_grow_fail, uint, 0600);
+MODULE_PARM_DESC(test_grow_fail,
+		 "Testing: every grow of a hash table finds no memory");
 #endif
 
 static int __init st_init(void)

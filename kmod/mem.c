@@ -65,14 +65,13 @@ u64 st_mem_total(void)
 }
 
 /**
- * st_charge() - count @size bytes against @s's and the global limit
+ * st_charge_quiet() - count @size bytes against @s's and the global limit
  * @s: session
  * @size: bytes
  *
- * Return: true when both limits allow it; else false, counted in
- * dropped_nomem.
+ * Return: true when both limits allow it; else false, counted nowhere.
  */
-bool st_charge(struct st_session *s, size_t size)
+bool st_charge_quiet(struct st_session *s, size_t size)
 {
 	if ((u64)atomic64_add_return(size, &s->mem) > st_max_mem)
 		goto undo_session;
@@ -84,6 +83,21 @@ undo_all:
 	atomic64_sub(size, &st_mem_all);
 undo_session:
 	atomic64_sub(size, &s->mem);
+	return false;
+}
+
+/**
+ * st_charge() - st_charge_quiet(), for memory whose refusal loses data
+ * @s: session
+ * @size: bytes
+ *
+ * Return: true when both limits allow it; else false, counted in
+ * dropped_nomem.
+ */
+bool st_charge(struct st_session *s, size_t size)
+{
+	if (st_charge_quiet(s, size))
+		return true;
 	st_stat_inc(s, ST_DROPPED_NOMEM);
 	return false;
 }

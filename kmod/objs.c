@@ -80,6 +80,33 @@ void st_objs_free(struct st_session *s)
 	s->nobjs = 0;
 }
 
+/*
+ * The files' table wants to grow: current grows it from its deferred work,
+ * if current is a thread of @s (a new file is found by one, but for the
+ * executable a tracer's attach interns).
+ */
+static void st_objs_ask_grow(struct st_session *s)
+{
+	struct st_thread *t;
+
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	if (t && t->s == s)
+		st_defer(t, ST_DEFER_GROW);
+	rcu_read_unlock();
+}
+
+/**
+ * st_objs_grow() - grow the session's table of files as its count asks
+ * @s: the session, referenced by the caller
+ *
+ * From a thread's deferred work (ST_DEFER_GROW), where it may sleep.
+ */
+void st_objs_grow(struct st_session *s)
+{
+	st_chash_grow(&s->objs, s, &s->lock, &s->nobjs, st_obj_node_hash);
+}
+
 /**
  * st_obj_get() - the session's interned record of a mapped file
  * @s: session
@@ -97,6 +124,7 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 	struct st_obj *o, *found;
 	char *buf, *path;
 	size_t len;
+	bool grow;
 
 	spin_lock(&s->lock);
 	o = st_obj_find(s, hash, dev, ino);
@@ -134,10 +162,11 @@ struct st_obj *st_obj_get(struct st_session *s, struct file *f, gfp_t gfp)
 
 	spin_lock(&s->lock);
 	found = st_obj_find(s, hash, dev, ino);
-	if (!found && s->objs.buckets)
-		st_chash_add(&s->objs, s, &o->hnode, hash, ++s->nobjs,
-			     st_obj_node_hash);
+	grow = !found && s->objs.buckets &&
+	       st_chash_add(&s->objs, &o->hnode, hash, ++s->nobjs);
 	spin_unlock(&s->lock);
+	if (grow)
+		st_objs_ask_grow(s);
 	if (found || !s->objs.buckets) {
 		st_free(s, o, sizeof(*o) + len + 1);
 		o = found;

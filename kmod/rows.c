@@ -243,15 +243,21 @@ static struct st_site *st_site_find(struct st_proc *p, u32 hash, u64 addr,
 	return NULL;
 }
 
-/* Syscalls the image had completed: merged threads plus live ones. */
-static u64 st_proc_ordinal(struct st_proc *p)
+/**
+ * st_thread_ordinal() - the image's syscalls that completed before @t's
+ *	next one, as @t saw them
+ * @t: a thread record with its image
+ *
+ * Its own calls, and those its creator had seen when it cloned it (which
+ * includes the creator's own, and so up to the image's first thread). O(1),
+ * for the first hit of a site: exact while the image has one thread; a
+ * sibling's calls that ran meanwhile are not in it.
+ *
+ * Return: the ordinal.
+ */
+u64 st_thread_ordinal(const struct st_thread *t)
 {
-	struct st_thread *t;
-	u64 n = p->c.v[ST_PROC_SYSCALLS];
-
-	list_for_each_entry(t, &p->live, plist)
-		n += READ_ONCE(t->c.v[ST_PROC_SYSCALLS]);
-	return n;
+	return t->ord_base + READ_ONCE(t->c.v[ST_PROC_SYSCALLS]);
 }
 
 static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
@@ -291,14 +297,14 @@ static struct st_site *st_site_get(struct st_thread *t, u64 addr, u32 nr,
 	spin_lock(&p->lock);
 	found = st_site_find(p, hash, addr, nr, abi);
 	if (!found && p->hash.buckets) {
-		site->first_ord = st_proc_ordinal(p);
+		site->first_ord = st_thread_ordinal(t);
 		if (p->sites_tail)
 			st_publish(p->sites_tail->next, site);
 		else
 			st_publish(p->sites, site);
 		p->sites_tail = site;
-		st_chash_add(&p->hash, s, &site->hnode, hash, ++p->nsites,
-			     st_site_node_hash);
+		if (st_chash_add(&p->hash, &site->hnode, hash, ++p->nsites))
+			st_defer(t, ST_DEFER_GROW);
 		if (site->pending)
 			st_resolve_later(t, p, site);
 	}
@@ -331,8 +337,8 @@ static noinline struct st_tsite *st_tsite_new(struct st_thread *t, u32 hash,
 	spin_unlock(&t->proc->lock);
 	ts->next = t->tsites;
 	rcu_assign_pointer(t->tsites, ts);
-	st_chash_add(&t->hash, t->s, &ts->hnode, hash, ++t->ntsites,
-		     st_tsite_node_hash);
+	if (st_chash_add(&t->hash, &ts->hnode, hash, ++t->ntsites))
+		st_defer(t, ST_DEFER_GROW);
 	return ts;
 }
 
@@ -374,6 +380,45 @@ struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi)
 	t->last_nr = nr;
 	t->last_abi = abi;
 	return ts;
+}
+
+/**
+ * st_sites_grow() - grow current's site table and its image's, as their
+ *	counts ask (ST_DEFER_GROW)
+ * @s: the session, referenced by the caller
+ * @p: current's image, a row of @s
+ *
+ * From current's deferred work, where it may sleep. current's own table
+ * has no lock: only current looks it up and adds to it, and a thread that
+ * takes its record waits for a grace period before it touches the table.
+ * So the new buckets are swapped in under RCU, on a record that is still
+ * current's.
+ */
+void st_sites_grow(struct st_session *s, struct st_proc *p)
+{
+	struct st_chash_node **nb;
+	struct st_thread *t;
+	u32 n;
+
+	st_chash_grow(&p->hash, s, &p->lock, &p->nsites, st_site_node_hash);
+
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	n = t && t->s == s ? st_chash_want(&t->hash, t->ntsites) : 0;
+	rcu_read_unlock();
+	if (!n)
+		return;
+	nb = st_chash_buckets_alloc(s, n);
+	rcu_read_lock();
+	t = st_thread_lookup(current);
+	if (t && t->s != s)
+		t = NULL;
+	if (t && !nb)
+		st_chash_grow_failed(&t->hash, s);
+	else if (t)
+		nb = st_chash_swap(&t->hash, nb, &n, st_tsite_node_hash);
+	rcu_read_unlock();
+	st_chash_buckets_free(s, nb, n);
 }
 
 /* ---- merges and snapshots for dumps ---- */

@@ -18,10 +18,10 @@ declare -A status_name=(
 	[max_mem_total]=max_mem_total_bytes
 	[force_late_resolve]=force_late_resolve
 )
-# The test hooks: the walk's of attach --tree (test_trace_attach_walk_gone)
-# and the deferred work's delay (test_unload_exit_read): not in status, mode
-# 0600, 0 at load.
-declare -A test_param=([test_walk_gone]=1 [test_walk_stuck]=1 [test_work_delay_ms]=1)
+# The test hooks: the walk's of attach --tree (test_trace_attach_walk_gone),
+# the deferred work's delay (test_unload_exit_read) and the failing hash
+# grow (test_trace_hash_grow): not in status, mode 0600, 0 at load.
+declare -A test_param=([test_walk_gone]=1 [test_walk_stuck]=1 [test_work_delay_ms]=1 [test_grow_fail]=1)
 
 # The value of parameter $1 as the JSON status shows it (a bool for Y/N).
 json_param() {

@@ -281,6 +281,8 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_DROPPED_EVENTS,
 	/* u64: images whose argv is unknown (no memory, or unreadable) */
 	SYSTRACE_SESSION_A_DROPPED_ARGV,
+	/* u64: hash grows that found no memory (nothing lost: longer chains) */
+	SYSTRACE_SESSION_A_HASH_GROW_FAILED,
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -316,7 +318,8 @@ enum systrace_stat_kind {
 	X(DROPPED_COUNTERS, dropped_counters, DROP)		\
 	X(LATE_RESOLVES, late_resolves, NOTE)			\
 	X(DROPPED_EVENTS, dropped_events, LOG_DROP)		\
-	X(DROPPED_ARGV, dropped_argv, DROP)
+	X(DROPPED_ARGV, dropped_argv, DROP)			\
+	X(HASH_GROW_FAILED, hash_grow_failed, NOTE)
 
 /* The session's other attributes: X(NAME, type) (see SYSTRACE_ATTRS). */
 #define SYSTRACE_SESSION_ATTRS(X)				\
