@@ -44,15 +44,6 @@ unset SYSTRACE_NO_SAVE
 export SYSTRACE_STORE=$T/runs.db
 P=$PROGS/sites
 q() { sqlite3 -batch "$SYSTRACE_STORE" "$1"; }
-# The sessions in the kernel, as status --json lists them: "ID:NAME:STATE" a
-# line. status saves nothing and frees nothing.
-kernel_sessions() {
-	"$SYSTRACECTL" status --json >"$T/status.json" || fail "status --json"
-	[ "$(csvq -f "$T/status.json" --json len sessions)" -gt 0 ] || return 0
-	paste -d: <(csvq -f "$T/status.json" --json pick sessions id) \
-		<(csvq -f "$T/status.json" --json pick sessions name) \
-		<(csvq -f "$T/status.json" --json pick sessions state)
-}
 # The maps of the pin tree, as bpftool shows them (bpfq maps).
 tree_maps() {
 	"$TOP/selftests/bpfq" "$(bpftool -j map show pinned "$BPF_TREE/tasks" | csvq --json get id)" maps "$BPF_TREE" ||
