@@ -32,7 +32,7 @@
 #               processes, test_bpf_store.py) finds every run and the
 #               per-syscall and per-site totals the sqlite3 CLI gives
 # tags: bpf
-# timeout: 480
+# timeout: 900
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"
 need_bpf
