@@ -211,6 +211,17 @@ ctl_ok() {
 	[ "$CTL_RC" -eq 0 ] || fail "systracectl $*: exit $CTL_RC, stderr: $CTL_ERR"
 }
 
+# kernel_sessions: the sessions in the tracer (module or BPF), as status
+# --json lists them, "ID:NAME:STATE" a line. status saves nothing and frees
+# nothing: a finished session stays until a command saves it.
+kernel_sessions() {
+	"$SYSTRACECTL" status --json >"$T/status.json" || fail "status --json"
+	[ "$(csvq -f "$T/status.json" --json len sessions)" -gt 0 ] || return 0
+	paste -d: <(csvq -f "$T/status.json" --json pick sessions id) \
+		<(csvq -f "$T/status.json" --json pick sessions name) \
+		<(csvq -f "$T/status.json" --json pick sessions state)
+}
+
 # as_nobody CMD...: runs CMD as uid/gid 65534 with no groups, and sets
 # CTL_OUT, CTL_ERR and CTL_RC. A program under a private directory (a CI
 # clone in a mktemp dir is 0700) is copied where nobody can run it.

@@ -5,12 +5,26 @@
 #               the kernel holds no session, and the sqlite3 CLI reads
 #               sites 7 3 2's exact calls (getppid 10, close 2 all EBADF)
 #   names       a name given twice names its latest run; run ids differ
-#   70 runs     70 starts in a row each exit 0 and are saved; no session
-#               is left in the kernel
+#   70 runs     70 starts in a row each exit 0 and are saved (sqlite3: 70
+#               runs of a true process); then status lists no session,
+#               mem_bytes 0, keep/ is empty, and of the tree's maps (bpftool,
+#               through bpfq) none but the tree's own and the spares: under
+#               2 MiB without the spares, which status counts apart
+#               (spare_bytes, exactly their bytes_memlock) and which
+#               SYSTRACE_BPF_SPARE_TTL=0 drops: then under 2 MiB in all
 #   at once     two starts ending together are both saved
 #   full        a store on a full tmpfs: start exits 6, says the session
 #               stays in the kernel, and it does; with room, save saves it
 #   kill -9     start killed while CMD runs: the next list saves the run
+#   saving      start stopped (SYSTRACE_SAVE_STOP) with the run's rows
+#               written but not committed, and with the run committed but
+#               the session not yet deleted; killed by SIGKILL (exit 137) or
+#               sent SIGTERM (saves on, exit 0): the next list shows it saved
+#               and the kernel holds no session; one run, whose calls and
+#               errors per syscall are strace -f -c's for sites 6 0 2
+#   log, top    of a stored run: log converts the file the store names
+#               (its getppid events: the sites' calls), top shows its
+#               calls as the store has them
 #   migration   a store of schema 1 is migrated to 2, its runs kept
 #   sql         each SQL block of docs/store.md, its exact answer
 #   export      the two stores exported as hosts m1 and m2 into one tree:
@@ -18,7 +32,7 @@
 #               processes, test_bpf_store.py) finds every run and the
 #               per-syscall and per-site totals the sqlite3 CLI gives
 # tags: bpf
-# timeout: 480
+# timeout: 900
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"
 need_bpf
@@ -30,6 +44,11 @@ unset SYSTRACE_NO_SAVE
 export SYSTRACE_STORE=$T/runs.db
 P=$PROGS/sites
 q() { sqlite3 -batch "$SYSTRACE_STORE" "$1"; }
+# The maps of the pin tree, as bpftool shows them (bpfq maps).
+tree_maps() {
+	"$TOP/selftests/bpfq" "$(bpftool -j map show pinned "$BPF_TREE/tasks" | csvq --json get id)" maps "$BPF_TREE" ||
+		fail "bpfq maps"
+}
 
 # --- same bytes --------------------------------------------------------------------
 ctl_ok start --backend bpf --counters none -q --no-save --name same -- "$P" 7 3 2
@@ -62,14 +81,55 @@ ctl_ok dump same --sites
 expect_eq "$(echo "$CTL_OUT" | awk -F, 'NR > 1 && $4 == "sites" && $8 == "getppid" { n += $12 } END { print n }')" 2 \
 	"dump same: the latest run's getppid calls"
 
+# --- log and top of a stored run ----------------------------------------------------
+ctl_ok start --backend bpf --counters none -q --name logged --log "$T/l.csv" -- "$P" 3 0 1
+expect_eq "$(q "SELECT log_path FROM runs WHERE name = 'logged'")" "$T/l.csv" "the stored run's log_path"
+expect_eq "$(kernel_sessions)" "" "the sessions in the kernel after start --log"
+ctl_ok log logged -o "$T/l2.jsonl"
+expect_contains "$CTL_ERR" "from $T/l.csv to $T/l2.jsonl" "log of a stored run: what it converted"
+expect_eq "$(grep -c '"syscall":"getppid"' "$T/l2.jsonl")" 3 "the converted log's getppid events"
+expect_eq "$(sed -n 's/.*"event":"syscall",.*"syscall":"\([a-z0-9_]*\)".*/\1/p' "$T/l2.jsonl" | LC_ALL=C sort | uniq -c | awk '{ print $2 "|" $1 }')" \
+	"$(q "SELECT syscall, sum(calls) FROM sites JOIN runs USING (run_id) WHERE name = 'logged' GROUP BY syscall ORDER BY syscall")" \
+	"the converted log's syscall events against the stored run's calls, per syscall"
+ctl_ok top logged
+expect_line "$CTL_OUT" '^session [0-9]+ "logged": finished, 1 processes' "top of a stored run: its session"
+expect_line "$CTL_OUT" " $(q "SELECT sum(calls) FROM sites JOIN runs USING (run_id) WHERE name = 'logged' AND syscall = 'getppid'") +3 +x64 +110 +getppid\$" \
+	"top of a stored run: getppid's 3 calls, as the store has them"
+
 # --- 70 runs -----------------------------------------------------------------------
 for ((i = 0; i < 70; i++)); do
 	"$SYSTRACECTL" start --backend bpf --counters none -q -- /bin/true 2>"$T/r.err" ||
 		fail "start $i of 70: $(cat "$T/r.err")"
 done
-expect_eq "$(q 'SELECT count(*), max(run_id) FROM runs')" "73|73" "the runs after 70 more"
+expect_eq "$(q 'SELECT count(*), max(run_id) FROM runs')" "74|74" "the runs after 70 more"
+expect_eq "$(q "SELECT count(DISTINCT run_id) FROM processes WHERE comm = 'true'")" 70 "the 70 runs' true processes"
 ctl_ok list --json
 expect_eq "$(echo "$CTL_OUT" | tr -d ' \n' | grep -o '"sessions":\[\]')" '"sessions":[]' "list: no live session"
+# What the kernel holds then: the tree's own maps, and the spares the last
+# keeper made for the next start (status counts them apart, spare_bytes).
+bpf_wait_keepers 10
+expect_eq "$(kernel_sessions)" "" "status: the sessions in the kernel after 70 runs"
+expect_eq "$(find "$BPF_TREE/keep" -mindepth 1 | wc -l)" 0 "keep/: no session's pin after 70 runs"
+tree_maps >"$T/maps"
+ctl_ok status --json
+expect_eq "$(csvq --json get mem_bytes <<<"$CTL_OUT")" 0 "status mem_bytes after 70 runs"
+expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" "$(awk '$5 ~ /^spare-/ { n += $4 } END { print n + 0 }' "$T/maps")" \
+	"status spare_bytes: bpftool's bytes_memlock of the spare pins"
+log "the tree's maps after 70 runs (id type name bytes_memlock pin):
+$(cat "$T/maps")"
+# Every map but a spare is one of the tree's own (pinned at its root, or
+# its programs' scratch): no hash map, ring or log of any session is left.
+expect_eq "$(awk '$5 !~ /^spare-/ && $5 == "-" && $3 != "st_scratch"' "$T/maps")" "" \
+	"maps of no pin after 70 runs, but the programs' scratch"
+expect_le "$(awk '$5 !~ /^spare-/ { n += $4 } END { print n }' "$T/maps")" $((2 << 20)) \
+	"bytes_memlock of the tree's maps after 70 runs, the spares apart"
+# The spares expire: with SYSTRACE_BPF_SPARE_TTL=0 the next command drops them.
+SYSTRACE_BPF_SPARE_TTL=0 ctl_ok status --json
+expect_eq "$(csvq --json get spare_bytes <<<"$CTL_OUT")" 0 "status spare_bytes with SYSTRACE_BPF_SPARE_TTL=0"
+tree_maps >"$T/maps"
+expect_eq "$(awk '$5 ~ /^spare-/ || $3 ~ /_s$/' "$T/maps")" "" "spare maps left with SYSTRACE_BPF_SPARE_TTL=0"
+expect_le "$(awk '{ n += $4 } END { print n }' "$T/maps")" $((2 << 20)) \
+	"bytes_memlock of all the tree's maps after 70 runs, the spares expired"
 
 # --- at once -------------------------------------------------------------------------
 "$SYSTRACECTL" start --backend bpf --counters none -q --name x -- "$P" 3 0 0 2>"$T/x.err" & x=$!
@@ -120,6 +180,39 @@ done
 expect_eq "$(echo "$CTL_OUT" | awk '$2 == "killed" { print $3 }')" saved "the killed start's session, after list"
 expect_eq "$(q "SELECT sum(calls) FROM sites JOIN runs USING (run_id) WHERE name = 'killed' AND syscall = 'getppid'")" 6 \
 	"the killed start's run"
+
+# --- kills while saving ------------------------------------------------------------
+# start stopped by SYSTRACE_SAVE_STOP at a point of its save: "commit" (the
+# run's rows written, not committed) or "free" (committed, the session not
+# yet deleted from the kernel); then killed by SIGKILL, or sent SIGTERM and
+# let go on. The next list saves or frees what it left: one run, whole.
+# sites 6 0 2's calls, per syscall, as strace -f -c counts them (but for
+# execve, before the trace begins, and exit_group, which never returns).
+strace -f -qq -c -U name,calls,errors -o "$T/strace.txt" "$P" 6 0 2 >/dev/null || fail "strace -f -c $P 6 0 2: exit $?"
+awk 'NR > 2 && $1 !~ /^(-+|total|execve)$/ { print $1 "|" $2 "|" ($3 == "" ? 0 : $3) }' "$T/strace.txt" | LC_ALL=C sort >"$T/strace.want"
+expect_eq "$(grep -c '^getppid|6|0$' "$T/strace.want")" 1 "strace -f -c: sites 6 0 2's getppid calls"
+for sig in KILL TERM; do
+	for point in commit free; do
+		n=$point$sig
+		SYSTRACE_SAVE_STOP=$point "$SYSTRACECTL" start --backend bpf --counters none -q --name "$n" -- "$P" 6 0 2 2>"$T/v.err" &
+		k=$!
+		bpf_stopped $k || fail "$n: start never stopped at $point: $(cat "$T/v.err")"
+		expect_match "$(kernel_sessions)" "^[0-9]+:$n:finished\$" "$n: the session, finished in the kernel, at the stop"
+		expect_eq "$(q "SELECT count(*) FROM runs WHERE name = '$n'")" "$([ $point = free ] && echo 1 || echo 0)" \
+			"$n: its runs that a reader sees at the stop"
+		kill -s $sig $k
+		[ $sig = KILL ] || kill -s CONT $k
+		wait $k 2>/dev/null
+		expect_eq "$?" "$([ $sig = KILL ] && echo 137 || echo 0)" "$n: start's exit status"
+		ctl_ok list
+		expect_eq "$(awk -v n="$n" '$2 == n { print $3 }' <<<"$CTL_OUT")" saved "$n: its row in list"
+		expect_eq "$(kernel_sessions)" "" "$n: the sessions in the kernel after list"
+		expect_eq "$(q "SELECT count(*) FROM runs WHERE name = '$n'")" 1 "$n: its runs in the store"
+		expect_eq "$(q "SELECT syscall, sum(calls), sum(errors) FROM sites JOIN runs USING (run_id)
+			WHERE name = '$n' AND syscall != 'exit_group' GROUP BY syscall ORDER BY syscall")" \
+			"$(cat "$T/strace.want")" "$n: the stored run's calls and errors per syscall against strace -f -c"
+	done
+done
 
 # --- migration ---------------------------------------------------------------------
 cp "$SYSTRACE_STORE" "$T/v1.db"

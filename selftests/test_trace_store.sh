@@ -39,14 +39,6 @@ unset SYSTRACE_NO_SAVE
 export SYSTRACE_STORE=$T/runs.db
 P=$PROGS/sites
 q() { sqlite3 -batch "$SYSTRACE_STORE" "$1"; }
-# The module's sessions, as status --json lists them: "ID:NAME:STATE" a line.
-kernel_sessions() {
-	"$SYSTRACECTL" status --json >"$T/status.json" || fail "status --json"
-	[ "$(csvq -f "$T/status.json" --json len sessions)" -gt 0 ] || return 0
-	paste -d: <(csvq -f "$T/status.json" --json pick sessions id) \
-		<(csvq -f "$T/status.json" --json pick sessions name) \
-		<(csvq -f "$T/status.json" --json pick sessions state)
-}
 live_count() {
 	"$SYSTRACECTL" status --json >"$T/status.json" || fail "status --json"
 	csvq -f "$T/status.json" --json get sessions_live

@@ -74,6 +74,8 @@ static int save_one(struct st_backend *be, struct st_store *s, uint32_t id,
 		store_failed(&err, id);
 		return ret;
 	}
+	if (fresh)
+		st_store_stop_point("free");
 	free_session(be, id);
 	if (fresh && !quiet)
 		st_warn("session %" PRIu32 " saved as run %" PRIu64 " in %s", id, run_id,

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,14 @@ const char *st_store_path(void)
 	const char *p = getenv("SYSTRACE_STORE");
 
 	return p && *p ? p : ST_STORE_DEFAULT;
+}
+
+void st_store_stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_SAVE_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
 }
 
 /* The columns of table t: the dump's CSV columns, without symbols. */
@@ -584,6 +593,8 @@ int st_store_save(struct st_store *s, const struct st_dump *d, const char *log_p
 		ret = st_store_pending_del(s, &d->session, err);
 	*run_id = (uint64_t)id;
 	*fresh = true;
+	if (!ret)
+		st_store_stop_point("commit");
 out:
 	if (!ret)
 		ret = exec(s, "COMMIT", err);

@@ -27,6 +27,13 @@ struct st_run {
 /* SYSTRACE_STORE when set, else ST_STORE_DEFAULT. */
 const char *st_store_path(void);
 /*
+ * Testing: SYSTRACE_SAVE_STOP=POINT stops the saver there (SIGSTOP), for a
+ * test to kill it at a known point of a save: "commit" (the run's rows
+ * written, its transaction not yet committed), "free" (committed, the
+ * session not yet deleted from the tracer).
+ */
+void st_store_stop_point(const char *point);
+/*
  * Opens (and makes, 0600 in a 0700 directory for the default path) the
  * store, migrating an older schema. 0 or -errno, err filled.
  */
