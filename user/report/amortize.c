@@ -228,6 +228,7 @@ static struct rt_table *procs_table(const struct am_result *a)
 		return NULL;
 	}
 	t->ranked = true;
+	t->detail = true;
 	for (i = 0; i < a->nprocs; i++) {
 		const struct am_proc *ap = &a->procs[i];
 		struct st_cell *c = rt_row(t);

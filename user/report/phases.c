@@ -355,6 +355,7 @@ static struct rt_table *procs_table(const struct ph_result *p)
 		return NULL;
 	}
 	t->ranked = true;
+	t->detail = true;
 	for (i = 0; i < p->nprocs; i++) {
 		const struct ph_proc *pp = &p->procs[i];
 		struct st_cell *c = rt_row(t);
