@@ -303,7 +303,7 @@ TEST(report_syscalls_and_phases_of_an_empty_session)
 	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
 	ASSERT_TRUE(table(&r, "syscalls"));
 	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
-	EXPECT_EQ(table(&r, "top")->nrows, 0);
+	EXPECT_EQ(table(&r, "processes")->nrows, 0);
 	rt_report_free(&r);
 
 	r.name = "phases";
@@ -645,7 +645,7 @@ TEST(report_phases_splits_at_the_first_non_loader_syscall)
  */
 TEST(report_syscalls_like_strace_c)
 {
-	struct report_opts o = { .sel = { .top = 1, .has_top = true } };
+	struct report_opts o = { 0 };
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t, *top;
 	struct st_dump d;
@@ -678,14 +678,16 @@ TEST(report_syscalls_like_strace_c)
 	EXPECT_EQ(cell(t, 0, "sites"), 3);
 	EXPECT_STREQ(cell_s(t, 1, "syscall"), "write");
 	EXPECT_EQ(cell(t, 1, "time_percent"), 4762);
-	top = table(&r, "top");
+	top = table(&r, "processes");
 	ASSERT_TRUE(top);
+	EXPECT_TRUE(top->detail);
 	ASSERT_EQ(top->nrows, 2);
 	EXPECT_EQ(cell(top, 0, "proc_id"), 1);
-	EXPECT_EQ(cell(top, 0, "calls"), 4);
-	EXPECT_EQ(cell(top, 0, "calls_fraction"), 6667);
+	EXPECT_EQ(cell(top, 0, "calls"), 6);
+	EXPECT_EQ(cell(top, 0, "errors"), 1);
+	EXPECT_STREQ(cell_s(top, 0, "syscalls"), "read(0)=4 write(1)=2");
 	EXPECT_EQ(cell(top, 1, "proc_id"), 2);
-	EXPECT_EQ(cell(top, 1, "rank"), 1);
+	EXPECT_STREQ(cell_s(top, 1, "syscalls"), "read(0)=1");
 	EXPECT_EQ(cell(table(&r, "totals"), 0, "total_ns"), 210);
 	rt_report_free(&r);
 	st_dump_free(&d);
