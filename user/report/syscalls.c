@@ -127,7 +127,9 @@ static struct rt_table *totals_table(const struct st_sysagg *a, size_t n,
 
 /*
  * The row of a[0 .. n - 1], one process's sums by most calls: its totals,
- * and its calls by syscall, "openat(257)=12 read(0)=3" (most first).
+ * and its calls by syscall, "openat(257)=12 read(0)=3 ia32:read(3)=1"
+ * (most first; another ABI's names after it and a colon, an unnamed
+ * number as nrNR).
  */
 static int proc_row(struct rt_table *t, const struct st_sysagg *a, size_t n,
 		    const struct st_dump *d)
@@ -148,8 +150,15 @@ static int proc_row(struct rt_table *t, const struct st_sysagg *a, size_t n,
 		calls += a[i].calls;
 		errors += a[i].errors;
 		ns += a[i].total_ns;
-		fprintf(m, "%s%s(%u)=%llu", i ? " " : "", name ? name : "",
-			a[i].nr, (unsigned long long)a[i].calls);
+		/* A key per (abi, nr): ia32's getpid is not x64's. */
+		fprintf(m, "%s%s%s", i ? " " : "",
+			a[i].abi == SYSTRACE_ABI_X64 ? "" : st_abi_name(a[i].abi),
+			a[i].abi == SYSTRACE_ABI_X64 ? "" : ":");
+		if (name)
+			fprintf(m, "%s", name);
+		else
+			fprintf(m, "nr%u", a[i].nr);
+		fprintf(m, "(%u)=%llu", a[i].nr, (unsigned long long)a[i].calls);
 	}
 	if (fclose(m)) {
 		free(text);
