@@ -1134,3 +1134,70 @@ TEST(diff_of_saved_dumps)
 		st_dump_free(&e[i]);
 	}
 }
+
+/* A report of a ranked table of 12 rows and a detail table of 3, as text. */
+static void view_fixture(struct rt_report *r, struct st_dump *d)
+{
+	static const char *const cols[] = { "n" };
+	struct rt_table *t = rt_table_new("list", "a list", cols, 1);
+	struct rt_table *p = rt_table_new("processes", "per process", cols, 1);
+	uint64_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->name = "demo";
+	r->dump = d;
+	t->ranked = p->ranked = p->detail = true;
+	for (i = 0; i < 12; i++)
+		rt_u64(&rt_row(t)[0], 100 + i);
+	for (i = 0; i < 3; i++)
+		rt_u64(&rt_row(p)[0], 200 + i);
+	rt_add(r, t);
+	rt_add(r, p);
+}
+
+/*
+ * The default text: 10 rows of a list and how many more, no detail table
+ * but a line that says so; --by process shows it; --all every row; --top
+ * N rows of each, and no line of more.
+ */
+TEST(report_text_view_fits_a_screen)
+{
+	struct st_select top = { .top = 2, .has_top = true }, none = { 0 };
+	struct st_dump d = { 0 };
+	struct rt_report r;
+	char *out;
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, false, false);
+	out = print(&r, ST_FMT_TEXT, NULL);
+	EXPECT_STREQ(out, "\na list\n  n\n100\n101\n102\n103\n104\n105\n106\n107\n108\n109\n"
+		     "(2 more rows: --top N, or --all)\n\n(per process: 3 rows; --by process shows them)\n");
+	free(out);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, true, false);
+	ASSERT_EQ(r.ntables, 2);
+	EXPECT_EQ(r.tables[0]->nrows, 10);
+	EXPECT_EQ(r.tables[1]->nrows, 3);
+	EXPECT_EQ(r.hidden, 0);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, false, true);
+	ASSERT_EQ(r.ntables, 2);
+	EXPECT_EQ(r.tables[0]->nrows, 12);
+	EXPECT_EQ(r.tables[0]->more, 0);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	ASSERT_EQ(rt_report_select(&r, &top, NULL, 0), 0);
+	rt_report_text_view(&r, &top, true, false);
+	EXPECT_EQ(r.tables[0]->nrows, 2);
+	EXPECT_EQ(r.tables[0]->more, 0);
+	EXPECT_EQ(r.tables[1]->nrows, 2);
+	out = print(&r, ST_FMT_JSON, NULL);
+	EXPECT_TRUE(strstr(out, "\"schema_version\":2,"));
+	free(out);
+	rt_report_free(&r);
+}
