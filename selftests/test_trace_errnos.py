@@ -24,7 +24,7 @@ def parse(text, what):
     return out
 
 
-def names(text, what):
+def by_name(text, what):
     """{NAME: count} of an errnos cell: report --json's errnos object (schema 2)."""
     out = collections.OrderedDict()
     for w in (text or "").split():
@@ -116,9 +116,9 @@ for off, nr, sc, calls, errors, errnos in WANT:
         continue
     s = got[0]
     eq((s["syscall"], s["calls"], s["errors"], s["errnos"], s["errno_other"], s["processes"]),
-       (sc, calls, errors, dict(names(errnos, w)), 0, 1),
+       (sc, calls, errors, dict(by_name(errnos, w)), 0, 1),
        w + ": (syscall, calls, errors, errnos, errno_other, processes)")
-    eq(list(s["errnos"]), list(names(errnos, w)), w + ": errnos' order, most first")
+    eq(list(s["errnos"]), list(by_name(errnos, w)), w + ": errnos' order, most first")
 want_sys = collections.defaultdict(collections.Counter)
 for s in t.sites:
     want_sys[s["nr"]].update(parse(s["errnos"], "sys"))
@@ -141,7 +141,7 @@ for name in ("errnos", "syscalls", "sites", "processes"):
     eq(len(rows), len(rep[name]), "report errors --csv --table %s: rows" % name)
     for i, (c, j) in enumerate(zip(rows, rep[name])):
         if "errnos" in j:
-            eq(names(c.get("errnos"), name), j["errnos"] or {},
+            eq(by_name(c.get("errnos"), name), j["errnos"] or {},
                "report errors --csv --table %s row %d: errnos, as JSON's object" % (name, i + 1))
         for k in ("errno_other", "count", "errno", "errno_name", "errors", "offset", "object"):
             if k in j:
