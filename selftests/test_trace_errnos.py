@@ -12,28 +12,21 @@ CLOSE = "EBADF(9)=3"
 WANT = [(off_open, 257, "openat", 42, 42, OPEN), (off_close, 3, "close", 3, 3, CLOSE)]
 
 
-def parse(text, what):
-    """{errno: count} of an errnos cell "NAME(N)=C ...", in its order."""
+def parse(text, what, by_name=False):
+    """{errno: count} of an errnos cell "NAME(N)=C ...", in its order; by_name:
+    {NAME: count} (N for a number with no name), report --json's object."""
     out = collections.OrderedDict()
     for w in (text or "").split():
-        m = re.fullmatch(r"([A-Z0-9]+|\?)\((\d+)\)=(\d+)", w)
+        m = re.fullmatch(r"([A-Z0-9]*|\?)\((\d+)\)=(\d+)", w)
         if not m:
             report("%s: errnos %r: not NAME(N)=COUNT ..." % (what, text))
             return out
-        out[int(m.group(2))] = int(m.group(3))
+        out[(m.group(1) or m.group(2)) if by_name else int(m.group(2))] = int(m.group(3))
     return out
 
 
 def by_name(text, what):
-    """{NAME: count} of an errnos cell: report --json's errnos object (schema 2)."""
-    out = collections.OrderedDict()
-    for w in (text or "").split():
-        m = re.fullmatch(r"([A-Z0-9]*)\((\d+)\)=(\d+)", w)
-        if not m:
-            report("%s: errnos %r: not NAME(N)=COUNT ..." % (what, text))
-            return out
-        out[m.group(1) or m.group(2)] = int(m.group(3))
-    return out
+    return parse(text, what, True)
 
 
 def read_csv(path):

@@ -74,6 +74,19 @@ struct st_cell *rt_row(struct rt_table *t)
 	return row;
 }
 
+struct rt_table *rt_totals(const char *const *cols, size_t ncols,
+			   struct st_cell **row)
+{
+	struct rt_table *t = rt_table_new("totals", "totals", cols, ncols);
+
+	if (!t || !(*row = rt_row(t))) {
+		rt_table_free(t);
+		return NULL;
+	}
+	t->single = true;
+	return t;
+}
+
 void rt_u64(struct st_cell *c, uint64_t v)
 {
 	c->kind = ST_U64;

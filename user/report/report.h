@@ -46,6 +46,12 @@ void rt_table_free(struct rt_table *t);
  * Returns 0 or -ENOMEM.
  */
 int rt_table_keep(struct rt_table *t, const char *const *order);
+/*
+ * The report's one-row table "totals" (a JSON object), its row made: its
+ * cells in *row. NULL when out of memory.
+ */
+struct rt_table *rt_totals(const char *const *cols, size_t ncols,
+			   struct st_cell **row);
 /* A new row of ST_NULL cells; NULL when out of memory. */
 struct st_cell *rt_row(struct rt_table *t);
 void rt_u64(struct st_cell *c, uint64_t v);

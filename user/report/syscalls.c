@@ -100,17 +100,13 @@ static struct rt_table *tree_table(struct st_sysagg *a, size_t n,
 static struct rt_table *totals_table(const struct st_sysagg *a, size_t n,
 				     const struct st_dump *d)
 {
-	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
-					  ARRAY_SIZE(totals_cols));
 	uint64_t ns = 0, calls = 0, errors = 0;
 	struct st_cell *c;
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
 	size_t i;
 
-	if (!t || !(c = rt_row(t))) {
-		rt_table_free(t);
+	if (!t)
 		return NULL;
-	}
-	t->single = true;
 	for (i = 0; i < n; i++) {
 		ns += a[i].total_ns;
 		calls += a[i].calls;

@@ -522,14 +522,11 @@ static const char *const totals_cols[] = {
 /* The whole tree: its span, its images' lifetimes summed, the most at once. */
 static struct rt_table *totals_table(const struct tl_result *tl)
 {
-	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
-					  ARRAY_SIZE(totals_cols));
 	struct st_cell *c;
-	if (!t || !(c = rt_row(t))) {
-		rt_table_free(t);
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
+
+	if (!t)
 		return NULL;
-	}
-	t->single = true;
 	rt_u64(&c[0], tl->n);
 	rt_u64(&c[1], tl->t1 - tl->t0);
 	rt_u64(&c[2], tl->busy_ns);
