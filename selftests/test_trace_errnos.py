@@ -3,7 +3,7 @@
 from trace_check import begin, done, eq, expect, log, report, Trace
 
 ARGS = begin()
-import collections, csv, json, re
+import collections, csv, errno, json, re
 d, rdir, prog, off_open, off_close, files, strace_txt = ARGS
 t = Trace(d)
 OPEN = "ENOENT(2)=37 EACCES(13)=5"
@@ -12,16 +12,21 @@ CLOSE = "EBADF(9)=3"
 WANT = [(off_open, 257, "openat", 42, 42, OPEN), (off_close, 3, "close", 3, 3, CLOSE)]
 
 
-def parse(text, what):
-    """{errno: count} of an errnos cell "NAME(N)=C ...", in its order."""
+def parse(text, what, by_name=False):
+    """{errno: count} of an errnos cell "NAME(N)=C ...", in its order; by_name:
+    {NAME: count} (N for a number with no name), report --json's object."""
     out = collections.OrderedDict()
     for w in (text or "").split():
-        m = re.fullmatch(r"([A-Z0-9]+|\?)\((\d+)\)=(\d+)", w)
+        m = re.fullmatch(r"([A-Z0-9]*|\?)\((\d+)\)=(\d+)", w)
         if not m:
             report("%s: errnos %r: not NAME(N)=COUNT ..." % (what, text))
             return out
-        out[int(m.group(2))] = int(m.group(3))
+        out[(m.group(1) or m.group(2)) if by_name else int(m.group(2))] = int(m.group(3))
     return out
+
+
+def by_name(text, what):
+    return parse(text, what, True)
 
 
 def read_csv(path):
@@ -104,18 +109,21 @@ for off, nr, sc, calls, errors, errnos in WANT:
         continue
     s = got[0]
     eq((s["syscall"], s["calls"], s["errors"], s["errnos"], s["errno_other"], s["processes"]),
-       (sc, calls, errors, errnos, 0, 1), w + ": (syscall, calls, errors, errnos, errno_other, processes)")
+       (sc, calls, errors, dict(by_name(errnos, w)), 0, 1),
+       w + ": (syscall, calls, errors, errnos, errno_other, processes)")
+    eq(list(s["errnos"]), list(by_name(errnos, w)), w + ": errnos' order, most first")
 want_sys = collections.defaultdict(collections.Counter)
 for s in t.sites:
     want_sys[s["nr"]].update(parse(s["errnos"], "sys"))
 for r in rep["syscalls"]:
     w = "report errors --json: syscall %s" % r["syscall"]
-    eq(dict(parse(r["errnos"], w)), dict(want_sys[r["nr"]]), w + ": errnos")
+    eq({e: r["errnos"].get(n) for e, n in ((2, "ENOENT"), (13, "EACCES"), (9, "EBADF")) if n in r["errnos"]},
+       dict(want_sys[r["nr"]]), w + ": errnos")
     eq(r["errno_other"], 0, w + ": errno_other")
 expect(any(r["syscall"] == "openat" for r in rep["syscalls"]), "report errors --json: an openat row")
 pr = [r for r in rep["processes"] if r["proc_id"] == p["id"]]
 if len(pr) == 1:
-    eq(dict(parse(pr[0]["errnos"], "process")), dict(tree), "report errors --json: the process's errnos")
+    eq(pr[0]["errnos"], {errno.errorcode[e]: c for e, c in tree.items()}, "report errors --json: the process's errnos")
     eq(pr[0]["errno_other"], 0, "report errors --json: the process's errno_other")
 else:
     report("report errors --json: %d rows of the program's process" % len(pr))
@@ -125,7 +133,10 @@ for name in ("errnos", "syscalls", "sites", "processes"):
     rows = read_csv("%s/%s.csv" % (rdir, name))
     eq(len(rows), len(rep[name]), "report errors --csv --table %s: rows" % name)
     for i, (c, j) in enumerate(zip(rows, rep[name])):
-        for k in ("errnos", "errno_other", "count", "errno", "errno_name", "errors", "offset", "object"):
+        if "errnos" in j:
+            eq(by_name(c.get("errnos"), name), j["errnos"] or {},
+               "report errors --csv --table %s row %d: errnos, as JSON's object" % (name, i + 1))
+        for k in ("errno_other", "count", "errno", "errno_name", "errors", "offset", "object"):
             if k in j:
                 want = "" if j[k] is None else str(j[k])
                 eq(c.get(k), want, "report errors --csv --table %s row %d: %s" % (name, i + 1, k))

@@ -36,7 +36,7 @@ _systracectl_options() {
 	top) echo "--interval --count --top --wide -h --help" ;;
 	diff) echo "--input --by --csv --json -o --output --wide --threshold $_systracectl_select -h --help" ;;
 	report)
-		local o="--input --csv --json --table -o --output --wide $_systracectl_select"
+		local o="--input --csv --json --table -o --output --wide $_systracectl_select --by --all"
 		case ${2:-} in
 		amortize) o+=" --threshold" ;;
 		short) o+=" --threshold --max-ms" ;;
@@ -55,11 +55,11 @@ _systracectl_tables() {
 	amortize) echo "totals histogram thresholds processes" ;;
 	short) echo "totals cover functions unresolved" ;;
 	phases) echo "totals syscalls processes" ;;
-	syscalls) echo "totals syscalls top" ;;
+	syscalls) echo "totals syscalls processes" ;;
 	errors) echo "errnos syscalls sites processes" ;;
-	timeline) echo "processes" ;;
+	timeline) echo "totals processes" ;;
 	paths) echo "paths" ;;
-	*) echo "totals histogram thresholds processes cover functions unresolved syscalls top errnos sites paths" ;;
+	*) echo "totals histogram thresholds processes cover functions unresolved syscalls errnos sites paths" ;;
 	esac
 }
 
@@ -170,6 +170,10 @@ _systracectl() {
 	*:--syscall)
 		# Names from the completion's own list: those most asked about.
 		mapfile -t COMPREPLY < <(compgen -W "openat open read write close stat newfstatat fstat lstat access readlink execve mmap munmap mprotect brk ioctl wait4 clone clone3 vfork fork futex poll epoll_wait getdents64 unlink rename connect socket sendto recvfrom" -- "$cur")
+		return 0
+		;;
+	report:--by)
+		mapfile -t COMPREPLY < <(compgen -W "process" -- "$cur")
 		return 0
 		;;
 	diff:--by)

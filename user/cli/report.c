@@ -15,7 +15,7 @@ const char report_usage[] =
 	"                          [--csv [--table NAME] | --json] [-o FILE] [--wide]\n"
 	"                          [--sort KEY] [--top N] [--syscall NAME[,NAME...]]\n"
 	"                          [--comm PATTERN] [--pid PID[,PID...]] [--errors]\n"
-	"                          [OPTIONS]\n\n"
+	"                          [--by process | --all] [OPTIONS]\n\n"
 	"Analyses of a session. SESSION is an id or a name, as for dump; the\n"
 	"default is the newest session. REPORT is one of:\n\n"
 	"  amortize [--threshold N]\n"
@@ -31,11 +31,10 @@ const char report_usage[] =
 	"      made before the first syscall from any other object, and the rest\n"
 	"  syscalls\n"
 	"      calls, errors and time per syscall over the tree (like strace -c),\n"
-	"      and each process's --top N most frequent syscalls (default 5)\n"
+	"      and per process its calls by syscall\n"
 	"  errors\n"
 	"      what fails, where and why: the errors by errno, then the syscalls,\n"
-	"      sites and processes with the most errors (--top N, default 10),\n"
-	"      each with its errnos\n"
+	"      sites and processes with the most errors, each with its errnos\n"
 	"  timeline [--svg FILE]\n"
 	"      each process's lifetime, by start, and with a log the time to its\n"
 	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n"
@@ -57,7 +56,9 @@ const char report_usage[] =
 	"                   functions) by the column KEY (its name, or its text\n"
 	"                   heading: avg for avg_ns), largest first, or by\n"
 	"                   time, calls or errors\n"
-	"  --top N          at most N rows in each list\n"
+	"  --top N          at most N rows in each list (text: 10 by default)\n"
+	"  --by process     text: the per-process (per-image) tables too\n"
+	"  --all            text: every table, every row\n"
 	"  --syscall NAME[,NAME...]  only these syscalls (names, numbers, strace's\n"
 	"                   %classes; '!LIST' leaves them out)\n"
 	"  --comm PATTERN   only processes whose comm matches (fnmatch(3))\n"
@@ -68,8 +69,9 @@ const char report_usage[] =
 	"  --max-ms MS      short: the wall-time bound (default 100)\n"
 	"  --svg FILE       timeline: also write the chart to FILE\n"
 	"  -h, --help\n\n"
-	"Text tables by default: times in ns, us, ms or s with 3 significant\n"
-	"digits (CSV and JSON keep nanoseconds). The reports, their tables and\n"
+	"The text leads with the whole tree and fits a screen; CSV and JSON hold\n"
+	"every table and row. Text tables by default: times in ns, us, ms or s\n"
+	"with 3 significant digits (CSV and JSON keep nanoseconds). The reports, their tables and\n"
 	"columns are documented in docs/cli.md (section \"report\").\n";
 
 enum {
@@ -109,6 +111,8 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		{ "threshold", required_argument, NULL, 'n' },
 		{ "max-ms", required_argument, NULL, 'm' },
 		{ "svg", required_argument, NULL, 's' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -149,6 +153,16 @@ static int parse(int argc, char **argv, size_t rep, struct report_opts *o)
 		case 's':
 			given |= OPT_SVG;
 			o->svg = optarg;
+			break;
+		case 'b':
+			if (strcmp(optarg, "process"))
+				return st_usage_error(report_usage,
+						      "--by: a report is by 'process' (its per-process tables), not '%s'",
+						      optarg);
+			o->by_process = true;
+			break;
+		case 'a':
+			o->all = true;
 			break;
 		case 'h':
 			return st_print_usage(report_usage, ST_CODES_CHECKED);
@@ -374,6 +388,8 @@ int report_main(int argc, char **argv)
 		ret = no_table(&r, o.table);
 		goto out;
 	}
+	if (o.out.format == ST_FMT_TEXT)
+		rt_report_text_view(&r, &o.sel, o.by_process, o.all);
 	if (rt_report_write(&o.out, &r, o.table, &err))
 		goto fail;
 	ret = check;

@@ -132,15 +132,11 @@ static const char *const proc_keep[] = {
 static struct rt_table *totals_table(const struct am_result *a,
 				     const struct st_dump *d)
 {
-	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
-					  ARRAY_SIZE(totals_cols));
 	struct st_cell *c;
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
 
-	if (!t || !(c = rt_row(t))) {
-		rt_table_free(t);
+	if (!t)
 		return NULL;
-	}
-	t->single = true;
 	rt_u64(&c[0], a->threshold);
 	rt_u64(&c[1], d->nprocs);
 	rt_u64(&c[2], a->sites);
@@ -228,6 +224,7 @@ static struct rt_table *procs_table(const struct am_result *a)
 		return NULL;
 	}
 	t->ranked = true;
+	t->detail = true;
 	for (i = 0; i < a->nprocs; i++) {
 		const struct am_proc *ap = &a->procs[i];
 		struct st_cell *c = rt_row(t);

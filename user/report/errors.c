@@ -16,7 +16,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
-#define DEFAULT_TOP 10
 
 /* Errno counts gathered from rows, summed by st_errnos_sum. */
 struct acc {
@@ -266,7 +265,10 @@ static int errno_cells(struct st_cell *c, const struct er_row *row)
 		return 0;
 	st_errnos_format(&row->errnos, text, sizeof(text));
 	rt_u64(&c[1], row->errnos.other);
-	return rt_str(&c[0], text);
+	if (rt_str(&c[0], text))
+		return -ENOMEM;
+	c[0].kind = ST_COUNTS;
+	return 0;
 }
 
 static const char *const errno_tcols[] = {
@@ -415,6 +417,8 @@ static struct rt_table *proc_table(const struct er_result *r)
 				   proc_cols, ARRAY_SIZE(proc_cols), proc_keep);
 	size_t i;
 
+	if (t)
+		t->detail = true;
 	for (i = 0; t && i < r->nprocs; i++) {
 		const struct er_row *row = &r->procs[i];
 		const struct st_proc_row *p = row->proc;
@@ -437,7 +441,6 @@ static struct rt_table *proc_table(const struct er_result *r)
 int report_errors(struct rt_report *r, struct st_dump *d,
 		  const struct report_opts *o)
 {
-	uint64_t top = o->sel.has_top ? o->sel.top : DEFAULT_TOP;
 	struct er_result e;
 	int ret;
 
@@ -449,11 +452,11 @@ int report_errors(struct rt_report *r, struct st_dump *d,
 	ret = st_errors(d, &e);
 	if (ret)
 		return ret;
-	r->params = json_pack("{sI}", "top", (json_int_t)top);
+	r->params = o->sel.has_top ? json_pack("{sI}", "top", (json_int_t)o->sel.top) :
+				     json_pack("{sn}", "top");
 	r->csv_table = "syscalls";
 	ret = rt_note(r, "errors: %" PRIu64 " of %" PRIu64 " calls returned -4095..-1; "
-		      "each table shows its %" PRIu64 " first rows (--top), by errors (--sort)",
-		      e.errors, e.calls, top);
+		      "each table by errors (--sort)", e.errors, e.calls);
 	if (!ret && !e.has_errnos && e.errors)
 		ret = rt_note(r, "errnos: unknown (the tracer of this session did not count them)");
 	if (!ret)
@@ -464,7 +467,6 @@ int report_errors(struct rt_report *r, struct st_dump *d,
 		ret = rt_add(r, site_table(&e));
 	if (!ret)
 		ret = rt_add(r, proc_table(&e));
-	r->default_top = DEFAULT_TOP;
 	st_errors_free(&e);
 	return ret;
 }

@@ -266,17 +266,13 @@ static const char *const proc_keep[] = {
 
 static struct rt_table *totals_table(const struct ph_result *p)
 {
-	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
-					  ARRAY_SIZE(totals_cols));
 	uint64_t dyn = 0, stat = 0, forked = 0;
 	struct st_cell *c;
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
 	size_t i;
 
-	if (!t || !(c = rt_row(t))) {
-		rt_table_free(t);
+	if (!t)
 		return NULL;
-	}
-	t->single = true;
 	for (i = 0; i < p->nprocs; i++) {
 		if (!p->procs[i].known)
 			continue;
@@ -355,6 +351,7 @@ static struct rt_table *procs_table(const struct ph_result *p)
 		return NULL;
 	}
 	t->ranked = true;
+	t->detail = true;
 	for (i = 0; i < p->nprocs; i++) {
 		const struct ph_proc *pp = &p->procs[i];
 		struct st_cell *c = rt_row(t);

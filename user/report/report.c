@@ -74,6 +74,19 @@ struct st_cell *rt_row(struct rt_table *t)
 	return row;
 }
 
+struct rt_table *rt_totals(const char *const *cols, size_t ncols,
+			   struct st_cell **row)
+{
+	struct rt_table *t = rt_table_new("totals", "totals", cols, ncols);
+
+	if (!t || !(*row = rt_row(t))) {
+		rt_table_free(t);
+		return NULL;
+	}
+	t->single = true;
+	return t;
+}
+
 void rt_u64(struct st_cell *c, uint64_t v)
 {
 	c->kind = ST_U64;
@@ -248,7 +261,7 @@ static struct st_table writable(const struct rt_table *rt)
 }
 
 /*
- * {"schema_version":1,"report":NAME,"session":{...},"parameters":{...},
+ * {"schema_version":2,"report":NAME,"session":{...},"parameters":{...},
  *  "notes":[...], then one key per table}: single-row tables are objects,
  * the others arrays of row objects, one row per line.
  */
@@ -281,7 +294,7 @@ static int print_json(FILE *f, const struct rt_report *r)
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(notes, st_json_string(r->notes[i]));
 	fprintf(f, "{\"schema_version\":%d,\n\"report\":\"%s\",\n",
-		ST_SCHEMA_VERSION, r->name);
+		RT_SCHEMA_VERSION, r->name);
 	if (print_sessions(f, r) ||
 	    fputs(",\n\"parameters\":", f) < 0 ||
 	    (r->params ? json_dumpf(r->params, f, JSON_COMPACT) :
@@ -342,7 +355,13 @@ int rt_report_print_layout(FILE *f, const struct rt_report *r,
 			ret = st_table_text(f, &t, layout);
 			if (ret)
 				return ret;
+			if (r->tables[i]->more)
+				fprintf(f, "(%zu more rows: --top N, or --all)\n",
+					r->tables[i]->more);
 		}
+		if (r->hidden)
+			fprintf(f, "\n(per process: %zu rows; --by process shows them)\n",
+				r->hidden_rows);
 		return 0;
 	}
 	return -EINVAL;

@@ -32,6 +32,9 @@ struct rt_table {
 	unsigned char *rank;		/* text: see st_table.rank; owned */
 	bool ranked;			/* a list --sort and --top apply to */
 	bool own_top;			/* the report applied --top itself */
+	bool detail;			/* per process or image: text shows it
+					 * with --by process or --all only */
+	size_t more;			/* text: the rows the default top left out */
 };
 
 struct rt_table *rt_table_new(const char *name, const char *title,
@@ -43,6 +46,12 @@ void rt_table_free(struct rt_table *t);
  * Returns 0 or -ENOMEM.
  */
 int rt_table_keep(struct rt_table *t, const char *const *order);
+/*
+ * The report's one-row table "totals" (a JSON object), its row made: its
+ * cells in *row. NULL when out of memory.
+ */
+struct rt_table *rt_totals(const char *const *cols, size_t ncols,
+			   struct st_cell **row);
 /* A new row of ST_NULL cells; NULL when out of memory. */
 struct st_cell *rt_row(struct rt_table *t);
 void rt_u64(struct st_cell *c, uint64_t v);
@@ -60,17 +69,23 @@ int rt_syscall(struct st_cell *c, uint32_t abi, uint32_t nr);
 
 #define RT_MAX_TABLES 8
 
+/*
+ * The schema_version of a report's and diff's JSON (the dump's is
+ * ST_SCHEMA_VERSION). 2: errnos are an object of counts by name.
+ */
+#define RT_SCHEMA_VERSION 2
+
 struct rt_report {
 	const char *name;
 	const char *csv_table;		/* --csv without --table */
 	const struct st_dump *dump;
 	const struct st_dump *dump_b;	/* diff: JSON has session_a, session_b */
 	json_t *params;			/* "parameters" in JSON */
-	uint64_t default_top;		/* rows of a ranked table without --top; 0: all */
 	char *notes[12];			/* text lines above the tables */
 	size_t nnotes;
 	struct rt_table *tables[RT_MAX_TABLES];
 	size_t ntables;
+	size_t hidden, hidden_rows;	/* text: detail tables left out */
 };
 
 int rt_note(struct rt_report *r, const char *fmt, ...)
@@ -84,6 +99,15 @@ int rt_note_selection(struct rt_report *r, const struct st_select *s,
 /* --sort and --top on r's ranked tables; -EINVAL and why for a KEY none has. */
 int rt_report_select(struct rt_report *r, const struct st_select *s,
 		     char *why, size_t len);
+/*
+ * The default text fits a screen: without --by process (by_process) or
+ * --all, the detail tables are left out; without --top or --all, each
+ * ranked table shows its RT_TEXT_TOP first rows and says how many more
+ * there are.
+ */
+#define RT_TEXT_TOP 10
+void rt_report_text_view(struct rt_report *r, const struct st_select *s,
+			 bool by_process, bool all);
 void rt_report_free(struct rt_report *r);
 /* table: for CSV, the name of the table to print (NULL: the first). */
 int rt_report_print(FILE *f, const struct rt_report *r, enum st_format fmt,
@@ -402,6 +426,7 @@ struct report_opts {
 	uint64_t threshold;
 	uint64_t max_ms;
 	struct st_select sel;		/* filters, --sort, --top */
+	bool by_process, all;		/* --by process, --all */
 	const char *svg;		/* timeline: the SVG's path */
 	const struct st_log_sums *log;	/* --input LOG: what its events say */
 };

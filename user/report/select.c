@@ -384,12 +384,36 @@ int rt_report_select(struct rt_report *r, const struct st_select *s,
 					return ret;
 			}
 		}
-		if (!t->own_top && (s->has_top || r->default_top))
-			rt_table_top(t, s->has_top ? s->top : r->default_top);
+		if (!t->own_top && s->has_top)
+			rt_table_top(t, s->top);
 	}
 	if (s->sort && !found) {
 		no_sort_key(r, s->sort, why, len);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void rt_report_text_view(struct rt_report *r, const struct st_select *s,
+			 bool by_process, bool all)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < r->ntables; i++) {
+		struct rt_table *t = r->tables[i];
+
+		if (t->detail && !by_process && !all) {
+			r->hidden++;
+			r->hidden_rows += t->nrows;
+			rt_table_free(t);
+			continue;
+		}
+		if (t->ranked && !t->own_top && !s->has_top && !all &&
+		    t->nrows > RT_TEXT_TOP) {
+			t->more = t->nrows - RT_TEXT_TOP;
+			rt_table_top(t, RT_TEXT_TOP);
+		}
+		r->tables[k++] = t;
+	}
+	r->ntables = k;
 }

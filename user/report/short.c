@@ -540,15 +540,11 @@ static const char *const cover_keep[] = {
 
 static struct rt_table *totals_table(const struct sh_result *s, uint64_t max_ms)
 {
-	struct rt_table *t = rt_table_new("totals", "totals", totals_cols,
-					  ARRAY_SIZE(totals_cols));
 	struct st_cell *c;
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
 
-	if (!t || !(c = rt_row(t))) {
-		rt_table_free(t);
+	if (!t)
 		return NULL;
-	}
-	t->single = true;
 	rt_u64(&c[0], max_ms);
 	rt_u64(&c[1], s->threshold);
 	rt_u64(&c[2], s->short_procs);

@@ -494,6 +494,7 @@ static struct rt_table *rows_table(const struct tl_result *tl)
 	if (!t)
 		return NULL;
 	t->ranked = true;	/* --sort and --top: the text's rows, not the picture */
+	t->detail = true;
 	for (i = 0; i < tl->n; i++) {
 		const struct tl_row *row = &tl->rows[i];
 		struct st_cell *c = rt_row(t);
@@ -511,6 +512,25 @@ static struct rt_table *rows_table(const struct tl_result *tl)
 			ms(&c[6], row->has_loader ? row->loader_end - row->start : 0);
 		rt_u64(&c[7], row->running);
 	}
+	return t;
+}
+
+static const char *const totals_cols[] = {
+	"images", "wall_ns", "busy_ns", "most_at_once",
+};
+
+/* The whole tree: its span, its images' lifetimes summed, the most at once. */
+static struct rt_table *totals_table(const struct tl_result *tl)
+{
+	struct st_cell *c;
+	struct rt_table *t = rt_totals(totals_cols, ARRAY_SIZE(totals_cols), &c);
+
+	if (!t)
+		return NULL;
+	rt_u64(&c[0], tl->n);
+	rt_u64(&c[1], tl->t1 - tl->t0);
+	rt_u64(&c[2], tl->busy_ns);
+	rt_u64(&c[3], tl->lanes);
 	return t;
 }
 
@@ -563,6 +583,8 @@ int report_timeline(struct rt_report *r, struct st_dump *d,
 		if (ret)
 			fprintf(stderr, "systracectl: writing %s: %s\n", o->svg, strerror(-ret));
 	}
+	if (!ret)
+		ret = rt_add(r, totals_table(&tl));
 	if (!ret)
 		ret = rt_add(r, rows_table(&tl));
 	st_timeline_free(&tl);

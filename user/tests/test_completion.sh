@@ -49,8 +49,10 @@ case_ "" systracectl start --name ""
 case_ "amortize short phases syscalls errors timeline paths" systracectl report ""
 case_ "short syscalls" systracectl report s
 case_ "totals histogram thresholds processes" systracectl report amortize --csv --table ""
-case_ "totals top" systracectl report syscalls 3 --csv --table t
-case_ "--input --csv --json --table --output --wide --sort --top --syscall --comm --pid --errors --threshold --max-ms --help" systracectl report short --
+case_ "totals" systracectl report syscalls 3 --csv --table t
+case_ "totals syscalls processes" systracectl report syscalls 3 --csv --table ""
+case_ "process" systracectl report errors --by ""
+case_ "--input --csv --json --table --output --wide --sort --top --syscall --comm --pid --errors --by --all --threshold --max-ms --help" systracectl report short --
 case_ "--table --top" systracectl report phases --json -o out.json --t
 case_ "--sites --syscalls --sort --syscall" systracectl dump --s
 case_ "--all" systracectl reset --a

@@ -159,6 +159,20 @@ TEST(errnos_in_the_dump_csv_and_json)
 	st_dump_free(&d);
 }
 
+/* j as compact JSON, in a buffer of its own (the last 4 calls' stay valid). */
+static const char *compact(const json_t *j)
+{
+	static char buf[4][256];
+	static unsigned int at;
+	char *b = buf[at++ % 4];
+	size_t n = j ? json_dumpb(j, b, sizeof(buf[0]) - 1, JSON_COMPACT | JSON_ENCODE_ANY) : 0;
+
+	if (!n || n >= sizeof(buf[0]))
+		return "(none)";
+	b[n] = '\0';
+	return b;
+}
+
 static char *print(const struct rt_report *r, enum st_format fmt, const char *table)
 {
 	char *out = NULL;
@@ -218,16 +232,16 @@ TEST(report_errors_says_what_where_why)
 	out = print(&r, ST_FMT_JSON, NULL);
 	doc = json_loads(out, 0, NULL);
 	ASSERT_TRUE(doc);
+	EXPECT_EQ(json_integer_value(json_object_get(doc, "schema_version")), 2);
 	row = json_array_get(json_object_get(doc, "sites"), 0);
 	EXPECT_STREQ(json_string_value(json_object_get(row, "symbol")), "__open64");
-	EXPECT_STREQ(json_string_value(json_object_get(row, "errnos")),
-		     "ENOENT(2)=37 EACCES(13)=5");
+	EXPECT_STREQ(compact(json_object_get(row, "errnos")), "{\"ENOENT\":37,\"EACCES\":5}");
 	EXPECT_EQ(json_integer_value(json_object_get(row, "errno_other")), 0);
 	row = json_array_get(json_object_get(doc, "sites"), 1);
-	EXPECT_STREQ(json_string_value(json_object_get(row, "errnos")), "EBADF(9)=3");
+	EXPECT_STREQ(compact(json_object_get(row, "errnos")), "{\"EBADF\":3}");
 	row = json_array_get(json_object_get(doc, "processes"), 0);
-	EXPECT_STREQ(json_string_value(json_object_get(row, "errnos")),
-		     "ENOENT(2)=37 EACCES(13)=5 EBADF(9)=3");
+	EXPECT_STREQ(compact(json_object_get(row, "errnos")),
+		     "{\"ENOENT\":37,\"EACCES\":5,\"EBADF\":3}");
 	EXPECT_EQ(json_array_size(json_object_get(doc, "errnos")), 3);
 	json_decref(doc);
 	free(out);
@@ -329,4 +343,53 @@ TEST(report_errors_takes_errnos_from_a_log)
 	rt_report_free(&r);
 	st_log_sums_free(&sums);
 	st_dump_free(&d);
+}
+
+/*
+ * An errnos cell narrower than its text loses whole entries, never a part
+ * of a name or a count, and says how many: "+N more". The JSON keeps all,
+ * an errno with no name keyed by its number; CSV keeps the string.
+ */
+TEST(errnos_cell_keeps_whole_entries)
+{
+	static const char *const cols[] = { "errnos", "wide" };
+	static const char *const keep[] = { "errnos", "wide", NULL };
+	struct rt_report r = { .name = "demo" };
+	struct rt_table *t = rt_table_new("rows", NULL, cols, 2);
+	struct st_dump d = { 0 };
+	struct st_cell *c;
+	char *out, *line, wide[21];
+	json_t *doc;
+
+	memset(wide, 'w', 20);
+	wide[20] = '\0';
+	r.dump = &d;
+	ASSERT_EQ(rt_table_keep(t, keep), 0);
+	c = rt_row(t);
+	ASSERT_EQ(rt_str(&c[0], "EINVAL(22)=10922 ENOENT(2)=1582 ENOTDIR(20)=5 (4000)=1 "
+			 "ERESTARTNOHAND(514)=123456789012 ENAMETOOLONG(36)=4"), 0);
+	c[0].kind = ST_COUNTS;
+	ASSERT_EQ(rt_str(&c[1], wide), 0);
+	ASSERT_EQ(rt_add(&r, t), 0);
+
+	out = print(&r, ST_FMT_TEXT, NULL);
+	line = line_with(out, "EINVAL");
+	/* 100 columns: 20 for wide, 2 between, 78 for the 106 of the errnos. */
+	EXPECT_STREQ(line, "EINVAL(22)=10922 ENOENT(2)=1582 ENOTDIR(20)=5 (4000)=1 +2 more"
+			   "                  wwwwwwwwwwwwwwwwwwww");
+	free(line);
+	free(out);
+	out = print(&r, ST_FMT_CSV, NULL);
+	EXPECT_TRUE(strstr(out, "\nEINVAL(22)=10922 ENOENT(2)=1582 ENOTDIR(20)=5 (4000)=1 "
+			   "ERESTARTNOHAND(514)=123456789012 ENAMETOOLONG(36)=4,"));
+	free(out);
+	out = print(&r, ST_FMT_JSON, NULL);
+	doc = json_loads(out, 0, NULL);
+	ASSERT_TRUE(doc);
+	EXPECT_STREQ(compact(json_object_get(json_array_get(json_object_get(doc, "rows"), 0), "errnos")),
+		     "{\"EINVAL\":10922,\"ENOENT\":1582,\"ENOTDIR\":5,\"4000\":1,"
+		     "\"ERESTARTNOHAND\":123456789012,\"ENAMETOOLONG\":4}");
+	json_decref(doc);
+	free(out);
+	rt_report_free(&r);
 }

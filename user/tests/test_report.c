@@ -303,7 +303,7 @@ TEST(report_syscalls_and_phases_of_an_empty_session)
 	ASSERT_EQ(report_syscalls(&r, &d, &o), 0);
 	ASSERT_TRUE(table(&r, "syscalls"));
 	EXPECT_EQ(table(&r, "syscalls")->nrows, 0);
-	EXPECT_EQ(table(&r, "top")->nrows, 0);
+	EXPECT_EQ(table(&r, "processes")->nrows, 0);
 	rt_report_free(&r);
 
 	r.name = "phases";
@@ -645,7 +645,7 @@ TEST(report_phases_splits_at_the_first_non_loader_syscall)
  */
 TEST(report_syscalls_like_strace_c)
 {
-	struct report_opts o = { .sel = { .top = 1, .has_top = true } };
+	struct report_opts o = { 0 };
 	struct rt_report r = { .name = "syscalls" };
 	const struct rt_table *t, *top;
 	struct st_dump d;
@@ -678,14 +678,16 @@ TEST(report_syscalls_like_strace_c)
 	EXPECT_EQ(cell(t, 0, "sites"), 3);
 	EXPECT_STREQ(cell_s(t, 1, "syscall"), "write");
 	EXPECT_EQ(cell(t, 1, "time_percent"), 4762);
-	top = table(&r, "top");
+	top = table(&r, "processes");
 	ASSERT_TRUE(top);
+	EXPECT_TRUE(top->detail);
 	ASSERT_EQ(top->nrows, 2);
 	EXPECT_EQ(cell(top, 0, "proc_id"), 1);
-	EXPECT_EQ(cell(top, 0, "calls"), 4);
-	EXPECT_EQ(cell(top, 0, "calls_fraction"), 6667);
+	EXPECT_EQ(cell(top, 0, "calls"), 6);
+	EXPECT_EQ(cell(top, 0, "errors"), 1);
+	EXPECT_STREQ(cell_s(top, 0, "syscalls"), "read(0)=4 write(1)=2");
 	EXPECT_EQ(cell(top, 1, "proc_id"), 2);
-	EXPECT_EQ(cell(top, 1, "rank"), 1);
+	EXPECT_STREQ(cell_s(top, 1, "syscalls"), "read(0)=1");
 	EXPECT_EQ(cell(table(&r, "totals"), 0, "total_ns"), 210);
 	rt_report_free(&r);
 	st_dump_free(&d);
@@ -1131,4 +1133,71 @@ TEST(diff_of_saved_dumps)
 		st_dump_free(&d[i]);
 		st_dump_free(&e[i]);
 	}
+}
+
+/* A report of a ranked table of 12 rows and a detail table of 3, as text. */
+static void view_fixture(struct rt_report *r, struct st_dump *d)
+{
+	static const char *const cols[] = { "n" };
+	struct rt_table *t = rt_table_new("list", "a list", cols, 1);
+	struct rt_table *p = rt_table_new("processes", "per process", cols, 1);
+	uint64_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->name = "demo";
+	r->dump = d;
+	t->ranked = p->ranked = p->detail = true;
+	for (i = 0; i < 12; i++)
+		rt_u64(&rt_row(t)[0], 100 + i);
+	for (i = 0; i < 3; i++)
+		rt_u64(&rt_row(p)[0], 200 + i);
+	rt_add(r, t);
+	rt_add(r, p);
+}
+
+/*
+ * The default text: 10 rows of a list and how many more, no detail table
+ * but a line that says so; --by process shows it; --all every row; --top
+ * N rows of each, and no line of more.
+ */
+TEST(report_text_view_fits_a_screen)
+{
+	struct st_select top = { .top = 2, .has_top = true }, none = { 0 };
+	struct st_dump d = { 0 };
+	struct rt_report r;
+	char *out;
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, false, false);
+	out = print(&r, ST_FMT_TEXT, NULL);
+	EXPECT_STREQ(out, "\na list\n  n\n100\n101\n102\n103\n104\n105\n106\n107\n108\n109\n"
+		     "(2 more rows: --top N, or --all)\n\n(per process: 3 rows; --by process shows them)\n");
+	free(out);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, true, false);
+	ASSERT_EQ(r.ntables, 2);
+	EXPECT_EQ(r.tables[0]->nrows, 10);
+	EXPECT_EQ(r.tables[1]->nrows, 3);
+	EXPECT_EQ(r.hidden, 0);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	rt_report_text_view(&r, &none, false, true);
+	ASSERT_EQ(r.ntables, 2);
+	EXPECT_EQ(r.tables[0]->nrows, 12);
+	EXPECT_EQ(r.tables[0]->more, 0);
+	rt_report_free(&r);
+
+	view_fixture(&r, &d);
+	ASSERT_EQ(rt_report_select(&r, &top, NULL, 0), 0);
+	rt_report_text_view(&r, &top, true, false);
+	EXPECT_EQ(r.tables[0]->nrows, 2);
+	EXPECT_EQ(r.tables[0]->more, 0);
+	EXPECT_EQ(r.tables[1]->nrows, 2);
+	out = print(&r, ST_FMT_JSON, NULL);
+	EXPECT_TRUE(strstr(out, "\"schema_version\":2,"));
+	free(out);
+	rt_report_free(&r);
 }

@@ -63,7 +63,7 @@ err() {
 	echo "$?|$(head -n 1 "$T/err")|$(wc -c <"$T/out")"
 }
 eq "--sort totl: the nearest, and the keys" "$(err report syscalls --input "$T/b.csv" --sort totl)" \
-	"1|systracectl: --sort: report syscalls has no column 'totl'; did you mean 'total'? keys: time_percent, total, avg, min, max, calls, errors, sites, abi, nr, syscall, time, proc_id, pid, comm, rank, calls_fraction|0"
+	"1|systracectl: --sort: report syscalls has no column 'totl'; did you mean 'total'? keys: time_percent, total, avg, min, max, calls, errors, sites, abi, nr, syscall, time, proc_id, pid, comm, syscalls|0"
 eq "--sort of timeline: its columns" "$(err report timeline --input "$T/b.csv" --sort total)" \
 	"1|systracectl: --sort: report timeline has no column 'total'; keys: proc_id, pid, comm, start_ms, end_ms, duration_ms, loader_ms, running|0"
 # report timeline: --top N rows, and --sort by each of its columns in sort(1)'s order.
@@ -84,7 +84,7 @@ for col in proc_id pid comm start_ms end_ms duration_ms loader_ms running; do
 	fi
 done
 eq "--table syscals: the nearest, and the tables" "$(err report syscalls --input "$T/b.csv" --csv --table syscals)" \
-	"1|systracectl: report syscalls has no table 'syscals'; did you mean 'syscalls'? tables: totals, syscalls, top|0"
+	"1|systracectl: report syscalls has no table 'syscals'; did you mean 'syscalls'? tables: totals, syscalls, processes|0"
 eq "report sycalls: the nearest, and the reports" "$(err report sycalls --input "$T/b.csv")" \
 	"1|systracectl: unknown report 'sycalls'; did you mean 'syscalls'? reports: amortize, short, phases, syscalls, errors, timeline|0"
 eq "stauts: the nearest subcommand" "$(err stauts)" "1|systracectl: unknown subcommand 'stauts'; did you mean 'status'?|0"

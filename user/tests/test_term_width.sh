@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The text of report and diff fits the terminal it is written to (its
 # TIOCGWINSZ width, set with stty under script(1)), 80 columns at the least;
-# into a pipe or a file it keeps 100; --wide is never cut. Widths are the
+# into a pipe or a file it keeps 100; --wide is never cut. phases --by
+# process: its per-process table is the wide one. Widths are the
 # longest line awk measures.
 . "$(dirname "$0")/testlib.sh"
 
@@ -23,14 +24,14 @@ on_tty() {
 	script -qec "stty cols $cols; $cmd 2>/dev/null" /dev/null </dev/null | longest
 }
 
-eq "report phases into a pipe: 100 columns" "$("$CTL" report phases --input "$T/b.csv" | longest)" 100
-eq "report phases on an 80-column terminal: 80" "$(on_tty 80 report phases --input "$T/b.csv")" 80
-eq "report phases on a 60-column terminal: 80, the least" "$(on_tty 60 report phases --input "$T/b.csv")" 80
-eq "report phases on a 120-column terminal: 120" "$(on_tty 120 report phases --input "$T/b.csv")" 120
-eq "report phases --wide on an 80-column terminal: whole, as into a pipe" \
-	"$(on_tty 80 report phases --input "$T/b.csv" --wide)" "$("$CTL" report phases --input "$T/b.csv" --wide | longest)"
-"$CTL" report phases --input "$T/b.csv" --wide | longest >"$T/wide"
-eq "report phases --wide is wider than 120 (the check above means something)" "$(($(cat "$T/wide") > 120))" 1
-script -qec "stty cols 80; $(printf '%q ' "$CTL") report phases --input $T/b.csv -o $T/out.txt" /dev/null </dev/null >/dev/null
+eq "report phases --by process into a pipe: 100 columns" "$("$CTL" report phases --by process --input "$T/b.csv" | longest)" 100
+eq "report phases --by process on an 80-column terminal: 80" "$(on_tty 80 report phases --by process --input "$T/b.csv")" 80
+eq "report phases --by process on a 60-column terminal: 80, the least" "$(on_tty 60 report phases --by process --input "$T/b.csv")" 80
+eq "report phases --by process on a 120-column terminal: 120" "$(on_tty 120 report phases --by process --input "$T/b.csv")" 120
+eq "report phases --by process --wide on an 80-column terminal: whole, as into a pipe" \
+	"$(on_tty 80 report phases --by process --input "$T/b.csv" --wide)" "$("$CTL" report phases --input "$T/b.csv" --wide | longest)"
+"$CTL" report phases --by process --input "$T/b.csv" --wide | longest >"$T/wide"
+eq "report phases --by process --wide is wider than 120 (the check above means something)" "$(($(cat "$T/wide") > 120))" 1
+script -qec "stty cols 80; $(printf '%q ' "$CTL") report phases --by process --input $T/b.csv -o $T/out.txt" /dev/null </dev/null >/dev/null
 eq "report -o FILE from an 80-column terminal: 100, as any file" "$(longest <"$T/out.txt")" 100
 done_testing

@@ -108,8 +108,43 @@ const char *st_cell_text(const struct st_cell *c, char *buf, size_t len)
 		return buf;
 	case ST_ARGV:
 		return argv_text(c, buf, len);
+	case ST_COUNTS:
+		return c->s;
 	}
 	return "";
+}
+
+/*
+ * Counts' object: {"NAME": COUNT, ...} from "NAME(NUM)=COUNT ..."; NUM is
+ * the key of an entry with no NAME. NULL for a malformed string.
+ */
+static json_t *counts_json(const char *s)
+{
+	json_t *o = json_object();
+	char key[64];
+
+	while (o && *s) {
+		const char *open = strchr(s, '('), *eq = strchr(s, '=');
+		unsigned long long count;
+		char *end;
+
+		if (!open || !eq || open > eq || eq - s >= (long)sizeof(key))
+			goto bad;
+		if (open > s)
+			snprintf(key, sizeof(key), "%.*s", (int)(open - s), s);
+		else
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - s - 2), s + 1);
+		errno = 0;
+		count = strtoull(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || (*end && *end != ' ') ||
+		    json_object_set_new(o, key, json_integer((json_int_t)count)))
+			goto bad;
+		s = *end ? end + 1 : end;
+	}
+	return o;
+bad:
+	json_decref(o);
+	return NULL;
 }
 
 json_t *st_cell_json(const struct st_cell *c)
@@ -134,6 +169,8 @@ json_t *st_cell_json(const struct st_cell *c)
 				 (double)pow10_u64(c->decimals));
 	case ST_ARGV:
 		return st_argv_json(c->s, (size_t)c->u);
+	case ST_COUNTS:
+		return counts_json(c->s);
 	}
 	return json_null();
 }
@@ -159,8 +196,10 @@ int st_cell_cmp(const struct st_cell *x, const struct st_cell *y)
 		return (x->kind == ST_NULL) - (y->kind == ST_NULL);
 	if (x->kind == ST_ARGV && y->kind == ST_ARGV)
 		return argv_cmp(x, y);
-	if (x->kind == ST_STR || y->kind == ST_STR)
-		return strcmp(x->kind == ST_STR ? x->s : "", y->kind == ST_STR ? y->s : "");
+	if (x->kind == ST_STR || y->kind == ST_STR ||
+	    x->kind == ST_COUNTS || y->kind == ST_COUNTS)
+		return strcmp(x->kind == ST_STR || x->kind == ST_COUNTS ? x->s : "",
+			      y->kind == ST_STR || y->kind == ST_COUNTS ? y->s : "");
 	a = magnitude(x);
 	b = magnitude(y);
 	return (a < b) - (a > b);
@@ -334,6 +373,37 @@ static const char *shorten(const char *s, size_t w, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Counts cut to w bytes at an entry's end, never inside a name or a count:
+ * the entries that fit, then "+N more" for the others.
+ */
+static const char *shorten_counts(const char *s, size_t w, char *buf, size_t len)
+{
+	size_t n = strlen(s), total = 0, kept = 0, k, end = 0, at;
+	const char *p;
+	char more[32];
+
+	if (n <= w)
+		return s;
+	for (p = s; *p; p++)
+		total += *p == ' ';
+	total++;
+	for (k = 0, p = s; k < total; k++) {
+		const char *sp = strchr(p, ' ');
+		size_t stop = sp ? (size_t)(sp - s) : n;
+
+		snprintf(more, sizeof(more), " +%zu more", total - k - 1);
+		if (stop + (k + 1 < total ? strlen(more) : 0) > w || stop >= len)
+			break;
+		end = stop;
+		kept = k + 1;
+		p = sp ? sp + 1 : s + n;
+	}
+	at = (size_t)snprintf(buf, len, "%.*s", (int)end, s);
+	snprintf(buf + at, len - at, "%s+%zu more", kept ? " " : "", total - kept);
+	return buf;
+}
+
 /* The last cell of a line is not padded when left-aligned: no trailing blanks. */
 static void put_cell(FILE *f, const char *sep, const char *s, bool first,
 		     bool last, size_t width, bool left)
@@ -435,7 +505,8 @@ static void text_widths(const struct st_table *t,
 			size_t len = strlen(cell_text(&v[c].c, tc->duration[c], buf,
 						      sizeof(buf)));
 
-			if (v[c].c.kind == ST_STR || v[c].c.kind == ST_ARGV)
+			if (v[c].c.kind == ST_STR || v[c].c.kind == ST_ARGV ||
+			    v[c].c.kind == ST_COUNTS)
 				tc->left[c] = true;
 			if (len > tc->w[c])
 				tc->w[c] = len;
@@ -647,7 +718,9 @@ int st_table_text(FILE *f, const struct st_table *t,
 				continue;
 			s = cell_text(&v[c].c, tc.duration[c], buf, sizeof(buf));
 			if (layout->max && !layout->width)
-				s = shorten(s, tc.w[c], sbuf, sizeof(sbuf));
+				s = v[c].c.kind == ST_COUNTS ?
+				    shorten_counts(s, tc.w[c], sbuf, sizeof(sbuf)) :
+				    shorten(s, tc.w[c], sbuf, sizeof(sbuf));
 			put_cell(f, layout->sep, s, first, c == last, tc.w[c],
 				 tc.left[c]);
 			first = false;
@@ -728,6 +801,7 @@ static void put_cell_csv(struct st_obuf *o, const struct st_cell *c)
 		put_argv_csv(o, c);
 		return;
 	case ST_STR:
+	case ST_COUNTS:
 	case ST_FIXED:
 		break;
 	}
@@ -816,6 +890,18 @@ static int put_cell_json(struct st_obuf *o, const struct st_cell *c, size_t flag
 	case ST_ARGV:
 		st_argv_put_json(o, c->s, (size_t)c->u);
 		return 0;
+	case ST_COUNTS: {
+		char *text;
+
+		j = st_cell_json(c);
+		text = j ? json_dumps(j, flags) : NULL;
+		json_decref(j);
+		if (!text)
+			return -EIO;
+		st_obuf_puts(o, text);
+		free(text);
+		return 0;
+	}
 	case ST_FIXED:
 		j = st_cell_json(c);
 		n = j ? json_dumpb(j, buf, sizeof(buf), flags | JSON_ENCODE_ANY) : 0;

@@ -27,6 +27,12 @@ enum st_kind {
 	ST_FIXED,	/* u / 10^decimals with its decimals; a number in JSON */
 	ST_ARGV,	/* s[0, u): argv bytes (argv.h): a command line in
 			 * text and CSV, an array of strings in JSON */
+	ST_COUNTS,	/* s: counts by name, "NAME(NUM)=COUNT ..." (an errnos
+			 * column's form; "(NUM)=COUNT" for a number with no
+			 * name): that string in text and CSV, an object
+			 * {"NAME": COUNT, ...} in JSON (NUM its key when
+			 * there is no NAME); fitted text keeps whole entries
+			 * and says "+N more" */
 };
 
 struct st_cell {

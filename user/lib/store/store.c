@@ -118,6 +118,7 @@ static const char *column_type(const struct st_column *c)
 	case ST_S64:
 		return " INTEGER";
 	case ST_STR:
+	case ST_COUNTS:
 	case ST_HEX:
 		return " TEXT";
 	case ST_BOOL:
@@ -431,6 +432,7 @@ static void bind_cell(sqlite3_stmt *st, int i, const struct st_cell *c, uint64_t
 		*bytes += 8;
 		return;
 	case ST_STR:
+	case ST_COUNTS:
 		sqlite3_bind_text(st, i, c->s, -1, SQLITE_TRANSIENT);
 		*bytes += strlen(c->s);
 		return;
