@@ -1635,3 +1635,33 @@ int st_attach(struct bpf_iter__task *ctx)
 	}
 	return 0;
 }
+
+/* --- the caller's pid namespace ---------------------------------------------- */
+
+/*
+ * Run once by BPF_PROG_TEST_RUN in systracectl's own context: the level and
+ * inode of its pid namespace, and its pid there, as the kernel has them.
+ * /proc cannot tell the level: NSpid counts from the namespace /proc was
+ * mounted for.
+ */
+struct stb_pidns self_pidns;
+
+SEC("raw_tp")
+int st_pidns(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct pid *pid = BPF_CORE_READ(task, thread_pid);
+	struct upid up;
+
+	if (!pid)
+		return 0;
+	self_pidns.level = BPF_CORE_READ(pid, level);
+	if (self_pidns.level > 32 ||
+	    bpf_probe_read_kernel(&up, sizeof(up),
+				  (void *)pid + bpf_core_field_offset(struct pid, numbers) +
+				  self_pidns.level * bpf_core_type_size(struct upid)))
+		return 0;
+	self_pidns.inum = BPF_CORE_READ(up.ns, ns.inum);
+	self_pidns.pid = up.nr;
+	return 0;
+}

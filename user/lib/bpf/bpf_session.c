@@ -128,39 +128,25 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* This process's pid namespace: its level (NSpid fields - 1) and inode. */
-static int pidns_self(uint32_t *level, uint32_t *inum)
+/*
+ * This process's pid namespace, whose pids the rows carry: that of the
+ * pids the user names and /proc shows, so /proc must be mounted for it.
+ */
+static int pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
+		      struct st_err *err)
 {
-	char line[256];
-	struct stat st;
-	FILE *f;
-	int n = -1;
+	char self[32] = "";
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
 
-	if (stat("/proc/self/ns/pid", &st))
-		return -errno;
-	*inum = (uint32_t)st.st_ino;
-	f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + 6, *end;
-
-		if (strncmp(line, "NSpid:", 6))
-			continue;
-		n = 0;
-		for (;;) {
-			strtoul(p, &end, 10);
-			if (end == p)
-				break;
-			n++;
-			p = end;
-		}
+	if (n <= 0 || strtol(self, NULL, 10) != getpid()) {
+		st_err_set(err, ST_ERR_REFUSED, EINVAL, "session",
+			   "/proc is not mounted for this process's pid namespace (its pid is %d "
+			   "here, /proc/self is %s): pids would not match; mount a /proc of its "
+			   "own first (unshare --pid --fork --mount-proc does)", (int)getpid(),
+			   n > 0 ? self : "missing");
+		return -EINVAL;
 	}
-	fclose(f);
-	if (n < 1)
-		return -ENOENT;
-	*level = (uint32_t)(n - 1);
-	return 0;
+	return st_bpf_pidns_self(t, level, inum, err);
 }
 
 /* --- cutting a finished session's maps to its rows --------------------------- */
@@ -1288,11 +1274,9 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	ret = req_check(req, &l, ncpus > 0 ? ncpus : 1, err);
 	if (ret)
 		return ret;
-	ret = pidns_self(&level, &inum);
-	if (ret) {
-		st_err_set(err, ST_ERR_LOCAL, -ret, "/proc/self/status", "no NSpid line");
+	ret = pidns_self(t, &level, &inum, err);
+	if (ret)
 		return ret;
-	}
 	ret = st_tree_lock(t, LOCK_EX, err);
 	if (ret)
 		return ret;
