@@ -21,6 +21,12 @@
 #              new tree (id 1 again): when A ends, its keeper leaves B's
 #              tree alone: B's keeper lock stays, B ends finished with its
 #              10 getppid calls
+#   held       a command holds the tree it read first: reset --all, stopped
+#              between its list and its delete (SYSTRACE_BPF_STOP=change,
+#              test-only), then root removes the tree and B starts in a new
+#              one (id 1 again): the reset deletes nothing of B's (exit 4,
+#              "the pin tree this command read was removed"); B ends
+#              finished with its 10 getppid calls
 #   umask      under umask 0277, start makes the tree and uses it again:
 #              directories 0700, pins 0600, whatever the umask
 # tags: bpf bpf-quick
@@ -190,3 +196,38 @@ expect_eq "$(csvq -f "$T/b.json" --json get session.state)" finished "B's state"
 expect_eq "$(csvq -f "$T/b.json" --json sum sites calls nr=110)" 10 "B's getppid calls"
 ctl_ok reset --all
 
+# --- held: a command whose tree root removed meanwhile -------------------------
+bpf_wait_keepers 10
+rm -r "$BPF_TREE"
+"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/goc" 2>"$T/c.err" &
+a=$!
+for ((i = 0; i < 200; i++)); do
+	[ -n "$(bpf_sid "$T/c.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
+	sleep 0.05
+done
+SYSTRACE_BPF_STOP=change "$SYSTRACECTL" reset --all >"$T/r.out" 2>"$T/r.err" &
+r=$!
+bpf_stopped "$r" || fail "reset --all did not stop before its delete (SYSTRACE_BPF_STOP=change): $(cat "$T/r.err")"
+rm -r "$BPF_TREE"
+"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/god" 2>"$T/d.err" &
+b=$!
+for ((i = 0; i < 200; i++)); do
+	[ -n "$(bpf_sid "$T/d.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
+	sleep 0.05
+done
+bsid=$(bpf_sid "$T/d.err")
+expect_eq "$(bpf_sid "$T/c.err") $bsid" "1 1" "A's id and B's, each the first of its tree"
+kill -CONT "$r"
+wait "$r"
+expect_eq "$?" 4 "reset --all of the removed tree: exit status ($(cat "$T/r.err"))"
+expect_contains "$(cat "$T/r.err")" "the pin tree this command read was removed" "reset --all of the removed tree: message"
+expect_eq "$(ls "$BPF_TREE/keep")" "$bsid" "B's keeper lock after the reset of the removed tree"
+touch "$T/goc"
+wait "$a"
+touch "$T/god"
+wait "$b"
+expect_eq "$?" 0 "B's start: exit status ($(cat "$T/d.err"))"
+ctl_ok dump "$bsid" --json --no-symbols -o "$T/d.json"
+expect_eq "$(csvq -f "$T/d.json" --json get session.state)" finished "B's state"
+expect_eq "$(csvq -f "$T/d.json" --json sum sites calls nr=110)" 10 "B's getppid calls"
+ctl_ok reset --all

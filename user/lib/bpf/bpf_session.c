@@ -379,21 +379,6 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 	return ret;
 }
 
-/*
- * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
- * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
- * maps made and the programs held), "keeper" (its keeper running, not yet
- * committed); and a detach (or a settle's) there: "detach" (the session
- * marked DETACHED, its tasks not yet let go nor its maps cut).
- */
-static void stop_point(const char *point)
-{
-	const char *want = getenv("SYSTRACE_BPF_STOP");
-
-	if (want && !strcmp(want, point))
-		raise(SIGSTOP);
-}
-
 /* --- freeing, detaching, settling -------------------------------------------- */
 
 /* Takes the session's maps out of the tree's arrays; its slot is free. Under LOCK_EX. */
@@ -523,7 +508,7 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 	}
 	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
-	stop_point("detach");
+	st_bpf_stop_point("detach");
 	return detach_finish(t, slot, err);
 }
 
@@ -1203,7 +1188,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	if (ret)
 		goto out;
 	st_bpf_misses_now(t, s->miss_base);
-	stop_point("maps");
+	st_bpf_stop_point("maps");
 	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC) {
 		struct stb_task root = { .sid = s->sid, .slot = slot, .state = STB_TASK_PENDING };
 
@@ -1221,7 +1206,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	}
 	ret = st_bpf_keeper_spawn(t, &k, err);
 	if (!ret)
-		stop_point("keeper");
+		st_bpf_stop_point("keeper");
 out:
 	for (i = 0; i < STB_NLINKS; i++)
 		if (k.links[i] >= 0)
@@ -1322,7 +1307,7 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	if (ret)
 		goto free;
 	__atomic_store_n(&s->sid, t->host.last_sid, __ATOMIC_SEQ_CST);
-	stop_point("slot");
+	st_bpf_stop_point("slot");
 	ret = session_build(t, req, slot, pidfd, err);
 	if (ret)
 		goto free;
