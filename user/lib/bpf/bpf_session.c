@@ -1147,6 +1147,7 @@ static int attach_run(struct st_tree *t, uint32_t slot, struct stb_sess *s, pid_
 		goto out;
 	}
 	if (s->flags & SYSTRACE_SESSION_F_TREE) {
+		st_bpf_stop_point("link");
 		job.kind = STB_JOB_LINK;
 		ret = st_bpf_job_run(skel, &job, err);
 	}
