@@ -40,7 +40,7 @@ done
 read -r c cp <"$T/child" || fail "the child wrote no pid"
 expect_eq "$cp" "$p" "the child's getppid() is the parent's pid"
 
-SYSTRACE_BPF_STOP=link "$SYSTRACECTL" attach --tree --counters none -q -n ax "$p" >"$T/a.out" 2>"$T/a.err" &
+env SYSTRACE_BPF_STOP=link "$SYSTRACECTL" attach --tree --counters none -q -n ax "$p" >"$T/a.out" 2>"$T/a.err" &
 a=$!
 bpf_stopped "$a" || fail "attach did not stop before its link pass (SYSTRACE_BPF_STOP=link): $(cat "$T/a.err")"
 touch "$T/exec"
