@@ -93,10 +93,6 @@ echo "$w $(awk '/^PPid:/ { print $2 }' "/proc/$cpid/status")" >"$T/att.proc"
 echo $? >"$T/att.rc"
 touch "$T/go"
 wait "$w"
-for ((i = 0; i < 500; i++)); do
-	"$SYSTRACECTL" status --json 2>/dev/null | grep -q '"live_tasks": 0' && break
-	sleep 0.02
-done
 EOF
 rm -f "$T/go"
 PY=$py unshare -p -f --mount-proc bash "$T/attach.sh"
