@@ -13,7 +13,7 @@
 #              refused (exit 4), saying /proc is not the namespace's; no
 #              session is made
 # tags: bpf bpf-quick
-# timeout: 120
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bpf_lib.sh"
 need_bpf
@@ -23,6 +23,9 @@ in_private_bpffs "$@"
 
 cat >"$T/work.py" <<'EOF'
 import os, sys, time
+if sys.argv[1] == "exe":
+    print(sys.executable)
+    sys.exit(0)
 out, go = sys.argv[1], sys.argv[2]
 def put(path, text):
     with open(path + ".tmp", "w") as f:
@@ -43,7 +46,8 @@ wait_go()
 os.waitpid(pid, 0)
 EOF
 export SYSTRACECTL T
-py=$(python3 -c "import sys; print(sys.executable)")
+# python3 itself, not a wrapper script in PATH (whose processes would be traced too).
+py=$(python3 "$T/work.py" exe)
 py=$(readlink -f "$py")
 
 # rows_check JSON OUT N WHAT: the dump's 2 rows carry the pids in OUT (the
