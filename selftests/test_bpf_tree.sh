@@ -21,6 +21,12 @@
 #              new tree (id 1 again): when A ends, its keeper leaves B's
 #              tree alone: B's keeper lock stays, B ends finished with its
 #              10 getppid calls
+#   held       a command holds the tree it read first: reset --all, stopped
+#              between its list and its delete (SYSTRACE_BPF_STOP=change,
+#              test-only), then root removes the tree and B starts in a new
+#              one (id 1 again): the reset deletes nothing of B's (exit 4,
+#              "the pin tree this command read was removed"); B ends
+#              finished with its 10 getppid calls
 #   umask      under umask 0277, start makes the tree and uses it again:
 #              directories 0700, pins 0600, whatever the umask
 # tags: bpf bpf-quick
@@ -161,32 +167,65 @@ expect_eq "$(find "$BPF_TREE" -mindepth 1 -maxdepth 1 -type f | wc -l)" 22 "pins
 
 # --- replaced: a keeper whose tree root removed ---------------------------------
 bpf_wait_keepers 10
+# start_kept NAME: `sites 5 5 0 $T/goNAME` started in the background (its pid
+# in STARTED, its stderr in $T/NAME.err), once its session id is out and its
+# keeper holds keep/.
+start_kept() {
+	"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/go$1" 2>"$T/$1.err" &
+	STARTED=$!
+	for ((i = 0; i < 200; i++)); do
+		[ -n "$(bpf_sid "$T/$1.err" 2>/dev/null)" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
+		sleep 0.05
+	done
+}
+
+# finished_b NAME PID: B (start_kept NAME, pid PID) let go: it exits 0, its
+# session finished with its 10 getppid calls.
+finished_b() {
+	local sid
+	sid=$(bpf_sid "$T/$1.err")
+	touch "$T/go$1"
+	wait "$2"
+	expect_eq "$?" 0 "B's start: exit status ($(cat "$T/$1.err"))"
+	ctl_ok dump "$sid" --json --no-symbols -o "$T/$1.json"
+	expect_eq "$(csvq -f "$T/$1.json" --json get session.state)" finished "B's state"
+	expect_eq "$(csvq -f "$T/$1.json" --json sum sites calls nr=110)" 10 "B's getppid calls"
+	ctl_ok reset --all
+}
+
 ctl_ok reset --all
 rm -r "$BPF_TREE"
-"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/goa" 2>"$T/a.err" &
-a=$!
-for ((i = 0; i < 200; i++)); do
-	[ -n "$(bpf_sid "$T/a.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
-	sleep 0.05
-done
+start_kept a
+a=$STARTED
 rm -r "$BPF_TREE"
-"$SYSTRACECTL" start --backend bpf --counters none -q -- "$PROGS/sites" 5 5 0 "$T/gob" 2>"$T/b.err" &
-b=$!
-for ((i = 0; i < 200; i++)); do
-	[ -n "$(bpf_sid "$T/b.err")" ] && [ -n "$(ls "$BPF_TREE/keep" 2>/dev/null)" ] && break
-	sleep 0.05
-done
+start_kept b
+b=$STARTED
 bsid=$(bpf_sid "$T/b.err")
 expect_eq "$(bpf_sid "$T/a.err") $bsid" "1 1" "A's id and B's, each the first of its tree"
 touch "$T/goa"
 wait "$a"
 sleep 1
 expect_eq "$(ls "$BPF_TREE/keep")" "$bsid" "B's keeper lock once A (of the removed tree) ended"
-touch "$T/gob"
-wait "$b"
-expect_eq "$?" 0 "B's start: exit status"
-ctl_ok dump "$bsid" --json --no-symbols -o "$T/b.json"
-expect_eq "$(csvq -f "$T/b.json" --json get session.state)" finished "B's state"
-expect_eq "$(csvq -f "$T/b.json" --json sum sites calls nr=110)" 10 "B's getppid calls"
-ctl_ok reset --all
+finished_b b "$b"
 
+# --- held: a command whose tree root removed meanwhile -------------------------
+bpf_wait_keepers 10
+rm -r "$BPF_TREE"
+start_kept c
+a=$STARTED
+env SYSTRACE_BPF_STOP=change "$SYSTRACECTL" reset --all >"$T/r.out" 2>"$T/r.err" &
+r=$!
+bpf_stopped "$r" || fail "reset --all did not stop before its delete (SYSTRACE_BPF_STOP=change): $(cat "$T/r.err")"
+rm -r "$BPF_TREE"
+start_kept d
+b=$STARTED
+bsid=$(bpf_sid "$T/d.err")
+expect_eq "$(bpf_sid "$T/c.err") $bsid" "1 1" "A's id and B's, each the first of its tree"
+kill -CONT "$r"
+wait "$r"
+expect_eq "$?" 4 "reset --all of the removed tree: exit status ($(cat "$T/r.err"))"
+expect_contains "$(cat "$T/r.err")" "the pin tree this command read was removed" "reset --all of the removed tree: message"
+expect_eq "$(ls "$BPF_TREE/keep")" "$bsid" "B's keeper lock after the reset of the removed tree"
+touch "$T/goc"
+wait "$a"
+finished_b d "$b"

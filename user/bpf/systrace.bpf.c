@@ -54,6 +54,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define EBUSY			16
 #define PIDTYPE_TGID		1
 #define ANCESTRY_DEPTH		64
+/* Execs of one process between attach's passes whose rows the link pass reaches. */
+#define EXEC_LINK_DEPTH		16
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -1549,6 +1551,32 @@ static __always_inline void attach_task(struct task_struct *task)
 	job.marked++;
 }
 
+/*
+ * The images @task's process exec'd since the attach made its row @row
+ * (between the passes: each exec copied the then unlinked parent), back
+ * along their prev_id to @row, get its parent @parent too.
+ */
+static __always_inline void link_execs(void *procs, struct task_struct *task, __u64 row,
+				       __u64 parent)
+{
+	struct stb_task *t = bpf_task_storage_get(&st_tasks, task, 0, 0);
+	struct stb_proc *p;
+	__u64 id;
+	int i;
+
+	if (!t || t->sid != job.sid)
+		return;
+	id = t->proc_id;
+	for (i = 0; i < EXEC_LINK_DEPTH && id && id != row; i++) {
+		p = bpf_map_lookup_elem(procs, &id);
+		if (!p)
+			return;
+		if (!p->parent_id)
+			p->parent_id = parent;
+		id = p->prev_id;
+	}
+}
+
 /* Links the rows this attach made to their parents' (--tree). */
 static __always_inline void attach_link(struct task_struct *task)
 {
@@ -1563,12 +1591,16 @@ static __always_inline void attach_link(struct task_struct *task)
 		return;
 	p = bpf_map_lookup_elem(procs, row);
 	/* The root's row has no parent; the others', their parent process's. */
-	if (!p || p->parent_id || p->tgid == job.root_tgid)
+	if (!p || p->tgid == job.root_tgid)
 		return;
-	ptgid = BPF_CORE_READ(task, group_leader, real_parent, tgid);
-	prow = bpf_map_lookup_elem(&st_attach_rows, &ptgid);
-	if (prow && *prow)
-		p->parent_id = *prow;
+	if (!p->parent_id) {
+		ptgid = BPF_CORE_READ(task, group_leader, real_parent, tgid);
+		prow = bpf_map_lookup_elem(&st_attach_rows, &ptgid);
+		if (prow && *prow)
+			p->parent_id = *prow;
+	}
+	if (p->parent_id)
+		link_execs(procs, task, *row, p->parent_id);
 }
 
 /*
@@ -1633,5 +1665,35 @@ int st_attach(struct bpf_iter__task *ctx)
 		detach_task(task);
 		break;
 	}
+	return 0;
+}
+
+/* --- the caller's pid namespace ---------------------------------------------- */
+
+/*
+ * Run once by BPF_PROG_TEST_RUN in systracectl's own context: the level and
+ * inode of its pid namespace, and its pid there, as the kernel has them.
+ * /proc cannot tell the level: NSpid counts from the namespace /proc was
+ * mounted for.
+ */
+struct stb_pidns self_pidns;
+
+SEC("raw_tp")
+int st_pidns(void *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct pid *pid = BPF_CORE_READ(task, thread_pid);
+	struct upid up;
+
+	if (!pid)
+		return 0;
+	self_pidns.level = BPF_CORE_READ(pid, level);
+	if (self_pidns.level > 32 ||
+	    bpf_probe_read_kernel(&up, sizeof(up),
+				  (void *)pid + bpf_core_field_offset(struct pid, numbers) +
+				  self_pidns.level * bpf_core_type_size(struct upid)))
+		return 0;
+	self_pidns.inum = BPF_CORE_READ(up.ns, ns.inum);
+	self_pidns.pid = up.nr;
 	return 0;
 }

@@ -320,6 +320,13 @@ struct stb_job {
 	__u64 refused;		/* processes another session follows */
 };
 
+/* systracectl's pid namespace, from the kernel (st_pidns's `self_pidns`). */
+struct stb_pidns {
+	__u32 level;
+	__u32 inum;
+	__u32 pid;		/* its pid there: getpid() */
+};
+
 /*
  * Bytes a row costs against max_mem: its key and value, and the hash
  * map's element header (struct htab_elem, 48 bytes on 64-bit kernels),

@@ -27,10 +27,13 @@
 #define SEEN_MAX	64
 
 /*
- * The sessions this handle has read, with their tokens: a later read of
- * the same id is of the same session, or says it is gone.
+ * The tree this handle read first, held by its directory (never reopened
+ * by path: root may remove it, or mount another bpffs, meanwhile), and the
+ * sessions it has read there, with their tokens: a later read of the same
+ * id is of the same session, or says it is gone.
  */
 struct bpf_be {
+	int tree;
 	struct {
 		uint32_t id;
 		uint8_t token[STB_TOKEN_LEN];
@@ -49,12 +52,32 @@ static int bpf_be_open(void **priv, struct st_err *err)
 		st_err_set(err, ST_ERR_LOCAL, ENOMEM, "backend", NULL);
 		return -ENOMEM;
 	}
+	((struct bpf_be *)*priv)->tree = -1;
 	return 0;
 }
 
 static void bpf_be_close(void *priv)
 {
-	free(priv);
+	struct bpf_be *be = priv;
+
+	if (be && be->tree >= 0)
+		close(be->tree);
+	free(be);
+}
+
+/* The handle's tree: the one it read first, or (none yet) the one at the path, then held. */
+static int tree_open(struct bpf_be *be, struct st_tree *t, bool create, bool *exists,
+		     struct st_err *err)
+{
+	bool found = false;
+	int ret;
+
+	ret = st_tree_open_held(t, be->tree, create, &found, err);
+	if (exists)
+		*exists = found;
+	if (!ret && found && be->tree < 0)
+		be->tree = st_tree_hold(t);
+	return ret;
 }
 
 static int no_session(struct st_err *err, uint32_t id)
@@ -93,11 +116,11 @@ static int token_check(struct bpf_be *be, uint32_t id, const struct stb_sess *s,
  * The tree, read-locked, with what a killed systracectl left settled
  * first. *exists false: there is no tree, hence no session.
  */
-static int view_open(struct st_tree *t, bool *exists, struct st_err *err)
+static int view_open(struct bpf_be *be, struct st_tree *t, bool *exists, struct st_err *err)
 {
 	int ret;
 
-	ret = st_tree_open(t, false, exists, err);
+	ret = tree_open(be, t, false, exists, err);
 	if (ret || !*exists)
 		return ret;
 	ret = st_tree_lock(t, LOCK_SH, err);
@@ -222,7 +245,7 @@ static int session_open(struct bpf_be *be, uint32_t id, struct bpf_session *bs,
 	bool exists;
 	int ret, slot;
 
-	ret = view_open(&t, &exists, err);
+	ret = view_open(be, &t, &exists, err);
 	if (ret)
 		return ret;
 	if (!exists)
@@ -357,7 +380,6 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 	bool exists;
 	int ret;
 
-	(void)priv;
 	memset(st, 0, sizeof(*st));
 	snprintf(st->version, sizeof(st->version), "bpf (libbpf %s; no module loaded)",
 		 libbpf_version_string());
@@ -367,7 +389,7 @@ static int bpf_be_status(void *priv, struct st_status *st, struct st_err *err)
 	st->params.max_procs = l.max_procs;
 	st->params.max_sites = l.max_sites;
 	st->params.max_mem_bytes = l.max_mem;
-	ret = view_open(&t, &exists, err);
+	ret = view_open(priv, &t, &exists, err);
 	if (ret || !exists)
 		return ret;
 	for (i = 0; i < STB_MAX_SESSIONS; i++) {
@@ -393,7 +415,7 @@ static int bpf_be_session_new(void *priv, const struct st_session_req *req,
 	uint32_t slot;
 	int ret;
 
-	ret = st_tree_open(&t, true, NULL, err);
+	ret = tree_open(be, &t, true, NULL, err);
 	if (ret)
 		return ret;
 	ret = st_bpf_session_create(&t, req, &slot, &sid, token, err);
@@ -421,7 +443,8 @@ static int change_open(struct bpf_be *be, uint32_t id, struct st_tree *t, uint32
 	bool exists;
 	int ret, n;
 
-	ret = st_tree_open(t, false, &exists, err);
+	st_bpf_stop_point("change");
+	ret = tree_open(be, t, false, &exists, err);
 	if (ret)
 		return ret;
 	if (!exists)
@@ -494,18 +517,20 @@ static int bpf_be_session_list(void *priv, struct st_session_row **out, size_t *
 	bool exists;
 	int ret;
 
-	(void)priv;
 	*out = NULL;
 	*n = 0;
 	if (interrupted)
 		*interrupted = false;
-	ret = view_open(&t, &exists, err);
+	ret = view_open(priv, &t, &exists, err);
 	if (ret)
 		return ret;
 	for (i = 0; exists && i < STB_MAX_SESSIONS; i++) {
 		if (!sess_exists(&t.sess[i]))
 			continue;
-		ret = session_take(&t, (uint32_t)i, &bs[cnt], err);
+		/* Listed, then changed by id (reset --all, a name): the same session. */
+		ret = token_check(priv, (uint32_t)t.sess[i].sid, &t.sess[i], err);
+		if (!ret)
+			ret = session_take(&t, (uint32_t)i, &bs[cnt], err);
 		if (ret)
 			break;
 		cnt++;
@@ -954,7 +979,7 @@ static int bpf_be_log_read(void *priv, uint32_t id, struct st_log *log, size_t *
 	uint32_t cpu, key;
 
 	*n = 0;
-	ret = view_open(&t, &exists, err);
+	ret = view_open(priv, &t, &exists, err);
 	if (ret)
 		return ret;
 	if (!exists)

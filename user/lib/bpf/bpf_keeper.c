@@ -125,23 +125,10 @@ static int notify_event(void *ctx, void *data, size_t size)
 
 /*
  * Cuts the finished session's maps; with the tree's lock, from a fresh
- * open of its directory (the creator's open file may still be locked).
+ * open of its own directory (the creator's open file may still be locked),
+ * never of the path: root may have removed the tree and a start made
+ * another since. The session at its slot must still be the keeper's token's.
  */
-/*
- * Whether the tree opened by path is the keeper's own: the same directory
- * (root may have removed the tree and a start made another since) and,
- * at its slot, the session of the keeper's token.
- */
-static bool tree_mine(const struct st_tree *t, const struct st_keeper *k,
-		      const struct stb_sess *own)
-{
-	struct stat a, b;
-
-	return !fstat(t->dir, &a) && !fstat(k->tree, &b) && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino &&
-	       !memcmp(t->sess[k->slot].token, own->token, sizeof(own->token));
-}
-
 static void keeper_finish(struct st_keeper *k, const struct stb_sess *own)
 {
 	struct st_cut c = { .fd = { -1, -1, -1, -1 } };
@@ -151,7 +138,8 @@ static void keeper_finish(struct st_keeper *k, const struct stb_sess *own)
 	bool exists = false, cut = false;
 	int i;
 
-	if (!st_tree_open(&t, false, &exists, &err) && exists && !tree_mine(&t, k, own)) {
+	if (!st_tree_open_held(&t, k->tree, false, &exists, &err) && exists &&
+	    memcmp(t.sess[k->slot].token, own->token, sizeof(own->token))) {
 		st_tree_close(&t);
 		exists = false;
 	}

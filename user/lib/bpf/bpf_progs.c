@@ -58,7 +58,7 @@ static int bpf_refused(struct st_err *err, int ret, const char *what)
 int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrace_bpf **out,
 		      struct st_err *err)
 {
-	struct bpf_program *progs[STB_NLINKS + 1];
+	struct bpf_program *progs[STB_NLINKS + 2];
 	struct bpf_map *shared[ST_M_COUNT] = { 0 };
 	struct systrace_bpf *skel;
 	unsigned int i;
@@ -78,10 +78,12 @@ int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrac
 	progs[STB_LINK_EXIT] = skel->progs.st_exit;
 	progs[STB_LINK_SWITCH] = skel->progs.st_switch;
 	progs[STB_NLINKS] = skel->progs.st_attach;
-	for (i = 0; i <= STB_NLINKS; i++)
+	progs[STB_NLINKS + 1] = skel->progs.st_pidns;
+	for (i = 0; i <= STB_NLINKS + 1; i++)
 		bpf_program__set_autoload(progs[i], !!(mask & (1U << i)));
 	bpf_map__set_autocreate(skel->maps.st_attach_rows, !!(mask & ST_BPF_PROG_ITER));
-	bpf_map__set_autocreate(skel->maps.st_scratch, !!(mask & ~(1U << STB_LINK_SWITCH)));
+	bpf_map__set_autocreate(skel->maps.st_scratch,
+				!!(mask & ~((1U << STB_LINK_SWITCH) | ST_BPF_PROG_PIDNS)));
 	shared[ST_M_TASKS] = skel->maps.st_tasks;
 	shared[ST_M_SESSIONS] = skel->maps.st_sessions;
 	shared[ST_M_PROCS] = skel->maps.st_procs;
@@ -104,7 +106,8 @@ int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrac
 	}
 	ret = systrace_bpf__load(skel);
 	if (ret) {
-		bpf_refused(err, ret, mask & ST_BPF_PROG_ITER ? "st_attach" : "set");
+		bpf_refused(err, ret, mask & ST_BPF_PROG_ITER ? "st_attach" :
+				      mask & ST_BPF_PROG_PIDNS ? "st_pidns" : "set");
 		goto fail;
 	}
 	*out = skel;
@@ -492,3 +495,34 @@ int st_bpf_job_run(struct systrace_bpf *skel, struct stb_job *job, struct st_err
 	return 0;
 }
 
+
+/* --- the caller's pid namespace ---------------------------------------------- */
+
+int st_bpf_pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
+		      struct st_err *err)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct systrace_bpf *skel;
+	struct stb_pidns ns;
+	int ret;
+
+	ret = st_bpf_progs_load(t, ST_BPF_PROG_PIDNS, &skel, err);
+	if (ret)
+		return ret;
+	ret = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.st_pidns), &opts);
+	ns = skel->bss->self_pidns;
+	systrace_bpf__destroy(skel);
+	if (ret) {
+		st_err_set(err, ST_ERR_KERNEL, errno, "BPF test run", "st_pidns");
+		return -errno;
+	}
+	if (ns.pid != (uint32_t)getpid()) {
+		st_err_set(err, ST_ERR_KERNEL, EIO, "st_pidns",
+			   "the kernel gave pid %u in this pid namespace, not %d", ns.pid,
+			   (int)getpid());
+		return -EIO;
+	}
+	*level = ns.level;
+	*inum = ns.inum;
+	return 0;
+}

@@ -128,39 +128,25 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* This process's pid namespace: its level (NSpid fields - 1) and inode. */
-static int pidns_self(uint32_t *level, uint32_t *inum)
+/*
+ * This process's pid namespace, whose pids the rows carry: that of the
+ * pids the user names and /proc shows, so /proc must be mounted for it.
+ */
+static int pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
+		      struct st_err *err)
 {
-	char line[256];
-	struct stat st;
-	FILE *f;
-	int n = -1;
+	char self[32] = "";
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
 
-	if (stat("/proc/self/ns/pid", &st))
-		return -errno;
-	*inum = (uint32_t)st.st_ino;
-	f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + 6, *end;
-
-		if (strncmp(line, "NSpid:", 6))
-			continue;
-		n = 0;
-		for (;;) {
-			strtoul(p, &end, 10);
-			if (end == p)
-				break;
-			n++;
-			p = end;
-		}
+	if (n <= 0 || strtol(self, NULL, 10) != getpid()) {
+		st_err_set(err, ST_ERR_REFUSED, EINVAL, "session",
+			   "/proc is not mounted for this process's pid namespace (its pid is %d "
+			   "here, /proc/self is %s): pids would not match; mount a /proc of its "
+			   "own first (unshare --pid --fork --mount-proc does)", (int)getpid(),
+			   n > 0 ? self : "missing");
+		return -EINVAL;
 	}
-	fclose(f);
-	if (n < 1)
-		return -ENOENT;
-	*level = (uint32_t)(n - 1);
-	return 0;
+	return st_bpf_pidns_self(t, level, inum, err);
 }
 
 /* --- cutting a finished session's maps to its rows --------------------------- */
@@ -393,21 +379,6 @@ int st_bpf_session_cut(struct st_tree *t, uint32_t slot, struct st_err *err)
 	return ret;
 }
 
-/*
- * Testing: SYSTRACE_BPF_STOP=POINT stops the maker there (SIGSTOP), for a
- * test to kill it at a known point: "slot" (marked CREATING), "maps" (its
- * maps made and the programs held), "keeper" (its keeper running, not yet
- * committed); and a detach (or a settle's) there: "detach" (the session
- * marked DETACHED, its tasks not yet let go nor its maps cut).
- */
-static void stop_point(const char *point)
-{
-	const char *want = getenv("SYSTRACE_BPF_STOP");
-
-	if (want && !strcmp(want, point))
-		raise(SIGSTOP);
-}
-
 /* --- freeing, detaching, settling -------------------------------------------- */
 
 /* Takes the session's maps out of the tree's arrays; its slot is free. Under LOCK_EX. */
@@ -537,7 +508,7 @@ int st_bpf_session_detach(struct st_tree *t, uint32_t slot, uint64_t sid,
 	}
 	keeper_id(s, k);
 	__atomic_store_n(&s->state, STB_SESS_DETACHED, __ATOMIC_SEQ_CST);
-	stop_point("detach");
+	st_bpf_stop_point("detach");
 	return detach_finish(t, slot, err);
 }
 
@@ -1176,6 +1147,7 @@ static int attach_run(struct st_tree *t, uint32_t slot, struct stb_sess *s, pid_
 		goto out;
 	}
 	if (s->flags & SYSTRACE_SESSION_F_TREE) {
+		st_bpf_stop_point("link");
 		job.kind = STB_JOB_LINK;
 		ret = st_bpf_job_run(skel, &job, err);
 	}
@@ -1217,7 +1189,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	if (ret)
 		goto out;
 	st_bpf_misses_now(t, s->miss_base);
-	stop_point("maps");
+	st_bpf_stop_point("maps");
 	if (req->flags & SYSTRACE_SESSION_F_ON_EXEC) {
 		struct stb_task root = { .sid = s->sid, .slot = slot, .state = STB_TASK_PENDING };
 
@@ -1235,7 +1207,7 @@ static int session_build(struct st_tree *t, const struct st_session_req *req, ui
 	}
 	ret = st_bpf_keeper_spawn(t, &k, err);
 	if (!ret)
-		stop_point("keeper");
+		st_bpf_stop_point("keeper");
 out:
 	for (i = 0; i < STB_NLINKS; i++)
 		if (k.links[i] >= 0)
@@ -1288,11 +1260,9 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	ret = req_check(req, &l, ncpus > 0 ? ncpus : 1, err);
 	if (ret)
 		return ret;
-	ret = pidns_self(&level, &inum);
-	if (ret) {
-		st_err_set(err, ST_ERR_LOCAL, -ret, "/proc/self/status", "no NSpid line");
+	ret = pidns_self(t, &level, &inum, err);
+	if (ret)
 		return ret;
-	}
 	ret = st_tree_lock(t, LOCK_EX, err);
 	if (ret)
 		return ret;
@@ -1338,7 +1308,7 @@ int st_bpf_session_create(struct st_tree *t, const struct st_session_req *req,
 	if (ret)
 		goto free;
 	__atomic_store_n(&s->sid, t->host.last_sid, __ATOMIC_SEQ_CST);
-	stop_point("slot");
+	st_bpf_stop_point("slot");
 	ret = session_build(t, req, slot, pidfd, err);
 	if (ret)
 		goto free;

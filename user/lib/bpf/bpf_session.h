@@ -98,6 +98,7 @@ struct systrace_bpf;
 /* Masks of programs: a bit per STB_LINK_*, and the iterator. */
 #define ST_BPF_CORE_LINKS	((1U << STB_LINK_SWITCH) - 1)
 #define ST_BPF_PROG_ITER	(1U << STB_NLINKS)
+#define ST_BPF_PROG_PIDNS	(1U << (STB_NLINKS + 1))
 
 /* The programs of @mask loaded against the tree's maps; ST_ERR_BPF when refused. */
 int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrace_bpf **out,
@@ -107,6 +108,12 @@ int st_bpf_progs_load(const struct st_tree *t, unsigned int mask, struct systrac
  * keeper holds, taken by id, or made and their ids written to the host entry.
  */
 int st_bpf_links_hold(struct st_tree *t, unsigned int mask, int fds[STB_NLINKS],
+		      struct st_err *err);
+/*
+ * The level and inode of this process's pid namespace, read by the kernel
+ * (st_pidns): /proc's NSpid starts at the namespace /proc is mounted for.
+ */
+int st_bpf_pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
 		      struct st_err *err);
 /* Runs the iterator once over every task with @job; its result back in @job. */
 int st_bpf_job_run(struct systrace_bpf *skel, struct stb_job *job, struct st_err *err);

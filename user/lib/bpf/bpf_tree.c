@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -637,7 +638,38 @@ static int tree_ensure(struct st_tree *t, struct st_err *err)
 	return ret;
 }
 
+/* The directory @held, opened again (a file of its own); gone when it was removed. */
+static int held_open(int held, struct st_err *err)
+{
+	struct stat st;
+	int dir;
+
+	if (fstat(held, &st))
+		return st_bpf_errno(err, errno, "stat", ST_TREE);
+	if (st.st_nlink == 0) {
+		st_err_set(err, ST_ERR_NOSESSION, ESTALE, ST_TREE,
+			   "the pin tree this command read was removed since (rm -r " ST_TREE
+			   "): its sessions are gone");
+		return -ESTALE;
+	}
+	dir = openat(held, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return st_bpf_errno(err, errno, "open", ST_TREE);
+	return dir;
+}
+
+int st_tree_hold(const struct st_tree *t)
+{
+	return t->dir >= 0 ? openat(t->dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+}
+
 int st_tree_open(struct st_tree *t, bool create, bool *exists, struct st_err *err)
+{
+	return st_tree_open_held(t, -1, create, exists, err);
+}
+
+int st_tree_open_held(struct st_tree *t, int held, bool create, bool *exists,
+		      struct st_err *err)
 {
 	unsigned int pins;
 	int bpffs = -1, ret;
@@ -646,12 +678,16 @@ int st_tree_open(struct st_tree *t, bool create, bool *exists, struct st_err *er
 	tree_init(t);
 	if (exists)
 		*exists = false;
-	ret = bpffs_open(create, &bpffs, err);
-	if (ret || bpffs < 0)
-		return ret;
-	t->dir = dir_open(bpffs, create, err);
-	close(bpffs);
-	if (t->dir == -ENOENT) {
+	if (held >= 0) {
+		t->dir = held_open(held, err);
+	} else {
+		ret = bpffs_open(create, &bpffs, err);
+		if (ret || bpffs < 0)
+			return ret;
+		t->dir = dir_open(bpffs, create, err);
+		close(bpffs);
+	}
+	if (t->dir == -ENOENT && held < 0) {
 		t->dir = -1;
 		return 0;
 	}
@@ -684,6 +720,14 @@ int st_tree_open(struct st_tree *t, bool create, bool *exists, struct st_err *er
 fail:
 	st_tree_close(t);
 	return ret;
+}
+
+void st_bpf_stop_point(const char *point)
+{
+	const char *want = getenv("SYSTRACE_BPF_STOP");
+
+	if (want && !strcmp(want, point))
+		raise(SIGSTOP);
 }
 
 void st_tree_close(struct st_tree *t)

@@ -64,7 +64,22 @@ struct st_tree {
  * layout, and any entry it does not know.
  */
 int st_tree_open(struct st_tree *t, bool create, bool *exists, struct st_err *err);
+/*
+ * st_tree_open(), but of the directory @held (st_tree_hold()) when it is
+ * not -1, never by the path: the tree a command read first, whatever root
+ * removed or mounted at /sys/fs/bpf since. ST_ERR_NOSESSION when that tree
+ * was removed.
+ */
+int st_tree_open_held(struct st_tree *t, int held, bool create, bool *exists,
+		      struct st_err *err);
+/* An open file of the open tree's directory, its own (no lock shared); -1 on failure. */
+int st_tree_hold(const struct st_tree *t);
 void st_tree_close(struct st_tree *t);
+/*
+ * Testing: SYSTRACE_BPF_STOP=POINT stops this process there (SIGSTOP), for
+ * a test to act at a known point (bpf_session.c and backend_bpf.c name them).
+ */
+void st_bpf_stop_point(const char *point);
 /* flock() the tree: LOCK_SH, LOCK_EX or LOCK_UN. Waits; -errno. */
 int st_tree_lock(struct st_tree *t, int how, struct st_err *err);
 
