@@ -21,6 +21,7 @@
 #include "core.h"
 #include "replies.h"
 #include "compat.h"
+#include "paths.h"
 
 static struct genl_family st_family;
 
@@ -45,6 +46,7 @@ static const struct nla_policy st_session_new_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, SYSTRACE_SESSION_F_ALL),
 	[SYSTRACE_A_COUNTERS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_COUNTERS_MAX),
 	[SYSTRACE_A_LOG_BUFFER] = NLA_POLICY_FULL_RANGE(NLA_U32, &st_log_range),
+	[SYSTRACE_A_PATHS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_PATHS_MAX),
 };
 
 /* Dump state, kept in cb->ctx between the messages of one dump. */
@@ -54,7 +56,10 @@ struct st_dump_ctx {
 		struct {
 			/* last row emitted, or the sites' owner */
 			struct st_proc *proc;
-			struct st_site *site;	/* last site emitted of ->proc */
+			union {			/* last row emitted of ->proc */
+				struct st_site *site;
+				struct st_path *path;
+			};
 		};
 		struct {
 			u64 budget;		/* events the dump may return */
@@ -168,6 +173,7 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
 	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE, log_bytes = 0;
+	u32 paths = SYSTRACE_PATHS_ERRORS;
 	const char *name = NULL;
 	struct st_session *s;
 	int ret, bad;
@@ -193,9 +199,12 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		counters = nla_get_u32(attrs[SYSTRACE_A_COUNTERS]);
 	if (attrs[SYSTRACE_A_LOG_BUFFER])
 		log_bytes = nla_get_u32(attrs[SYSTRACE_A_LOG_BUFFER]);
+	if (attrs[SYSTRACE_A_PATHS])
+		paths = nla_get_u32(attrs[SYSTRACE_A_PATHS]);
 
 	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
-			     counters, log_bytes, &s, &bad, info->extack);
+			     counters, log_bytes, paths, &s, &bad,
+			     info->extack);
 	if (ret) {
 		/* Only an attribute the rejection is about. */
 		if (bad && attrs[bad])
@@ -495,6 +504,43 @@ full:
 	return st_table_end(skb, hdr, rows, site);
 }
 
+static int st_nl_path_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct st_dump_ctx *ctx = st_ctx(cb);
+	struct st_path *row = NULL;
+	struct st_proc *p;
+	int rows = 0;
+	void *hdr;
+
+	if (ctx->err)
+		return st_nl_table_error(cb);
+	cond_resched();
+	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PATH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	rcu_read_lock();
+	if (!ctx->started) {
+		ctx->proc = st_first_proc(ctx->s);
+		ctx->started = true;
+	}
+	for (p = ctx->proc; p; p = st_next_proc(p)) {
+		ctx->proc = p;
+		row = ctx->path ? st_next(ctx->path->next) : st_next(p->paths);
+		for (; row; row = st_next(row->next)) {
+			if (st_nl_put_path(skb, p, row))
+				goto full;
+			ctx->path = row;
+			rows++;
+		}
+		ctx->path = NULL;
+	}
+	ctx->proc = NULL;
+full:
+	rcu_read_unlock();
+	return st_table_end(skb, hdr, rows, row);
+}
+
 /*
  * The log's events, taken out of its buffers: no NLM_F_DUMP_INTR, since
  * each event is returned once whatever the rows do meanwhile.
@@ -586,6 +632,14 @@ static const struct genl_ops st_nl_ops[] = {
 		.maxattr = SYSTRACE_A_MAX,
 		.start = st_nl_table_start,
 		.dumpit = st_nl_log_read_dumpit,
+		.done = st_nl_table_done,
+	},
+	{
+		.cmd = SYSTRACE_CMD_PATH_GET,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.start = st_nl_table_start,
+		.dumpit = st_nl_path_get_dumpit,
 		.done = st_nl_table_done,
 	},
 };
