@@ -99,6 +99,10 @@ struct st_session_row {
 	uint32_t log_buffer;		/* log bytes per CPU; 0: no log */
 	bool has_counter_value;
 	uint64_t counter_value;
+	/* The module's paths of file calls: has_paths when it counts them. */
+	bool has_paths;
+	uint32_t paths_mode;		/* enum st_paths_mode */
+	uint64_t dropped_paths;
 };
 
 struct st_proc_row {
