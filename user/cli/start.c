@@ -44,7 +44,7 @@ const char start_usage[] =
 	"                        the module when it is loaded, else bpf)\n"
 	"  --paths MODE          which file calls' paths are counted per site and\n"
 	"                        result (report paths): errors (default: the failed\n"
-	"                        calls), all, off; the BPF backend counts them\n"
+	"                        calls), all, off\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  --no-save             keep the finished session in the tracer instead\n"
 	"                        of saving it into the run store (docs/store.md;\n"
