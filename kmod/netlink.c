@@ -54,12 +54,9 @@ struct st_dump_ctx {
 	struct st_session *s;
 	union {
 		struct {
-			/* last row emitted, or the sites' owner */
+			/* last row emitted, or the rows' owner */
 			struct st_proc *proc;
-			union {			/* last row emitted of ->proc */
-				struct st_site *site;
-				struct st_path *path;
-			};
+			void *row;		/* last row emitted of ->proc */
 		};
 		struct {
 			u64 budget;		/* events the dump may return */
@@ -465,19 +462,30 @@ static int st_nl_proc_get_dumpit(struct sk_buff *skb,
 	return st_table_end(skb, hdr, rows, p);
 }
 
-static int st_nl_site_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
+/*
+ * A table of rows per process image (sites, paths): the images in order,
+ * each image's rows in order, resumed after the last row sent.
+ */
+struct st_rows_kind {
+	u8 cmd;
+	void *(*first)(struct st_proc *p);
+	void *(*next)(void *row);
+	int (*put)(struct sk_buff *skb, struct st_proc *p, void *row);
+};
+
+static int st_nl_rows_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct st_rows_kind *k)
 {
 	struct st_dump_ctx *ctx = st_ctx(cb);
 	struct st_proc *p;
-	struct st_site *site = NULL;
+	void *row = NULL;
 	int rows = 0;
 	void *hdr;
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
 	cond_resched();
-	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
+	hdr = st_table_msg(skb, cb, k->cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	rcu_read_lock();
@@ -487,58 +495,76 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 	}
 	for (p = ctx->proc; p; p = st_next_proc(p)) {
 		ctx->proc = p;
-		site = ctx->site ? st_next(ctx->site->next) :
-				   st_next(p->sites);
-		for (; site; site = st_next(site->next)) {
-			if (st_nl_put_site(skb, p, site))
+		row = ctx->row ? k->next(ctx->row) : k->first(p);
+		for (; row; row = k->next(row)) {
+			if (k->put(skb, p, row))
 				goto full;
-			ctx->site = site;
+			ctx->row = row;
 			rows++;
 		}
-		ctx->site = NULL;
+		ctx->row = NULL;
 	}
 	/* Every row sent: the next call finds nothing and ends the dump. */
 	ctx->proc = NULL;
 full:
 	rcu_read_unlock();
-	return st_table_end(skb, hdr, rows, site);
+	return st_table_end(skb, hdr, rows, row);
 }
+
+static void *st_site_first(struct st_proc *p)
+{
+	return st_next(p->sites);
+}
+
+static void *st_site_next(void *row)
+{
+	return st_next(((struct st_site *)row)->next);
+}
+
+static int st_site_put(struct sk_buff *skb, struct st_proc *p, void *row)
+{
+	return st_nl_put_site(skb, p, row);
+}
+
+static const struct st_rows_kind st_site_rows = {
+	.cmd = SYSTRACE_CMD_SITE_GET,
+	.first = st_site_first,
+	.next = st_site_next,
+	.put = st_site_put,
+};
+
+static int st_nl_site_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return st_nl_rows_dumpit(skb, cb, &st_site_rows);
+}
+
+static void *st_path_first(struct st_proc *p)
+{
+	return st_next(p->paths);
+}
+
+static void *st_path_next(void *row)
+{
+	return st_next(((struct st_path *)row)->next);
+}
+
+static int st_path_put(struct sk_buff *skb, struct st_proc *p, void *row)
+{
+	return st_nl_put_path(skb, p, row);
+}
+
+static const struct st_rows_kind st_path_rows = {
+	.cmd = SYSTRACE_CMD_PATH_GET,
+	.first = st_path_first,
+	.next = st_path_next,
+	.put = st_path_put,
+};
 
 static int st_nl_path_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	struct st_dump_ctx *ctx = st_ctx(cb);
-	struct st_path *row = NULL;
-	struct st_proc *p;
-	int rows = 0;
-	void *hdr;
-
-	if (ctx->err)
-		return st_nl_table_error(cb);
-	cond_resched();
-	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_PATH_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	rcu_read_lock();
-	if (!ctx->started) {
-		ctx->proc = st_first_proc(ctx->s);
-		ctx->started = true;
-	}
-	for (p = ctx->proc; p; p = st_next_proc(p)) {
-		ctx->proc = p;
-		row = ctx->path ? st_next(ctx->path->next) : st_next(p->paths);
-		for (; row; row = st_next(row->next)) {
-			if (st_nl_put_path(skb, p, row))
-				goto full;
-			ctx->path = row;
-			rows++;
-		}
-		ctx->path = NULL;
-	}
-	ctx->proc = NULL;
-full:
-	rcu_read_unlock();
-	return st_table_end(skb, hdr, rows, row);
+	return st_nl_rows_dumpit(skb, cb, &st_path_rows);
 }
 
 /*
