@@ -407,26 +407,9 @@ int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 	return ret;
 }
 
-#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
-
-/* One path key, whatever its count: (proc_id, addr, abi, nr, err, kind, path). */
 static int path_key_cmp(const void *a, const void *b)
 {
-	const struct st_path_row *x = a, *y = b;
-
-	if (x->proc_id != y->proc_id)
-		return CMP(x->proc_id, y->proc_id);
-	if (x->addr != y->addr)
-		return CMP(x->addr, y->addr);
-	if (x->abi != y->abi)
-		return CMP(x->abi, y->abi);
-	if (x->nr != y->nr)
-		return CMP(x->nr, y->nr);
-	if (x->err != y->err)
-		return CMP(x->err, y->err);
-	if (x->kind != y->kind)
-		return CMP(x->kind, y->kind);
-	return strcmp(x->path ? x->path : "", y->path ? y->path : "");
+	return st_path_row_cmp(a, b);
 }
 
 /*

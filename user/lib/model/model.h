@@ -288,6 +288,12 @@ struct st_path_row {
 /* What a path row shows for its path: the path, or "<longer than 255 bytes>", "<unreadable>". */
 const char *st_path_shown(const struct st_path_row *r);
 
+/*
+ * The order of path rows by their key, whatever their counts: kind, path,
+ * abi, nr, err, proc_id, addr. 0: the same key.
+ */
+int st_path_row_cmp(const struct st_path_row *x, const struct st_path_row *y);
+
 /* A whole session as one dump returns it. */
 struct st_dump {
 	struct st_session_row session;
