@@ -20,6 +20,7 @@ struct pid_namespace;
 struct linux_binprm;
 struct perf_event;
 struct st_counter;
+struct st_path;
 struct netlink_ext_ack;
 struct vm_area_struct;
 struct mm_struct;
@@ -164,6 +165,7 @@ struct st_proc {
 	atomic64_t log_seq;		/* log: the image's next event ordinal */
 	bool pinned_exit;		/* a thread exited while pinned, */
 	u32 pinned_code;		/* the last with this wait status */
+	struct st_path *paths, *paths_tail;	/* paths.c; RCU readers */
 
 	struct st_proc_counts c;
 	struct st_acct acct;
@@ -202,6 +204,11 @@ struct st_thread {
 	u64 last_addr;			/* compared without reading the site */
 	u32 last_nr;
 	u8 last_abi;
+	u8 paths;			/* its session's enum systrace_paths */
+	bool path_call;			/* the call in flight takes path_ptr */
+	unsigned long path_ptr;
+	struct st_chash phash;		/* paths.c's rows, owner-only */
+	u32 npaths;
 
 	struct st_proc_counts c;
 	struct st_acct base;		/* task accounting when it joined */
@@ -255,6 +262,8 @@ struct st_session {
 	atomic_t gen;			/* bumped by every new row */
 	atomic64_t stats[ST_NSTATS];
 	struct st_log *log;		/* NULL: no temporal log (log.c) */
+	u8 paths;			/* enum systrace_paths */
+	atomic64_t dropped_paths;	/* file calls whose path has no row */
 };
 
 /* Sums over a process image's merged data and its live threads. */
@@ -374,7 +383,7 @@ int st_attach(struct st_session *s, struct task_struct *task,
 extern struct mutex st_mutex;
 extern struct list_head st_sessions;
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   u32 log_bytes, struct st_session **out, int *bad,
+		   u32 log_bytes, u32 paths, struct st_session **out, int *bad,
 		   struct netlink_ext_ack *extack);
 
 /* The temporal log (log.c). */

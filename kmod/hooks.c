@@ -17,6 +17,7 @@
 #include <linux/sched/coredump.h>
 #include "core.h"
 #include "hot.h"
+#include "paths.h"
 
 /*
  * The syscall probes disable preemption themselves. On 6.1 and 6.12 the
@@ -50,10 +51,13 @@ static void st_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	st_probe_begin();
 	t = st_thread_current();
 	if (t && t->proc && id >= 0) {
-		if (unlikely(t->cur.ts))
+		if (unlikely(t->cur.ts)) {
 			st_tsite_account(t, 0, st_tclock(t));
+			st_path_lost(t);
+		}
 		t->cur.ts = st_tsite_get(t, regs, id);
 		t->cur.start_ns = st_tclock(t);
+		st_path_enter(t, regs, id);
 	}
 	st_probe_end();
 }
@@ -69,8 +73,13 @@ static void st_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	st_probe_begin();
 	t = st_thread_current();
 	if (t) {
-		if (t->cur.ts)
+		struct st_tsite *ts = t->cur.ts;
+
+		if (ts) {
 			st_tsite_account(t, ret, st_tclock(t));
+			if (unlikely(t->path_call))
+				st_path_exit(t, ts, ret, NULL);
+		}
 		/* The thread goes back to user mode now: it runs what waits. */
 		if (unlikely(READ_ONCE(t->defer)))
 			st_defer_queue(t);
@@ -139,8 +148,13 @@ static void st_probe_exec(void *data, struct task_struct *task,
 	s = t->s;
 	old = t->proc;
 	/* execve's own exit runs in the new image; it belongs to the old. */
-	if (old && t->cur.ts)
+	if (old && t->cur.ts) {
+		struct st_tsite *ts = t->cur.ts;
+
 		st_tsite_account(t, 0, st_tclock(t));
+		if (t->path_call)
+			st_path_exit(t, ts, 0, bprm->filename);
+	}
 	/*
 	 * An image the session's creator could not ptrace is not traced, as
 	 * perf stops counting it: begin_new_exec() left the new mm
@@ -211,8 +225,10 @@ static void st_probe_exit(void *data, struct task_struct *task)
 	if (!t)
 		goto out;
 	/* exit and exit_group never return: complete them here. */
-	if (t->proc && t->cur.ts)
+	if (t->proc && t->cur.ts) {
 		st_tsite_account(t, 0, st_tclock(t));
+		st_path_lost(t);
+	}
 	if (!st_thread_own(t))
 		goto out;
 	p = t->proc;

@@ -21,6 +21,7 @@
 #include "core.h"
 #include "replies.h"
 #include "compat.h"
+#include "paths.h"
 
 static struct genl_family st_family;
 
@@ -45,6 +46,7 @@ static const struct nla_policy st_session_new_policy[SYSTRACE_A_MAX + 1] = {
 	[SYSTRACE_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, SYSTRACE_SESSION_F_ALL),
 	[SYSTRACE_A_COUNTERS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_COUNTERS_MAX),
 	[SYSTRACE_A_LOG_BUFFER] = NLA_POLICY_FULL_RANGE(NLA_U32, &st_log_range),
+	[SYSTRACE_A_PATHS] = NLA_POLICY_MAX(NLA_U32, SYSTRACE_PATHS_MAX),
 };
 
 /* Dump state, kept in cb->ctx between the messages of one dump. */
@@ -52,9 +54,9 @@ struct st_dump_ctx {
 	struct st_session *s;
 	union {
 		struct {
-			/* last row emitted, or the sites' owner */
+			/* last row emitted, or the rows' owner */
 			struct st_proc *proc;
-			struct st_site *site;	/* last site emitted of ->proc */
+			void *row;		/* last row emitted of ->proc */
 		};
 		struct {
 			u64 budget;		/* events the dump may return */
@@ -168,6 +170,7 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
 	u32 flags = 0, counters = SYSTRACE_COUNTERS_NONE, log_bytes = 0;
+	u32 paths = SYSTRACE_PATHS_ERRORS;
 	const char *name = NULL;
 	struct st_session *s;
 	int ret, bad;
@@ -193,9 +196,12 @@ static int st_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		counters = nla_get_u32(attrs[SYSTRACE_A_COUNTERS]);
 	if (attrs[SYSTRACE_A_LOG_BUFFER])
 		log_bytes = nla_get_u32(attrs[SYSTRACE_A_LOG_BUFFER]);
+	if (attrs[SYSTRACE_A_PATHS])
+		paths = nla_get_u32(attrs[SYSTRACE_A_PATHS]);
 
 	ret = st_session_new(nla_get_u32(attrs[SYSTRACE_A_PID]), name, flags,
-			     counters, log_bytes, &s, &bad, info->extack);
+			     counters, log_bytes, paths, &s, &bad,
+			     info->extack);
 	if (ret) {
 		/* Only an attribute the rejection is about. */
 		if (bad && attrs[bad])
@@ -456,19 +462,30 @@ static int st_nl_proc_get_dumpit(struct sk_buff *skb,
 	return st_table_end(skb, hdr, rows, p);
 }
 
-static int st_nl_site_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
+/*
+ * A table of rows per process image (sites, paths): the images in order,
+ * each image's rows in order, resumed after the last row sent.
+ */
+struct st_rows_kind {
+	u8 cmd;
+	void *(*first)(struct st_proc *p);
+	void *(*next)(void *row);
+	int (*put)(struct sk_buff *skb, struct st_proc *p, void *row);
+};
+
+static int st_nl_rows_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct st_rows_kind *k)
 {
 	struct st_dump_ctx *ctx = st_ctx(cb);
 	struct st_proc *p;
-	struct st_site *site = NULL;
+	void *row = NULL;
 	int rows = 0;
 	void *hdr;
 
 	if (ctx->err)
 		return st_nl_table_error(cb);
 	cond_resched();
-	hdr = st_table_msg(skb, cb, SYSTRACE_CMD_SITE_GET);
+	hdr = st_table_msg(skb, cb, k->cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	rcu_read_lock();
@@ -478,21 +495,76 @@ static int st_nl_site_get_dumpit(struct sk_buff *skb,
 	}
 	for (p = ctx->proc; p; p = st_next_proc(p)) {
 		ctx->proc = p;
-		site = ctx->site ? st_next(ctx->site->next) :
-				   st_next(p->sites);
-		for (; site; site = st_next(site->next)) {
-			if (st_nl_put_site(skb, p, site))
+		row = ctx->row ? k->next(ctx->row) : k->first(p);
+		for (; row; row = k->next(row)) {
+			if (k->put(skb, p, row))
 				goto full;
-			ctx->site = site;
+			ctx->row = row;
 			rows++;
 		}
-		ctx->site = NULL;
+		ctx->row = NULL;
 	}
 	/* Every row sent: the next call finds nothing and ends the dump. */
 	ctx->proc = NULL;
 full:
 	rcu_read_unlock();
-	return st_table_end(skb, hdr, rows, site);
+	return st_table_end(skb, hdr, rows, row);
+}
+
+static void *st_site_first(struct st_proc *p)
+{
+	return st_next(p->sites);
+}
+
+static void *st_site_next(void *row)
+{
+	return st_next(((struct st_site *)row)->next);
+}
+
+static int st_site_put(struct sk_buff *skb, struct st_proc *p, void *row)
+{
+	return st_nl_put_site(skb, p, row);
+}
+
+static const struct st_rows_kind st_site_rows = {
+	.cmd = SYSTRACE_CMD_SITE_GET,
+	.first = st_site_first,
+	.next = st_site_next,
+	.put = st_site_put,
+};
+
+static int st_nl_site_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return st_nl_rows_dumpit(skb, cb, &st_site_rows);
+}
+
+static void *st_path_first(struct st_proc *p)
+{
+	return st_next(p->paths);
+}
+
+static void *st_path_next(void *row)
+{
+	return st_next(((struct st_path *)row)->next);
+}
+
+static int st_path_put(struct sk_buff *skb, struct st_proc *p, void *row)
+{
+	return st_nl_put_path(skb, p, row);
+}
+
+static const struct st_rows_kind st_path_rows = {
+	.cmd = SYSTRACE_CMD_PATH_GET,
+	.first = st_path_first,
+	.next = st_path_next,
+	.put = st_path_put,
+};
+
+static int st_nl_path_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return st_nl_rows_dumpit(skb, cb, &st_path_rows);
 }
 
 /*
@@ -586,6 +658,14 @@ static const struct genl_ops st_nl_ops[] = {
 		.maxattr = SYSTRACE_A_MAX,
 		.start = st_nl_table_start,
 		.dumpit = st_nl_log_read_dumpit,
+		.done = st_nl_table_done,
+	},
+	{
+		.cmd = SYSTRACE_CMD_PATH_GET,
+		.policy = st_session_id_policy,
+		.maxattr = SYSTRACE_A_MAX,
+		.start = st_nl_table_start,
+		.dumpit = st_nl_path_get_dumpit,
 		.done = st_nl_table_done,
 	},
 };

@@ -8,6 +8,7 @@
 #include <net/netlink.h>
 #include "core.h"
 #include "replies.h"
+#include "paths.h"
 
 /**
  * st_nl_put_params() - the module parameters, as a SYSTRACE_A_PARAMS nest
@@ -118,6 +119,7 @@ int st_nl_put_session(struct sk_buff *skb, struct st_session *s)
 			st_site_row_bytes()) ||
 	    (s->log && nla_put_u32(skb, SYSTRACE_SESSION_A_LOG_BUFFER,
 				   st_log_bytes(s))) ||
+	    st_paths_put_session(skb, s) ||
 	    (s->counters != SYSTRACE_COUNTERS_NONE && !s->counters_error &&
 	     st_put_u64(skb, SYSTRACE_SESSION_A_COUNTER_VALUE,
 			tot.counter_value, pad)))

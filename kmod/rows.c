@@ -20,6 +20,7 @@
 #include <linux/timekeeping.h>
 #include "core.h"
 #include "tables.h"
+#include "paths.h"
 
 /* ---- process rows ---- */
 
@@ -643,6 +644,7 @@ void st_free_session_rows(struct st_session *s)
 			st_cache_free(s, st_site_cache, site);
 		}
 		st_chash_free(&p->hash, s);
+		st_paths_free(s, p);
 		st_argv_put(s, p->argv);
 		st_cache_free(s, st_proc_cache, p);
 		cond_resched();

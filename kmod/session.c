@@ -225,6 +225,7 @@ static int st_session_admit(struct task_struct *task, const char *name,
  * @flags: SYSTRACE_SESSION_F_*
  * @counters: enum systrace_counters
  * @log_bytes: the temporal log's buffer per CPU; 0: no log
+ * @paths: enum systrace_paths
  * @out: the new session, with a reference for the caller
  * @bad: receives the request's attribute a rejection is about
  *	(SYSTRACE_A_PID, _NAME, _FLAGS, _LOG_BUFFER), 0 when none is (a
@@ -242,7 +243,7 @@ static int st_session_admit(struct task_struct *task, const char *name,
  * Return: 0 or -errno.
  */
 int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
-		   u32 log_bytes, struct st_session **out, int *bad,
+		   u32 log_bytes, u32 paths, struct st_session **out, int *bad,
 		   struct netlink_ext_ack *extack)
 {
 	struct task_struct *task;
@@ -289,6 +290,7 @@ int st_session_new(pid_t pid, const char *name, u32 flags, u32 counters,
 		goto out_exec;
 	}
 	s->counters_error = st_counters_probe(counters);
+	s->paths = paths;
 	if (log_bytes) {
 		ret = st_log_new(s, log_bytes, extack);
 		if (ret) {

@@ -127,6 +127,7 @@ struct st_thread *st_thread_new(struct st_session *s, gfp_t gfp)
 void st_thread_discard(struct st_session *s, struct st_thread *t)
 {
 	st_chash_free(&t->hash, s);
+	st_chash_free(&t->phash, s);
 	st_cache_free(s, st_thread_cache, t);
 }
 
@@ -153,6 +154,7 @@ struct st_thread *st_thread_insert(struct st_session *s, struct st_proc *p,
 
 	t->tid = task_pid_nr_ns(task, s->pidns);
 	t->logging = s->log;
+	t->paths = s->paths;
 	t->task = task;
 	t->s = s;
 	t->proc = p;
@@ -295,6 +297,7 @@ bool st_thread_detach(struct st_thread *t, bool in_probe)
 		st_counter_release(t);
 	/* Only the owner looks its buckets up: no reader needs them now. */
 	st_chash_free(&t->hash, s);
+	st_chash_free(&t->phash, s);
 	bytes = kmem_cache_size(st_thread_cache) +
 		t->ntsites * kmem_cache_size(st_tsite_cache);
 	st_uncharge(s, bytes);

@@ -29,7 +29,7 @@ const char attach_usage[] =
 	"                        mode: instructions (default), cycles, task-clock,\n"
 	"                        none\n"
 	"  --paths MODE          which file calls' paths are counted (report paths):\n"
-	"                        errors (default), all, off; the BPF backend's\n"
+	"                        errors (default), all, off\n"
 	"  -q, --quiet           print only the session id\n"
 	"  --no-save             once finished, keep the session in the tracer:\n"
 	"                        else the next systracectl command that sees it\n"

@@ -39,7 +39,7 @@ const char report_usage[] =
 	"      each process's lifetime, by start, and with a log the time to its\n"
 	"      first program-phase syscall; --svg FILE draws it as a Gantt chart\n"
 	"  paths\n"
-	"      the paths of file calls (start --paths; the BPF backend), one row\n"
+	"      the paths of file calls (start --paths), one row\n"
 	"      per (path, syscall, errno or ok), most calls first, with how many\n"
 	"      processes and sites made them\n\n"
 	"  --input FILE     read a saved `systracectl dump --json` document, or a\n"

@@ -45,7 +45,7 @@ const char start_usage[] =
 	"                        the module when it is loaded, else bpf)\n"
 	"  --paths MODE          which file calls' paths are counted per site and\n"
 	"                        result (report paths): errors (default: the failed\n"
-	"                        calls), all, off; the BPF backend counts them\n"
+	"                        calls), all, off\n"
 	"  -q, --quiet           no summary at the end, and no status line\n"
 	"  --progress            a status line on the terminal while CMD runs,\n"
 	"                        even where CMD writes to it too (default: only\n"

@@ -27,24 +27,8 @@ static const char *const keep[] = {
 /* The group's key first: path (NULL sorts last by kind), abi, nr, err. */
 static int by_group(const void *a, const void *b)
 {
-	const struct st_path_row *x = *(const struct st_path_row *const *)a;
-	const struct st_path_row *y = *(const struct st_path_row *const *)b;
-	int c;
-
-	if (x->kind != y->kind)
-		return CMP(x->kind, y->kind);
-	c = strcmp(x->path ? x->path : "", y->path ? y->path : "");
-	if (c)
-		return c;
-	if (x->abi != y->abi)
-		return CMP(x->abi, y->abi);
-	if (x->nr != y->nr)
-		return CMP(x->nr, y->nr);
-	if (x->err != y->err)
-		return CMP(x->err, y->err);
-	if (x->proc_id != y->proc_id)
-		return CMP(x->proc_id, y->proc_id);
-	return CMP(x->addr, y->addr);
+	return st_path_row_cmp(*(const struct st_path_row *const *)a,
+			       *(const struct st_path_row *const *)b);
 }
 
 static bool same_group(const struct st_path_row *x, const struct st_path_row *y)
@@ -82,8 +66,8 @@ static bool selected(const struct st_dump *d, const struct st_select *s,
 static int notes(struct rt_report *r, const struct st_dump *d)
 {
 	if (!d->has_paths)
-		return rt_note(r, "paths: not counted (the BPF backend counts them, start "
-			       "--paths; the module, and --input, have none yet)");
+		return rt_note(r, "paths: not counted (start --paths; a module older than "
+			       "its paths, and --input, have none)");
 	if (d->paths_mode == ST_PATHS_OFF)
 		return rt_note(r, "paths: off (start --paths off)");
 	return rt_note(r, "paths: %s (start --paths %s), %zu rows; dropped: %" PRIu64

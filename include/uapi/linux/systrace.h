@@ -42,6 +42,9 @@
  *             every counted syscall in a buffer of this many bytes per
  *             CPU (SYSTRACE_LOG_BUFFER_MIN..MAX), read by LOG_READ; an
  *             event that finds it full is counted in DROPPED_EVENTS.
+ *             SYSTRACE_A_PATHS (optional, enum systrace_paths, default
+ *             SYSTRACE_PATHS_ERRORS): which file calls' paths are counted,
+ *             read by PATH_GET.
  *   reply:    SYSTRACE_A_SESSION (nest of SYSTRACE_SESSION_A_*)
  *
  * SYSTRACE_CMD_SESSION_DEL (do)
@@ -86,6 +89,12 @@
  *             back until no older one can come). A dump returns at most the
  *             events buffered when it starts, so it ends under any load.
  *
+ * SYSTRACE_CMD_PATH_GET (dump)
+ *   request:  SYSTRACE_A_SESSION_ID (required)
+ *   reply:    one SYSTRACE_A_PATH nest (of SYSTRACE_PATH_A_*) per path
+ *             row, several per message. Two rows with the same key (two
+ *             threads of an image counted the same path) add up.
+ *
  * Dumps are resumable with any receive buffer size. Each dump message is
  * large enough for a row with a PATH_MAX path (about 5 KiB): read with a
  * buffer of 8 KiB, or peek at each message's length first. A dump whose table
@@ -125,6 +134,7 @@ enum systrace_cmd {
 	SYSTRACE_CMD_SITE_GET,
 	SYSTRACE_CMD_SESSION_DETACH,
 	SYSTRACE_CMD_LOG_READ,
+	SYSTRACE_CMD_PATH_GET,
 
 	__SYSTRACE_CMD_MAX,
 	SYSTRACE_CMD_MAX = __SYSTRACE_CMD_MAX - 1
@@ -149,6 +159,8 @@ enum systrace_attr {
 	SYSTRACE_A_SITE,		/* nest: SYSTRACE_SITE_A_* */
 	SYSTRACE_A_LOG_BUFFER,		/* u32: log bytes per CPU */
 	SYSTRACE_A_EVENT,		/* nest: SYSTRACE_EVENT_A_* */
+	SYSTRACE_A_PATHS,		/* u32: enum systrace_paths */
+	SYSTRACE_A_PATH,		/* nest: SYSTRACE_PATH_A_* */
 
 	__SYSTRACE_A_MAX,
 	SYSTRACE_A_MAX = __SYSTRACE_A_MAX - 1
@@ -181,7 +193,9 @@ enum systrace_attr {
 	X(PROC, NEST)						\
 	X(SITE, NEST)						\
 	X(LOG_BUFFER, U32)					\
-	X(EVENT, NEST)
+	X(EVENT, NEST)						\
+	X(PATHS, U32)						\
+	X(PATH, NEST)
 
 /* Module parameters, as reported by STATUS. */
 enum systrace_param_attr {
@@ -283,6 +297,10 @@ enum systrace_session_attr {
 	SYSTRACE_SESSION_A_DROPPED_ARGV,
 	/* u64: hash grows that found no memory (nothing lost: longer chains) */
 	SYSTRACE_SESSION_A_HASH_GROW_FAILED,
+	/* u32: enum systrace_paths; absent: a module that counts no paths */
+	SYSTRACE_SESSION_A_PATHS,
+	/* u64: file calls whose path has no row (max_mem, no memory) */
+	SYSTRACE_SESSION_A_DROPPED_PATHS,
 
 	__SYSTRACE_SESSION_A_MAX,
 	SYSTRACE_SESSION_A_MAX = __SYSTRACE_SESSION_A_MAX - 1
@@ -342,7 +360,9 @@ enum systrace_stat_kind {
 	X(PROC_ROW_BYTES, U32)					\
 	X(SITE_ROW_BYTES, U32)					\
 	X(COUNTER_VALUE, U64)					\
-	X(LOG_BUFFER, U32)
+	X(LOG_BUFFER, U32)					\
+	X(PATHS, U32)						\
+	X(DROPPED_PATHS, U64)
 
 /* The temporal log's buffer per CPU, in bytes (SYSTRACE_A_LOG_BUFFER). */
 #define SYSTRACE_LOG_BUFFER_MIN	(4U << 10)
@@ -380,6 +400,64 @@ enum systrace_event_attr {
 	X(TID, U32)						\
 	X(NR, U32)						\
 	X(ABI, U32)
+
+/*
+ * Which file calls' paths a session counts (SYSTRACE_A_PATHS on
+ * SESSION_NEW; absent: SYSTRACE_PATHS_ERRORS): the x86-64 calls of
+ * strace's %file class, by their first path argument (symlink and
+ * symlinkat: the target; mount: the target), read at the call's exit.
+ */
+enum systrace_paths {
+	SYSTRACE_PATHS_ERRORS,		/* the calls that failed */
+	SYSTRACE_PATHS_ALL,		/* every call */
+	SYSTRACE_PATHS_OFF,		/* none */
+
+	__SYSTRACE_PATHS_MAX,
+	SYSTRACE_PATHS_MAX = __SYSTRACE_PATHS_MAX - 1
+};
+
+/* Bytes of a path a path row keeps, with its NUL. */
+#define SYSTRACE_PATH_BOUND	256
+
+/* What a path row's path is. */
+enum systrace_path_kind {
+	SYSTRACE_PATH_OK,		/* SYSTRACE_PATH_A_PATH holds it */
+	SYSTRACE_PATH_LONG,		/* SYSTRACE_PATH_BOUND bytes or more */
+	SYSTRACE_PATH_UNREADABLE,	/* a bad pointer, or a page not there */
+
+	__SYSTRACE_PATH_KIND_MAX
+};
+
+/*
+ * One path row (SYSTRACE_A_PATH): the calls of syscall (NR, ABI) at the
+ * site (PROC_ID, ADDR) that gave result ERRNO (0: success) on one path.
+ */
+enum systrace_path_attr {
+	SYSTRACE_PATH_A_UNSPEC,
+	SYSTRACE_PATH_A_PAD,
+	SYSTRACE_PATH_A_PROC_ID,	/* u64: as SITE_A_PROC_ID */
+	SYSTRACE_PATH_A_ADDR,		/* u64: as SITE_A_ADDR */
+	SYSTRACE_PATH_A_NR,		/* u32 */
+	SYSTRACE_PATH_A_ABI,		/* u32: enum systrace_abi */
+	SYSTRACE_PATH_A_ERRNO,		/* u32: 0, or the calls' -ret */
+	SYSTRACE_PATH_A_KIND,		/* u32: enum systrace_path_kind */
+	SYSTRACE_PATH_A_PATH,		/* string: with SYSTRACE_PATH_OK */
+	SYSTRACE_PATH_A_COUNT,		/* u64 */
+
+	__SYSTRACE_PATH_A_MAX,
+	SYSTRACE_PATH_A_MAX = __SYSTRACE_PATH_A_MAX - 1
+};
+
+/* A path row's attributes: X(NAME, type) (see SYSTRACE_ATTRS). */
+#define SYSTRACE_PATH_ATTRS(X)					\
+	X(PROC_ID, U64)						\
+	X(ADDR, U64)						\
+	X(NR, U32)						\
+	X(ABI, U32)						\
+	X(ERRNO, U32)						\
+	X(KIND, U32)						\
+	X(PATH, STRING)						\
+	X(COUNT, U64)
 
 /* How a process image ended. */
 enum systrace_end {

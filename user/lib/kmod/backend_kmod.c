@@ -27,12 +27,6 @@ static int kmod_status(void *priv, struct st_status *st, struct st_err *err)
 static int kmod_session_new(void *priv, const struct st_session_req *req,
 			    struct st_session_row *out, struct st_err *err)
 {
-	/* The module counts no path yet: only what is asked explicitly is refused. */
-	if (req->paths == ST_PATHS_ALL) {
-		st_err_set(err, ST_ERR_REFUSED, EOPNOTSUPP, "session",
-			   "--paths all: the module counts no paths yet (--backend bpf does)");
-		return -EOPNOTSUPP;
-	}
 	return st_nl_session_new(priv, req, out, err);
 }
 

@@ -136,6 +136,7 @@ static const char *const cmd_names[] = {
 	[SYSTRACE_CMD_SITE_GET] = "SITE_GET",
 	[SYSTRACE_CMD_SESSION_DETACH] = "SESSION_DETACH",
 	[SYSTRACE_CMD_LOG_READ] = "LOG_READ",
+	[SYSTRACE_CMD_PATH_GET] = "PATH_GET",
 };
 
 struct request {
@@ -161,7 +162,10 @@ static int put_attrs(struct nl_msg *msg, const struct request *req)
 	    nla_put_u32(msg, SYSTRACE_A_FLAGS, n->flags) < 0 ||
 	    nla_put_u32(msg, SYSTRACE_A_COUNTERS, n->counters) < 0 ||
 	    (n->log_buffer &&
-	     nla_put_u32(msg, SYSTRACE_A_LOG_BUFFER, n->log_buffer) < 0))
+	     nla_put_u32(msg, SYSTRACE_A_LOG_BUFFER, n->log_buffer) < 0) ||
+	    /* The default, unsaid: a module that counts no paths takes it. */
+	    (n->paths != ST_PATHS_ERRORS &&
+	     nla_put_u32(msg, SYSTRACE_A_PATHS, n->paths) < 0))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -403,6 +407,49 @@ int st_nl_session_list(struct st_nl *nl, struct st_session_row **out, size_t *n,
 	return ret;
 }
 
+static int path_key_cmp(const void *a, const void *b)
+{
+	return st_path_row_cmp(a, b);
+}
+
+/*
+ * The session's path rows (PATH_GET). The module keeps a row per thread
+ * that met a key: rows with one key are added up into one, as the BPF
+ * backend's map has them.
+ */
+static int dump_paths(struct st_nl *nl, uint32_t id, struct st_dump *d,
+		      struct st_err *err)
+{
+	struct table paths = {
+		.type = SYSTRACE_A_PATH, .items = (void **)&d->paths, .n = &d->npaths,
+		.dump = d,
+	};
+	struct request req = {
+		.cmd = SYSTRACE_CMD_PATH_GET, .dump = true, .session_id = id,
+		.parse = st_nl_parse_table, .arg = &paths,
+	};
+	bool intr = false;
+	size_t i, n = 0;
+	int ret;
+
+	d->has_paths = true;
+	d->paths_mode = d->session.paths_mode;
+	d->dropped_paths = d->session.dropped_paths;
+	ret = transact(nl, &req, &intr, err);
+	d->interrupted |= intr;
+	if (ret || !d->npaths)
+		return ret;
+	qsort(d->paths, d->npaths, sizeof(*d->paths), path_key_cmp);
+	for (i = 1; i < d->npaths; i++) {
+		if (!path_key_cmp(&d->paths[n], &d->paths[i]))
+			d->paths[n].count += d->paths[i].count;
+		else
+			d->paths[++n] = d->paths[i];
+	}
+	d->npaths = n + 1;
+	return 0;
+}
+
 int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 	       const struct st_site_sink *sink, struct st_err *err)
 {
@@ -437,6 +484,8 @@ int st_nl_dump(struct st_nl *nl, uint32_t id, struct st_dump *d,
 		ret = transact(nl, &sreq, &intr, err);
 		d->interrupted |= intr;
 	}
+	if (!ret && d->session.has_paths)
+		ret = dump_paths(nl, id, d, err);
 	if (ret)
 		st_dump_free(d);
 	return ret;

@@ -96,6 +96,12 @@ static struct nla_policy event_policy[SYSTRACE_EVENT_A_MAX + 1] = {
 };
 ST_POL_COVERS(__SYSTRACE_EVENT_A_MAX, SYSTRACE_EVENT_ATTRS(ST_ONE));
 
+#define ST_PATH_POL(name, type) [SYSTRACE_PATH_A_##name] = ST_POL_##type(name),
+static struct nla_policy path_policy[SYSTRACE_PATH_A_MAX + 1] = {
+	SYSTRACE_PATH_ATTRS(ST_PATH_POL)
+};
+ST_POL_COVERS(__SYSTRACE_PATH_A_MAX, SYSTRACE_PATH_ATTRS(ST_ONE));
+
 static uint64_t u64_or_0(struct nlattr *a)
 {
 	return a ? nla_get_u64(a) : 0;
@@ -176,6 +182,9 @@ static int decode_session(struct rx *rx, struct nlattr *nest,
 	s->log_buffer = u32_or_0(tb[SYSTRACE_SESSION_A_LOG_BUFFER]);
 	s->has_counter_value = tb[SYSTRACE_SESSION_A_COUNTER_VALUE];
 	s->counter_value = u64_or_0(tb[SYSTRACE_SESSION_A_COUNTER_VALUE]);
+	s->has_paths = tb[SYSTRACE_SESSION_A_PATHS];
+	s->paths_mode = u32_or_0(tb[SYSTRACE_SESSION_A_PATHS]);
+	s->dropped_paths = u64_or_0(tb[SYSTRACE_SESSION_A_DROPPED_PATHS]);
 	return 0;
 }
 
@@ -283,6 +292,43 @@ static int decode_errnos(struct rx *rx, struct nlattr *site, struct st_dump *d,
 	if (st_dump_errnos(d, &e, &s->errnos))
 		return no_memory(rx);
 	return 0;
+}
+
+/* A path row: its path pooled in the dump, absent unless its kind is OK. */
+static int decode_path(struct rx *rx, struct nlattr *nest, struct st_dump *d,
+		       struct st_path_row *r)
+{
+	struct nlattr *tb[SYSTRACE_PATH_A_MAX + 1];
+	int ret;
+
+	ret = parse_nest(rx, tb, SYSTRACE_PATH_A_MAX, nest, path_policy, "path");
+	if (ret)
+		return ret;
+	if (!tb[SYSTRACE_PATH_A_PROC_ID] || !tb[SYSTRACE_PATH_A_ADDR] ||
+	    !tb[SYSTRACE_PATH_A_NR] || !tb[SYSTRACE_PATH_A_KIND] ||
+	    !tb[SYSTRACE_PATH_A_COUNT])
+		return bad_reply(rx, "path without PROC_ID, ADDR, NR, KIND or COUNT");
+	r->proc_id = nla_get_u64(tb[SYSTRACE_PATH_A_PROC_ID]);
+	r->addr = nla_get_u64(tb[SYSTRACE_PATH_A_ADDR]);
+	r->nr = nla_get_u32(tb[SYSTRACE_PATH_A_NR]);
+	r->abi = u32_or_0(tb[SYSTRACE_PATH_A_ABI]);
+	r->err = u32_or_0(tb[SYSTRACE_PATH_A_ERRNO]);
+	r->count = nla_get_u64(tb[SYSTRACE_PATH_A_COUNT]);
+	switch (nla_get_u32(tb[SYSTRACE_PATH_A_KIND])) {
+	case SYSTRACE_PATH_OK:
+		if (!tb[SYSTRACE_PATH_A_PATH])
+			return bad_reply(rx, "path of kind OK without SYSTRACE_PATH_A_PATH");
+		r->kind = ST_PATH_OK;
+		return st_dump_str(d, nla_get_string(tb[SYSTRACE_PATH_A_PATH]), &r->path) ?
+		       no_memory(rx) : 0;
+	case SYSTRACE_PATH_LONG:
+		r->kind = ST_PATH_LONG;
+		return 0;
+	case SYSTRACE_PATH_UNREADABLE:
+		r->kind = ST_PATH_UNREADABLE;
+		return 0;
+	}
+	return bad_reply(rx, "path of an unknown SYSTRACE_PATH_A_KIND");
 }
 
 static int decode_site(struct rx *rx, struct nlattr *nest, struct st_dump *d,
@@ -475,6 +521,11 @@ int st_nl_parse_table(struct rx *rx, struct nlattr *attrs, int len)
 				r->exe = r->argv = NULL;
 				return no_memory(rx);
 			}
+		} else if (t->type == SYSTRACE_A_PATH) {
+			row = grow(t->items, t->n, &t->cap, sizeof(struct st_path_row));
+			if (!row)
+				return no_memory(rx);
+			ret = decode_path(rx, a, t->dump, row);
 		} else if (t->dump->sink) {
 			struct st_site_row r;
 

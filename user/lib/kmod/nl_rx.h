@@ -66,7 +66,7 @@ struct session_list {
 
 /* Table dumps carry several nests of one type per message. */
 struct table {
-	int type;		/* SYSTRACE_A_PROC or SYSTRACE_A_SITE */
+	int type;		/* SYSTRACE_A_PROC, SYSTRACE_A_SITE or SYSTRACE_A_PATH */
 	void **items;
 	size_t *n;
 	size_t cap;

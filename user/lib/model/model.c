@@ -578,6 +578,26 @@ const char *st_path_shown(const struct st_path_row *r)
 	return r->path;
 }
 
+int st_path_row_cmp(const struct st_path_row *x, const struct st_path_row *y)
+{
+	int c;
+
+	if (x->kind != y->kind)
+		return CMP(x->kind, y->kind);
+	c = strcmp(x->path ? x->path : "", y->path ? y->path : "");
+	if (c)
+		return c;
+	if (x->abi != y->abi)
+		return CMP(x->abi, y->abi);
+	if (x->nr != y->nr)
+		return CMP(x->nr, y->nr);
+	if (x->err != y->err)
+		return CMP(x->err, y->err);
+	if (x->proc_id != y->proc_id)
+		return CMP(x->proc_id, y->proc_id);
+	return CMP(x->addr, y->addr);
+}
+
 const char *st_backend_name(uint32_t kind)
 {
 	return kind < ST_BACKEND_AUTO ? backend_names[kind] : NULL;

@@ -99,6 +99,10 @@ struct st_session_row {
 	uint32_t log_buffer;		/* log bytes per CPU; 0: no log */
 	bool has_counter_value;
 	uint64_t counter_value;
+	/* The module's paths of file calls: has_paths when it counts them. */
+	bool has_paths;
+	uint32_t paths_mode;		/* enum st_paths_mode */
+	uint64_t dropped_paths;
 };
 
 struct st_proc_row {
@@ -283,6 +287,12 @@ struct st_path_row {
 
 /* What a path row shows for its path: the path, or "<longer than 255 bytes>", "<unreadable>". */
 const char *st_path_shown(const struct st_path_row *r);
+
+/*
+ * The order of path rows by their key, whatever their counts: kind, path,
+ * abi, nr, err, proc_id, addr. 0: the same key.
+ */
+int st_path_row_cmp(const struct st_path_row *x, const struct st_path_row *y);
 
 /* A whole session as one dump returns it. */
 struct st_dump {

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The paths of file calls (paths.c): the path rows, and the syscall
+ * probes' part, inlined into them: at the entry, whether the call takes a
+ * path and where it is; at the exit, whether the session counts it.
+ */
+#ifndef _SYSTRACE_PATHS_H
+#define _SYSTRACE_PATHS_H
+
+#include <linux/err.h>
+#include <asm/syscall.h>
+#include "core.h"
+
+/*
+ * One path row: the calls at @site that gave result @err on one path.
+ * Its thread alone counts into it and finds it (st_thread.phash); once
+ * written it is published on its image's list, which dumps walk, and it
+ * lives as long as the session's rows.
+ */
+struct st_path {
+	struct st_chash_node hnode;	/* thread->phash, owner-only */
+	struct st_path *next;		/* proc->paths list, RCU readers */
+	struct st_site *site;
+	u64 count;			/* written by its thread only */
+	u16 err;			/* 0: a success */
+	u8 kind;			/* enum systrace_path_kind */
+	u16 len;			/* bytes of path, without its NUL */
+	char path[];
+};
+
+/*
+ * The path argument of x86-64 file call @nr (strace's %file class): its
+ * first path, or the target of symlink, symlinkat and mount.
+ */
+static __always_inline bool st_path_arg(struct pt_regs *regs, long nr,
+					unsigned long *ptr)
+{
+	switch (nr) {
+	case 2: case 4: case 6: case 21: case 59: case 76: case 80: case 82:
+	case 83: case 84: case 85: case 86: case 87: case 88: case 89: case 90:
+	case 92: case 94: case 132: case 133: case 134: case 137: case 155:
+	case 161: case 163: case 166: case 167: case 168: case 188: case 189:
+	case 191: case 192: case 194: case 195: case 197: case 198: case 235:
+	case 266:
+		*ptr = regs->di;
+		return true;
+	case 165: case 179: case 254: case 257: case 258: case 259: case 260:
+	case 261: case 262: case 263: case 264: case 265: case 267: case 268:
+	case 269: case 303: case 316: case 322: case 332: case 428: case 429:
+	case 437: case 439: case 442: case 452:
+		*ptr = regs->si;
+		return true;
+	case 280:		/* utimensat: NULL is its fd's file, no path */
+		*ptr = regs->si;
+		return *ptr != 0;
+	case 301:		/* fanotify_mark */
+		*ptr = regs->r8;
+		return true;
+	}
+	return false;
+}
+
+/* At sys_enter, after the call's site: note its path argument, if any. */
+static __always_inline void st_path_enter(struct st_thread *t,
+					  struct pt_regs *regs, long nr)
+{
+	t->path_call = t->paths != SYSTRACE_PATHS_OFF && t->cur.ts &&
+		       !in_ia32_syscall() && st_path_arg(regs, nr, &t->path_ptr);
+}
+
+void st_path_count(struct st_thread *t, struct st_site *site, long ret,
+		   const char *kpath);
+
+/*
+ * The call in flight at @ts completed with @ret: count its path, read from
+ * the thread's memory, or from @kpath, the kernel's copy (an exec's).
+ */
+static __always_inline void st_path_exit(struct st_thread *t,
+					 struct st_tsite *ts, long ret,
+					 const char *kpath)
+{
+	t->path_call = false;
+	if (t->paths == SYSTRACE_PATHS_ALL || IS_ERR_VALUE(ret))
+		st_path_count(t, ts->site, ret, kpath);
+}
+
+/* The call in flight completed without an exit that shows its path. */
+static inline void st_path_lost(struct st_thread *t)
+{
+	if (t->path_call && t->paths == SYSTRACE_PATHS_ALL)
+		atomic64_inc(&t->s->dropped_paths);
+	t->path_call = false;
+}
+
+struct sk_buff;
+int st_nl_put_path(struct sk_buff *skb, struct st_proc *p,
+		   struct st_path *row);
+int st_paths_put_session(struct sk_buff *skb, struct st_session *s);
+void st_paths_free(struct st_session *s, struct st_proc *p);
+
+#endif
