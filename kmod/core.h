@@ -448,6 +448,8 @@ void st_proc_unpin_end(struct st_proc *p);
 void st_proc_exit(struct st_proc *p, u32 code);
 struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi);
 void st_sites_grow(struct st_session *s, struct st_proc *p);
+void st_own_table_grow(struct st_session *s, size_t hoff, size_t noff,
+		       st_chash_fn fn);
 u64 st_thread_ordinal(const struct st_thread *t);
 void st_proc_snapshot(struct st_proc *p, struct st_proc_snap *snap);
 void st_site_snapshot(struct st_proc *p, struct st_site *site,

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include "core.h"
+#include "paths.h"
 #include "tables.h"
 
 struct st_twork {
@@ -64,6 +65,7 @@ static void st_twork_fn(struct callback_head *cb)
 			st_argv_read(s, p);
 		if (bits & BIT(ST_DEFER_GROW)) {
 			st_sites_grow(s, p);
+			st_paths_grow(s);
 			st_objs_grow(s);
 		}
 		/* Not waited for: left to current's next syscall exit. */

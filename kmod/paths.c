@@ -80,6 +80,19 @@ static u8 st_path_read_kernel(char *buf, const char *kpath, u32 *len)
 	return SYSTRACE_PATH_OK;
 }
 
+/**
+ * st_paths_grow() - grow current's table of paths as its count asks
+ *	(ST_DEFER_GROW)
+ * @s: the session, referenced by the caller
+ *
+ * From current's deferred work, where it may sleep.
+ */
+void st_paths_grow(struct st_session *s)
+{
+	st_own_table_grow(s, offsetof(struct st_thread, phash),
+			  offsetof(struct st_thread, npaths), st_path_node_hash);
+}
+
 static noinline struct st_path *st_path_new(struct st_thread *t,
 					    struct st_site *site, u16 err,
 					    u8 kind, const char *path, u32 len,
@@ -105,8 +118,8 @@ static noinline struct st_path *st_path_new(struct st_thread *t,
 		st_publish(p->paths, row);
 	p->paths_tail = row;
 	spin_unlock(&p->lock);
-	st_chash_add(&t->phash, s, &row->hnode, hash, ++t->npaths,
-		     st_path_node_hash);
+	if (st_chash_add(&t->phash, &row->hnode, hash, ++t->npaths))
+		st_defer(t, ST_DEFER_GROW);
 	atomic_inc(&s->gen);
 	return row;
 }

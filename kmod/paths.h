@@ -97,5 +97,6 @@ int st_nl_put_path(struct sk_buff *skb, struct st_proc *p,
 		   struct st_path *row);
 int st_paths_put_session(struct sk_buff *skb, struct st_session *s);
 void st_paths_free(struct st_session *s, struct st_proc *p);
+void st_paths_grow(struct st_session *s);
 
 #endif

@@ -389,23 +389,38 @@ struct st_tsite *st_tsite_find(struct st_thread *t, u64 addr, u32 nr, u8 abi)
  * @s: the session, referenced by the caller
  * @p: current's image, a row of @s
  *
- * From current's deferred work, where it may sleep. current's own table
- * has no lock: only current looks it up and adds to it, and a thread that
- * takes its record waits for a grace period before it touches the table.
- * So the new buckets are swapped in under RCU, on a record that is still
- * current's.
+ * From current's deferred work, where it may sleep.
  */
 void st_sites_grow(struct st_session *s, struct st_proc *p)
+{
+	st_chash_grow(&p->hash, s, &p->lock, &p->nsites, st_site_node_hash);
+	st_own_table_grow(s, offsetof(struct st_thread, hash),
+			  offsetof(struct st_thread, ntsites), st_tsite_node_hash);
+}
+
+/**
+ * st_own_table_grow() - grow one of current's own tables, as its count asks
+ * @s: the session, referenced by the caller
+ * @hoff: the table's offset in struct st_thread
+ * @noff: the offset of its count (a u32)
+ * @fn: the table's node hash
+ *
+ * From current's deferred work, where it may sleep. Such a table has no
+ * lock: only current looks it up and adds to it, and a thread that takes
+ * its record waits for a grace period before it touches the table. So the
+ * new buckets are swapped in under RCU, on a record that is still current's.
+ */
+void st_own_table_grow(struct st_session *s, size_t hoff, size_t noff,
+		       st_chash_fn fn)
 {
 	struct st_chash_node **nb;
 	struct st_thread *t;
 	u32 n;
 
-	st_chash_grow(&p->hash, s, &p->lock, &p->nsites, st_site_node_hash);
-
 	rcu_read_lock();
 	t = st_thread_lookup(current);
-	n = t && t->s == s ? st_chash_want(&t->hash, t->ntsites) : 0;
+	n = t && t->s == s ? st_chash_want((void *)t + hoff,
+					   *(u32 *)((void *)t + noff)) : 0;
 	rcu_read_unlock();
 	if (!n)
 		return;
@@ -415,9 +430,9 @@ void st_sites_grow(struct st_session *s, struct st_proc *p)
 	if (t && t->s != s)
 		t = NULL;
 	if (t && !nb)
-		st_chash_grow_failed(&t->hash, s);
+		st_chash_grow_failed((void *)t + hoff, s);
 	else if (t)
-		nb = st_chash_swap(&t->hash, nb, &n, st_tsite_node_hash);
+		nb = st_chash_swap((void *)t + hoff, nb, &n, fn);
 	rcu_read_unlock();
 	st_chash_buckets_free(s, nb, n);
 }
