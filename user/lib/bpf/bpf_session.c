@@ -129,14 +129,23 @@ static uint64_t clock_ns(clockid_t c)
 }
 
 /*
+ * The inode of the initial pid namespace: fixed by the kernel
+ * (PROC_PID_INIT_INO in include/linux/proc_ns.h, the same since 3.8).
+ */
+#define ST_PID_INIT_INO 0xEFFFFFFCU
+
+/*
  * This process's pid namespace, whose pids the rows carry: that of the
  * pids the user names and /proc shows, so /proc must be mounted for it.
+ * In the initial namespace (level 0, its fixed inode) no program runs:
+ * loading st_pidns reads vmlinux's BTF and costs a start about 100 ms.
  */
 static int pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
 		      struct st_err *err)
 {
 	char self[32] = "";
 	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+	struct stat ns;
 
 	if (n <= 0 || strtol(self, NULL, 10) != getpid()) {
 		st_err_set(err, ST_ERR_REFUSED, EINVAL, "session",
@@ -145,6 +154,11 @@ static int pidns_self(const struct st_tree *t, uint32_t *level, uint32_t *inum,
 			   "own first (unshare --pid --fork --mount-proc does)", (int)getpid(),
 			   n > 0 ? self : "missing");
 		return -EINVAL;
+	}
+	if (stat("/proc/self/ns/pid", &ns) == 0 && ns.st_ino == ST_PID_INIT_INO) {
+		*level = 0;
+		*inum = ST_PID_INIT_INO;
+		return 0;
 	}
 	return st_bpf_pidns_self(t, level, inum, err);
 }
