@@ -116,7 +116,8 @@ struct st_chash_node **st_chash_buckets_alloc(struct st_session *s, u32 n)
 	might_sleep();
 	if (st_testing_grow_fail() || !st_charge_quiet(s, size))
 		return NULL;
-	a = kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	/* May fail, never OOM-kills: a grow only shortens chains. */
+	a = kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!a) {
 		st_uncharge(s, size);
 		return NULL;

@@ -17,6 +17,7 @@
 #include <linux/timekeeping.h>
 #include <net/netlink.h>
 #include "core.h"
+#include "paths.h"
 #include "hot.h"
 
 DEFINE_MUTEX(st_mutex);
@@ -369,8 +370,10 @@ void st_session_kill(struct st_session *s)
 		 * up to now and no error: its exit will not be seen. No probe
 		 * holds the record after the grace period.
 		 */
-		if (t->proc && t->cur.ts)
+		if (t->proc && t->cur.ts) {
 			st_tsite_account(t, 0, st_tclock(t));
+			st_path_lost(t);
+		}
 		st_thread_detach(t, false);
 	}
 	for (p = s->procs; p; p = p->next)
