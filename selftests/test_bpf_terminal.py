@@ -35,8 +35,15 @@ STATUS = re.compile(r"systracectl: session ([0-9]+): ([0-9]+) processes, [0-9.]+
                     r"\([0-9.]+[kMG]?/s\), [0-9]+ dropped")
 
 
+# A make that runs this test (make check) leaves its level and flags in the
+# environment: the test's own make would then print "Entering directory"
+# lines and share that make's jobserver.
+NOT_INHERITED = ("TERM", "COLUMNS", "LINES", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES",
+                 "GNUMAKEFLAGS")
+
+
 def env_for(term):
-    env = {k: v for k, v in os.environ.items() if k not in ("TERM", "COLUMNS", "LINES")}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
     # Tests only: a status line at every poll (20 ms), whatever the clock.
     env["ST_TEST_PROGRESS_EVERY"] = "1"
     if term:
