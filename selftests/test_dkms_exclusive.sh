@@ -11,7 +11,7 @@
 #   - a kernel without CONFIG_FTRACE_SYSCALLS: refused.
 # "Past the check" is a build that fails for want of a real kernel tree,
 # not with the refusal.
-# tags: install
+# tags: install full
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 need_root

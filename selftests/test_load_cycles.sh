@@ -2,7 +2,7 @@
 # 100 load/status/unload cycles (20 on a KASAN kernel) leave no kernel
 # warning (the runner scans the log) and no growth of the memory held in
 # kmalloc slabs.
-# tags: foundation debug
+# tags: foundation debug full
 # timeout: 900
 . "$(dirname "$0")/lib.sh"
 need_root

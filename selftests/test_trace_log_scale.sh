@@ -14,7 +14,7 @@
 # calls (seq is dense). log --input converts it to JSONL (zstd) and back
 # to the same bytes; systracectl's own peak RSS (start --self-usage) stays
 # within 256 MiB. The same on both backends (selftests/run bpf trace_log_scale).
-# tags: trace bpf
+# tags: trace bpf full
 # timeout: 1200
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

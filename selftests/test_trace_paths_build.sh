@@ -4,7 +4,7 @@
 # test_bpf_paths_build.sh on BPF: paths_build_test (paths_lib.sh), a
 # 13-file `make -j2` whose top 20 (path, syscall, errno) counts and whole
 # table equal `strace -ff -e trace=%file`'s.
-# tags: trace
+# tags: trace full
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"

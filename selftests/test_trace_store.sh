@@ -24,7 +24,7 @@
 #             exactly once (sites 6 0 0: 6 getppid)
 #   70 runs   max_sessions 16: 70 starts in a row exit 0 and make 70 runs;
 #             status: no session, sessions_live 0, every one in the store
-# tags: trace
+# tags: trace full
 # timeout: 900
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace_lib.sh"
