@@ -9,7 +9,8 @@
 # more than 320 bytes per site row; what is not a log is
 # refused with its line, exit 6; a log path that is no regular file
 # (a device node, a FIFO) is written in place, never replaced; the
-# Perfetto trace decodes against Perfetto's field numbers; the timeline
+# Perfetto trace decodes against Perfetto's field numbers, its strings
+# valid UTF-8 whatever the log's bytes, a track per thread; the timeline
 # renders to a PNG of the size its lanes give; the status line shows on a
 # terminal only, at most 4 times a second.
 . "$(dirname "$0")/testlib.sh"

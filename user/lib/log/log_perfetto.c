@@ -3,8 +3,8 @@
  * A log as Perfetto's native trace: a protobuf Trace, a stream of
  * TracePacket messages (field 1), written as the events come.
  *
- * A small encoder of our own, not protobuf-c: the trace uses about 30
- * fields of 8 messages, all written in one direction, one packet at a
+ * A small encoder of our own, not protobuf-c: the trace uses 40
+ * fields of 11 messages, all written in one direction, one packet at a
  * time; protobuf-c would need Perfetto's .proto files in the tree and
  * their generated code, and builds each message as a tree of structs
  * before packing it. Here a packet is written in one buffer in its order,
