@@ -891,7 +891,9 @@ static uint32_t ev_tid(const struct st_event *e)
 /*
  * The track of image proc_id, described and its lifetime begun at ts (its
  * exec, or its parent's fork: a child is named by the comm it inherits);
- * the lifetime of the image it replaced by exec ends there.
+ * the lifetime of the image it replaced by exec ends there. started: ts
+ * is the image's start (its exec or fork), its descriptor's
+ * start_timestamp_ns; not when its first event is a later one.
  */
 static int64_t describe_image(struct st_log_writer *w, struct perfetto *P,
 			      uint64_t proc_id, uint32_t pid, const char *comm,
