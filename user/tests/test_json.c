@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON: one document of the documented shape; keys are the CSV columns. */
 #include <stdlib.h>
+#include <string.h>
 #include "model/check.h"
 #include "model/dump_json.h"
 #include "out/json_str.h"
@@ -295,6 +296,41 @@ TEST(json_utf8_overlongs_and_surrogates_are_replaced)
 		     "\xf0\x9f\x98\x80");
 	json_decref(doc);
 	st_dump_free(&d);
+}
+
+/*
+ * st_utf8_valid and st_utf8_repair (the Perfetto trace's strings) give
+ * what st_json_string gives: the same U+FFFD for the same bytes, and a
+ * string left whole exactly when it is valid; a sequence cut by n is not.
+ */
+TEST(utf8_repair_is_json_strings_replacement)
+{
+	static const char *const cases[] = {
+		"plain ASCII, longer than a word",
+		"0123456789abcdef\xff",
+		"\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80",
+		"\xc3\xa9\xe2\x9c\x93 od\x01\nd",
+		"cut \xe2\x9c",
+		"\xf5\x80\x80\x80",
+		"",
+	};
+	char out[128];
+	size_t i, n;
+	json_t *j;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		j = st_json_string(cases[i]);
+		ASSERT_TRUE(j);
+		n = st_utf8_repair(out, cases[i], strlen(cases[i]));
+		out[n] = '\0';
+		EXPECT_STREQ(out, json_string_value(j));
+		EXPECT_EQ(st_utf8_valid(cases[i], strlen(cases[i])), !strcmp(out, cases[i]));
+		json_decref(j);
+	}
+	EXPECT_EQ(i, 7);
+	EXPECT_TRUE(st_utf8_valid("\xc3\xa9", 2));
+	EXPECT_FALSE(st_utf8_valid("\xc3\xa9", 1));
+	EXPECT_EQ(st_utf8_repair(out, "\xc3\xa9", 1), 3);
 }
 
 /* The rows of table kind of d as st_table_json prints them with flags. */

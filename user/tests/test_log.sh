@@ -9,7 +9,8 @@
 # more than 320 bytes per site row; what is not a log is
 # refused with its line, exit 6; a log path that is no regular file
 # (a device node, a FIFO) is written in place, never replaced; the
-# Perfetto trace decodes against Perfetto's field numbers; the timeline
+# Perfetto trace decodes against Perfetto's field numbers, its strings
+# valid UTF-8 whatever the log's bytes, a track per thread; the timeline
 # renders to a PNG of the size its lanes give; the status line shows on a
 # terminal only, at most 4 times a second.
 . "$(dirname "$0")/testlib.sh"
@@ -70,6 +71,38 @@ if command -v protoc >/dev/null; then
 		"$(grep -c 'type: TYPE_SLICE_END' "$T/pf.txt")" "$(grep -c 'type: TYPE_SLICE_BEGIN' "$T/pf.txt")"
 	eq "the Perfetto trace has a flow from each fork to its child" \
 		"$(grep -c 'terminating_flow_ids' "$T/pf.txt")" 200
+
+	# A log with odd names: a comm with a byte that is not UTF-8 (0xff), a
+	# control character and a line break; a path and a symbol with bytes
+	# that are not UTF-8 either; 4 threads making 2, 3, 4 and 5 calls.
+	# protoc warns of a string field that is not valid UTF-8: nothing on
+	# stderr; each bad byte is U+FFFD (\357\277\275), as in the JSON.
+	comm=$'od\xffd\x01\nx'
+	{
+		echo "session_id,proc_id,pid,tid,comm,seq,ts_ns,dur_ns,event,abi,nr,syscall,ret,errno,addr,map,path,offset,symbol,phase,early,child_proc_id,child_pid,exit_code,exit_signal"
+		echo "5,1,200,200,\"$comm\",,1000,,exec,,,,,,,,/tmp/b"$'\xfe'"in,,,,,,,,"
+		ts=1100 seq=0
+		for tid in 200 201 202 203; do
+			for ((i = 0; i < tid - 198; i++)); do
+				echo "5,1,200,$tid,\"$comm\",$seq,$ts,10,syscall,x64,110,getppid,1,,0x401000,file,/tmp/b"$'\xfe'"in,0x1000,s"$'\xff'"ym,program,0,,,,"
+				seq=$((seq + 1)) ts=$((ts + 100))
+			done
+		done
+		echo "5,1,200,200,\"$comm\",,$ts,,exit,,,,,,,,,,,,,,,0,"
+	} >"$T/odd.csv"
+	"$CTL" log --input "$T/odd.csv" -o "$T/odd.pftrace" 2>/dev/null
+	protoc --proto_path="$TOP/user/tests" --decode=perfetto.protos.Trace \
+		perfetto_subset.proto <"$T/odd.pftrace" >"$T/odd.txt" 2>"$T/odd.err"
+	eq "odd names: the trace decodes, protoc says nothing (no invalid UTF-8)" "$? $(cat "$T/odd.err")" "0 "
+	odd='"od\357\277\275d\001\nx"'
+	eq "odd names: a ThreadDescriptor track per thread (pid, tid), its 2, 3, 4, 5 slices, the comm's bad byte as U+FFFD" \
+		"$(awk -f "$TOP/user/tests/perfetto_threads.awk" "$T/odd.txt" | paste -sd,)" \
+		"200 200 2 $odd,200 201 3 $odd,200 202 4 $odd,200 203 5 $odd,untracked 0"
+	eq "odd names: the process's name, its start (its exec) and its track's name" \
+		"$(grep -E '^      (process_name|start_timestamp_ns):|^    name: .* 200"$' "$T/odd.txt" | sed 's/^ *//' | sort -u | paste -sd,)" \
+		"name: \"od\\357\\277\\275d\\001\\nx 200\",process_name: $odd,start_timestamp_ns: 1000"
+	eq "odd names: the path and the symbol, each bad byte as U+FFFD" \
+		"$(grep -cE '^      str: "(/tmp/b\\357\\277\\275in|s\\357\\277\\275ym)"$' "$T/odd.txt")" 2
 else
 	skip "the Perfetto trace decodes against Perfetto's field numbers" "no protoc (protobuf-compiler)"
 fi

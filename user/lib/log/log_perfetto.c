@@ -3,8 +3,8 @@
  * A log as Perfetto's native trace: a protobuf Trace, a stream of
  * TracePacket messages (field 1), written as the events come.
  *
- * A small encoder of our own, not protobuf-c: the trace uses about 30
- * fields of 8 messages, all written in one direction, one packet at a
+ * A small encoder of our own, not protobuf-c: the trace uses 40
+ * fields of 11 messages, all written in one direction, one packet at a
  * time; protobuf-c would need Perfetto's .proto files in the tree and
  * their generated code, and builds each message as a tree of structs
  * before packing it. Here a packet is written in one buffer in its order,
@@ -12,15 +12,17 @@
  * which nearly all need), and its bytes go straight to the file. The field
  * numbers are Perfetto's (protos/perfetto/trace/: trace_packet.proto,
  * track_event/track_event.proto, track_descriptor.proto,
- * process_descriptor.proto, debug_annotation.proto,
+ * process_descriptor.proto, thread_descriptor.proto, debug_annotation.proto,
  * interned_data/interned_data.proto); docs/cli.md lists them.
  *
  * The trace: one packet sequence (id 1). Each image is a process track
- * (its pid, named "comm pid") holding one slice, its lifetime (from its
- * fork or exec to its exit, or to the exec that replaced it); each thread
- * of it a child track ("comm tid") holding its syscalls as slices, and
- * fork, exec and exit as instants; a flow goes from a fork to the child's
- * first event. A syscall's annotations: ret, errno (on failure), addr,
+ * (a ProcessDescriptor: its pid, its comm, and its start when the log has
+ * it, its fork or exec; named "comm pid") holding one slice, its lifetime
+ * (from that start to its exit, or to the exec that replaced it); each
+ * thread of it a thread track (a ThreadDescriptor: pid, tid, comm; named
+ * "comm tid"), a child of the process's, holding its syscalls as slices,
+ * and fork, exec and exit as instants; a flow goes from a fork to the
+ * child's first event. Every string is valid UTF-8 (pb_str()). A syscall's annotations: ret, errno (on failure), addr,
  * path, offset, symbol, phase, early (when set), seq. Names and strings
  * are interned (each sent once). Events leave in time order: a slice's
  * end waits in a heap (one entry per thread in a syscall) until no
@@ -32,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "out/argv.h"
+#include "out/json_str.h"
 #include "base/hidx.h"
 #include "log/log_writer.h"
 #include "model/names.h"
@@ -63,9 +66,14 @@
 #define TD_UUID 1
 #define TD_NAME 2
 #define TD_PROCESS 3
+#define TD_THREAD 4
 #define TD_PARENT_UUID 5
 #define PD_PID 1
 #define PD_PROCESS_NAME 6
+#define PD_START_TIMESTAMP_NS 7	/* int64 */
+#define THD_PID 1
+#define THD_TID 2
+#define THD_THREAD_NAME 5
 #define DA_NAME_IID 1
 #define DA_BOOL 2
 #define DA_UINT 3
@@ -172,9 +180,28 @@ static void pb_bytes(struct pbuf *p, unsigned int field, const void *s, size_t n
 	p->n += n;
 }
 
+/*
+ * A string field: valid UTF-8, as protobuf's string type must be. Comms,
+ * paths and symbols are bytes; one that is not valid UTF-8 has each bad
+ * byte as U+FFFD, as the JSON writers give it (out/json_str.h).
+ */
 static void pb_str(struct pbuf *p, unsigned int field, const char *s)
 {
-	pb_bytes(p, field, s, strlen(s));
+	size_t n = strlen(s);
+	char small[256], *fixed;
+
+	if (st_utf8_valid(s, n)) {
+		pb_bytes(p, field, s, n);
+		return;
+	}
+	fixed = 3 * n <= sizeof(small) ? small : malloc(3 * n);
+	if (!fixed) {
+		p->nomem = true;
+		return;
+	}
+	pb_bytes(p, field, fixed, st_utf8_repair(fixed, s, n));
+	if (fixed != small)
+		free(fixed);
 }
 
 /* A nested message: inner's bytes as field of p; inner is emptied. */
@@ -574,26 +601,47 @@ static void packet_out(struct st_log_writer *w, struct perfetto *P)
 	p->n = 0;
 }
 
-/* A track: a process's (pid given: named comm) or another. */
-static void descriptor(struct st_log_writer *w, struct perfetto *P,
-		       uint64_t uuid, uint64_t parent, const char *name,
-		       const uint32_t *pid, const char *comm)
+/* What a track describes: a process (an image), a thread, or neither. */
+enum desc_kind { D_PLAIN, D_PROCESS, D_THREAD };
+
+struct desc {
+	enum desc_kind kind;
+	uint64_t uuid, parent;		/* parent: 0 for none */
+	const char *name, *comm;	/* comm: the process's or thread's name */
+	uint32_t pid, tid;
+	uint64_t start_ns;		/* a process's start when known, else 0 */
+};
+
+/*
+ * A track's descriptor: a process's has a ProcessDescriptor (with its
+ * start, which trace_processor keeps as the process's start_ts), a
+ * thread's a ThreadDescriptor, which makes it that thread's track.
+ */
+static void descriptor(struct st_log_writer *w, struct perfetto *P, const struct desc *t)
 {
 	struct pbuf *p = &P->pkt;
-	size_t d, proc;
+	size_t d, sub;
 
 	packet_begin(P);
 	pb_uint(p, TP_SEQUENCE_ID, SEQUENCE);
 	d = pb_open(p, TP_TRACK_DESCRIPTOR);
-	pb_uint(p, TD_UUID, uuid);
-	if (parent)
-		pb_uint(p, TD_PARENT_UUID, parent);
-	pb_str(p, TD_NAME, name);
-	if (pid) {
-		proc = pb_open(p, TD_PROCESS);
-		pb_int(p, PD_PID, (int32_t)*pid);
-		pb_str(p, PD_PROCESS_NAME, comm);
-		pb_close(p, proc);
+	pb_uint(p, TD_UUID, t->uuid);
+	if (t->parent)
+		pb_uint(p, TD_PARENT_UUID, t->parent);
+	pb_str(p, TD_NAME, t->name);
+	if (t->kind == D_PROCESS) {
+		sub = pb_open(p, TD_PROCESS);
+		pb_int(p, PD_PID, (int32_t)t->pid);
+		pb_str(p, PD_PROCESS_NAME, t->comm);
+		if (t->start_ns)
+			pb_int(p, PD_START_TIMESTAMP_NS, (int64_t)t->start_ns);
+		pb_close(p, sub);
+	} else if (t->kind == D_THREAD) {
+		sub = pb_open(p, TD_THREAD);
+		pb_int(p, THD_PID, (int32_t)t->pid);
+		pb_int(p, THD_TID, (int32_t)t->tid);
+		pb_str(p, THD_THREAD_NAME, t->comm);
+		pb_close(p, sub);
 	}
 	pb_close(p, d);
 	packet_out(w, P);
@@ -843,11 +891,13 @@ static uint32_t ev_tid(const struct st_event *e)
 /*
  * The track of image proc_id, described and its lifetime begun at ts (its
  * exec, or its parent's fork: a child is named by the comm it inherits);
- * the lifetime of the image it replaced by exec ends there.
+ * the lifetime of the image it replaced by exec ends there. started: ts
+ * is the image's start (its exec or fork), its descriptor's
+ * start_timestamp_ns; not when its first event is a later one.
  */
 static int64_t describe_image(struct st_log_writer *w, struct perfetto *P,
 			      uint64_t proc_id, uint32_t pid, const char *comm,
-			      uint64_t prev_id, uint64_t ts)
+			      uint64_t prev_id, uint64_t ts, bool started)
 {
 	char name[SYSTRACE_COMM_MAX + 32];
 	int64_t i = track_find(P, proc_id, 0), prev;
@@ -862,7 +912,9 @@ static int64_t describe_image(struct st_log_writer *w, struct perfetto *P,
 		track_event_only(w, P, ts, image_uuid(prev_id), TYPE_SLICE_END, 0);
 	}
 	snprintf(name, sizeof(name), "%s %" PRIu32, comm, pid);
-	descriptor(w, P, image_uuid(proc_id), 0, name, &pid, comm);
+	descriptor(w, P, &(struct desc){ .kind = D_PROCESS, .uuid = image_uuid(proc_id),
+					 .name = name, .comm = comm, .pid = pid,
+					 .start_ns = started ? ts : 0 });
 	P->t[i].open = true;
 	track_event_only(w, P, ts, image_uuid(proc_id), TYPE_SLICE_BEGIN,
 			 intern(P, IN_NAME, comm));
@@ -885,7 +937,10 @@ static int64_t thread_track(struct st_log_writer *w, struct perfetto *P,
 		return i;
 	P->t[i].threads = nth;
 	snprintf(name, sizeof(name), "%s %" PRIu32, comm_of(e), tid);
-	descriptor(w, P, image_uuid(e->proc_id) + nth, image_uuid(e->proc_id), name, NULL, NULL);
+	descriptor(w, P, &(struct desc){ .kind = D_THREAD, .uuid = image_uuid(e->proc_id) + nth,
+					 .parent = image_uuid(e->proc_id), .name = name,
+					 .comm = comm_of(e), .pid = e->proc ? e->proc->pid : e->pid,
+					 .tid = tid });
 	return i;
 }
 
@@ -981,7 +1036,7 @@ static int start(struct st_log_writer *w, struct perfetto *P, uint64_t ts)
 	pb_uint(&P->pkt, TP_SEQUENCE_ID, SEQUENCE);
 	pb_uint(&P->pkt, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
 	packet_out(w, P);
-	descriptor(w, P, 1, 0, "systrace log", NULL, NULL);
+	descriptor(w, P, &(struct desc){ .kind = D_PLAIN, .uuid = 1, .name = "systrace log" });
 	event_begin(P, ts);
 	annot_uint(P, A_SESSION_ID, DA_UINT, w->meta.session_id);
 	annot_uint(P, A_DROPPED_EVENTS, DA_UINT, w->meta.dropped_events);
@@ -1015,7 +1070,8 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 		thr = recent->thr;
 	} else {
 		img = describe_image(w, P, e->proc_id, e->proc ? e->proc->pid : e->pid,
-				     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns);
+				     comm_of(e), e->proc ? e->proc->prev_id : 0, e->ts_ns,
+				     e->kind == ST_EV_EXEC);
 		if (img < 0)
 			return -ENOMEM;
 		thr = thread_track(w, P, e, img);
@@ -1057,7 +1113,7 @@ static int perfetto_event(struct st_log_writer *w, const struct st_event *e)
 			    intern_lit(P, IN_NAME, names[e->kind]));
 		if (e->kind == ST_EV_FORK) {
 			int64_t child = describe_image(w, P, e->child_proc_id, e->child_pid,
-						       comm_of(e), 0, e->ts_ns);
+						       comm_of(e), 0, e->ts_ns, true);
 
 			if (child < 0)
 				return -ENOMEM;

@@ -42,32 +42,72 @@ size_t st_utf8_len(const char *s, size_t avail)
 }
 
 /*
+ * The first n bytes of s as valid UTF-8 at out (room for 3 * n bytes):
+ * each byte that is not part of a valid sequence becomes U+FFFD, as the
+ * JSON writers and the Perfetto trace both give it. Returns the length
+ * written (no NUL added).
+ */
+size_t st_utf8_repair(char *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	char *o = out;
+	size_t k;
+
+	while (p < end) {
+		k = *p < 0x80 ? 1 : st_utf8_len((const char *)p, (size_t)(end - p));
+		if (k) {
+			memcpy(o, p, k);
+			o += k;
+			p += k;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	return (size_t)(o - out);
+}
+
+/* Whether the first n bytes of s are valid UTF-8 (ASCII is checked 8 bytes a step). */
+bool st_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	uint64_t x;
+	size_t k;
+
+	while (p < end) {
+		if (end - p >= 8) {
+			memcpy(&x, p, 8);
+			if (!(x & 0x8080808080808080ULL)) {
+				p += 8;
+				continue;
+			}
+		}
+		k = *p < 0x80 ? 1 : st_utf8_len((const char *)p, (size_t)(end - p));
+		if (!k)
+			return false;
+		p += k;
+	}
+	return true;
+}
+
+/*
  * Paths and comms are bytes; JSON strings are Unicode. A byte that is not
  * part of valid UTF-8 becomes U+FFFD rather than losing the whole string.
  */
 json_t *st_json_string(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
 	json_t *j = json_string(s);
-	char *buf, *o;
 	size_t n;
+	char *buf;
 
 	if (j)
 		return j;
-	buf = malloc(strlen(s) * 3 + 1);
+	n = strlen(s);
+	buf = malloc(n * 3 + 1);
 	if (!buf)
 		return NULL;
-	for (o = buf; *p; p += n ? n : 1) {
-		n = st_utf8_len((const char *)p, SIZE_MAX);
-		if (n) {
-			memcpy(o, p, n);
-			o += n;
-		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-		}
-	}
-	*o = '\0';
+	buf[st_utf8_repair(buf, s, n)] = '\0';
 	j = json_string(buf);
 	free(buf);
 	return j;

@@ -7,6 +7,7 @@
  * escapes that every JSON reader of the project shares.
  */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "out/obuf.h"
@@ -17,6 +18,13 @@
  * NUL ends any sequence, so a NUL-terminated one may pass SIZE_MAX.
  */
 size_t st_utf8_len(const char *s, size_t avail);
+/* Whether the first n bytes of s are valid UTF-8. */
+bool st_utf8_valid(const char *s, size_t n);
+/*
+ * The first n bytes of s at out (3 * n bytes of room), each byte that is
+ * not valid UTF-8 as U+FFFD; returns the length written, no NUL added.
+ */
+size_t st_utf8_repair(char *out, const char *s, size_t n);
 /* s as a JSON string; a byte that is not valid UTF-8 becomes U+FFFD. */
 json_t *st_json_string(const char *s);
 /* The same, printed as jansson prints it. */
