@@ -11,9 +11,9 @@
 . "$(dirname "$0")/trace_lib.sh"
 . "$(dirname "$0")/paths_lib.sh"
 need_bpf
-need_prog pathprobe
-need_cmd strace
 need_cmd protoc protobuf-compiler
+need_cmd strace
+need_prog pathprobe
 on_exit mod_unload_quiet
 mod_load
 
