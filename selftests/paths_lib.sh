@@ -6,10 +6,13 @@
 # rows CSV             "COUNT<TAB>PATH<TAB>SYSCALL<TAB>ERRNO_NAME" lines, sorted,
 #                      of report paths --csv
 # strace_rows FILE     the same from strace's output (-f -s 4096 -e trace=%file)
+# strace_seq FILE      its calls in order: "PATH<TAB>SYSCALL<TAB>RESULT" lines
 # paths_probe_test     progs/pathprobe's known calls: exact rows, strace's
 #                      table, --paths errors, all and off (test_*_paths.sh)
 # paths_build_test     a 13-file make -j2's failed calls against strace -ff
 #                      (test_*_paths_build.sh)
+# paths_log_test       the temporal log's paths (arg_path) of progs/pathprobe's
+#                      calls, in order, against strace's (test_*_paths_log.sh)
 
 # "COUNT<TAB>PATH<TAB>SYSCALL<TAB>ERRNO_NAME" lines, sorted, of report paths --csv.
 rows() {
@@ -17,14 +20,15 @@ rows() {
 		<("$CSVQ" -f "$1" get syscall) <("$CSVQ" -f "$1" get errno_name) | sort
 }
 
-# The same from strace's output (-f -s 4096 -e trace=%file): each call's
-# first quoted argument, its errno or ok; a path of more than 255 bytes and
-# an unquoted pointer as report paths names them, but a NULL where the
-# call gives NULL a meaning of its own (kmod/file_calls.h: acct, quotactl,
-# newfstatat, utimensat, fanotify_mark, statx), which is no path and no
-# row; the root's execve (the first line) left out: a session counts from
-# the exec on.
-strace_rows() {
+# The calls of strace's output (-f -s 4096 -e trace=%file), in its order,
+# as "PATH<TAB>SYSCALL<TAB>RESULT" lines: each call's first quoted
+# argument, its errno or ok; a path of more than 255 bytes and an unquoted
+# pointer as report paths names them, but a NULL where the call gives NULL
+# a meaning of its own (kmod/file_calls.h: acct, quotactl, newfstatat,
+# utimensat, fanotify_mark, statx), which is no path and no row; the
+# root's execve (the first line) left out: a session counts from the exec
+# on.
+strace_seq() {
 	sed -e '1{/^[0-9]* *execve(/d}' "$1" | sed -n -E 's/^([0-9]+ +)?([a-z0-9_]+)\(/\2\t/p' |
 		awk -F'\t' '{
 			call = $1; rest = $2
@@ -41,7 +45,12 @@ strace_rows() {
 			if (match(rest, / = -1 E[A-Z0-9]+ /))
 				res = substr(rest, RSTART + 6, RLENGTH - 7)
 			print path "\t" call "\t" res
-		}' | sort | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); print n "\t" $0 }' | sort
+		}'
+}
+
+# The same counted: "COUNT<TAB>PATH<TAB>SYSCALL<TAB>ERRNO_NAME" lines, sorted.
+strace_rows() {
+	strace_seq "$1" | sort | uniq -c | awk '{ n = $1; sub(/^ *[0-9]+ /, ""); print n "\t" $0 }' | sort
 }
 
 
@@ -198,4 +207,76 @@ paths_build_test() {
 	done
 	log "top 20: $(top "$got" | sort -t"$(printf '\t')" -k1,1nr | tr '\t\n' ' ;')"
 	log "rows: $(grep -c . <<<"$got") (strace: $(grep -c . <<<"$want")), failed calls: $(q "$D/paths.csv" sum count) (strace: $(awk -F'\t' '{ s += $1 } END { print s }' <<<"$want"))"
+}
+
+# progs/pathprobe (see paths_probe_test) under start --log: the paths the
+# log's syscall events carry (arg_path), in their order, against strace's.
+#   errors  (the default) the failed file calls carry their paths and no
+#           other event does: the events with a path, in order, are
+#           strace's failed %file calls (the loader's probes first, then
+#           /nonexistent/a x3, /nonexistent/b x5, /nonexistent/c x4,
+#           /etc/passwd/x x2, the 300-byte path, the pointer 0x1), in CSV
+#           and JSONL; the Chrome and Perfetto exports of the log carry the
+#           same as an argument of the event
+#   all     every %file call carries its path: strace's calls in order,
+#           the 6 successful openat /etc/passwd among them
+#   off     no event carries one
+paths_log_test() {
+	local P want got known
+	P=$PROGS/pathprobe
+
+	strace -f -qq -s 4096 -e trace=%file -o "$T/strace.out" "$P" ok >/dev/null 2>&1 ||
+		fail "strace -f -e trace=%file $P ok: exit $?"
+	known=$(printf '/nonexistent/a\topenat\tENOENT\n%.0s' 1 2 3
+		printf '/nonexistent/b\topenat\tENOENT\n%.0s' 1 2 3 4 5
+		printf '/nonexistent/c\taccess\tENOENT\n%.0s' 1 2 3 4
+		printf '/etc/passwd/x\topenat\tENOTDIR\n%.0s' 1 2
+		printf '<longer than 255 bytes>\tnewfstatat\tENOENT\n<unreadable>\topenat\tEFAULT')
+
+	# --- errors (the default) ---------------------------------------------------------
+	trace --log "$T/errors.jsonl" -- "$P" ok
+	assert_eq "$TRACE_RC" 0 "pathprobe ok --log: exit status: $TRACE_ERR"
+	expect_contains "$TRACE_ERR" "none dropped" "errors: the log dropped no event"
+	got=$(python3 "$TOP/selftests/paths_log.py" jsonl "$T/errors.jsonl")
+	want=$(strace_seq "$T/strace.out" | awk -F'\t' '$3 != "ok"')
+	expect_eq "$got" "$want" "errors: the log's paths, in order: strace's failed %file calls"
+	expect_eq "$(grep -v -e '^/etc/ld\.so' -e '^/usr/lib/locale' <<<"$got")" "$known" \
+		"errors: pathprobe's own failed calls carry exactly their paths, in order"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" bare "$T/errors.jsonl" | grep -c -v '	ok$')" 0 \
+		"errors: every failed call of the log carries a path (pathprobe's are all file calls)"
+	"$SYSTRACECTL" log --input "$T/errors.jsonl" -o "$T/errors.csv" 2>"$T/conv.err" ||
+		fail "log --input errors.jsonl -o errors.csv: exit $?: $(cat "$T/conv.err")"
+	"$SYSTRACECTL" log --input "$T/errors.csv" -o "$T/errors.back.jsonl" 2>"$T/conv.err" ||
+		fail "log --input errors.csv -o errors.back.jsonl: exit $?: $(cat "$T/conv.err")"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" jsonl "$T/errors.back.jsonl")" "$want" \
+		"errors: the paths through CSV and back"
+	"$SYSTRACECTL" log --input "$T/errors.jsonl" -o "$T/errors.json" 2>"$T/conv.err" ||
+		fail "log --input -o errors.json (Chrome): exit $?: $(cat "$T/conv.err")"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" chrome "$T/errors.json")" "$want" \
+		"errors: Chrome: the events' arg_path, in order"
+	"$SYSTRACECTL" log --input "$T/errors.jsonl" -o "$T/errors.pftrace" 2>"$T/conv.err" ||
+		fail "log --input -o errors.pftrace (Perfetto): exit $?: $(cat "$T/conv.err")"
+	protoc --proto_path="$TOP/user/tests" --decode=perfetto.protos.Trace perfetto_subset.proto \
+		<"$T/errors.pftrace" >"$T/errors.pftrace.txt" 2>"$T/protoc.err" ||
+		fail "protoc --decode of the Perfetto log: exit $?: $(cat "$T/protoc.err")"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" perfetto "$T/errors.pftrace.txt")" \
+		"$(cut -f1 <<<"$want")" "errors: Perfetto (protoc --decode): the events' arg_path, in order"
+	log "errors: $(wc -l <<<"$got") events with a path: $(cut -f1 <<<"$got" | sort | uniq -c | tr -s ' \n' ' ;')"
+
+	# --- all ----------------------------------------------------------------------------
+	trace --paths all --log "$T/all.jsonl" -- "$P" ok
+	assert_eq "$TRACE_RC" 0 "pathprobe ok --paths all --log: exit status: $TRACE_ERR"
+	got=$(python3 "$TOP/selftests/paths_log.py" jsonl "$T/all.jsonl")
+	expect_eq "$got" "$(strace_seq "$T/strace.out")" "all: the log's paths, in order: strace's %file calls"
+	expect_eq "$(grep -c -x '/etc/passwd	openat	ok' <<<"$got")" 6 "all: the 6 successful openat /etc/passwd"
+	expect_eq "$(awk -F'\t' '$3 != "ok"' <<<"$got" | grep -v -e '^/etc/ld\.so' -e '^/usr/lib/locale')" \
+		"$known" "all: the failed calls as with errors"
+
+	# --- off ----------------------------------------------------------------------------
+	trace --paths off --log "$T/off.jsonl" -- "$P" ok
+	assert_eq "$TRACE_RC" 0 "pathprobe ok --paths off --log: exit status: $TRACE_ERR"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" jsonl "$T/off.jsonl" | grep -c .)" 0 \
+		"off: no event carries a path"
+	expect_eq "$(python3 "$TOP/selftests/paths_log.py" bare "$T/off.jsonl" | grep -c 'ENOENT$')" \
+		"$(grep -c ' = -1 ENOENT ' "$T/strace.out")" "off: the failed calls are in the log, without paths"
 }

@@ -103,7 +103,7 @@ struct paths_map {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1);
 	__uint(key_size, sizeof(struct stb_path_key));
-	__uint(value_size, sizeof(__u64));
+	__uint(value_size, sizeof(struct stb_path_val));
 };
 
 struct ring_map {
@@ -650,13 +650,18 @@ static __always_inline void update_max(__u64 *slot, __u64 d)
 	}
 }
 
+static __noinline __u64 path_count(struct stb_sess *s, struct stb_task *t, long ret,
+				   __u64 uptr, const char *kptr);
+
 /*
- * Logs the call @t completes, with its image's ordinal @seq, into the ring
- * of this CPU. A full ring never makes the caller wait: the record is
- * counted in dropped_events instead.
+ * Logs the call @t completes, with its image's ordinal @seq and the id of
+ * the path row it counted in (0: none), into the ring of this CPU. A full
+ * ring never makes the caller wait: the record is counted in
+ * dropped_events instead.
  */
 static __always_inline void log_syscall(struct stb_sess *s, struct stb_task *t,
-					struct stb_proc *p, long ret, __u64 d, __u64 seq)
+					struct stb_proc *p, long ret, __u64 d, __u64 seq,
+					__u64 path_id)
 {
 	__u32 key = t->slot * s->log_ncpus + bpf_get_smp_processor_id();
 	struct stb_log_rec *r;
@@ -678,13 +683,19 @@ static __always_inline void log_syscall(struct stb_sess *s, struct stb_task *t,
 	r->tid = t->tid;
 	r->nr = t->nr;
 	r->abi = t->abi;
+	r->path_id = path_id;
 	/* The reader polls: no wakeup (an irq_work) per record. */
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-/* Completes the in-flight syscall of @t with return value @ret in row @p. */
+/*
+ * Completes the in-flight syscall of @t with return value @ret in row @p,
+ * and with @path counts its path (path_count: at @uptr, or @kptr) before
+ * the log's record, which names the path's row.
+ */
 static __always_inline bool account(struct stb_sess *s, void *sites, struct stb_task *t,
-				    struct stb_proc *p, long ret, __u64 now)
+				    struct stb_proc *p, long ret, __u64 now, bool path,
+				    __u64 uptr, const char *kptr)
 {
 	struct stb_site_key key = {
 		.proc_id = t->proc_id, .addr = t->addr, .nr = t->nr, .abi = t->abi,
@@ -692,7 +703,7 @@ static __always_inline bool account(struct stb_sess *s, void *sites, struct stb_
 	struct stb_site *site;
 	__u64 d = now - t->start_ns;
 	__u64 err = (unsigned long)ret >= (unsigned long)-MAX_ERRNO;
-	__u64 seq;
+	__u64 seq, path_id = 0;
 
 	t->inflight = 0;
 	if ((__s64)d < 0)
@@ -712,8 +723,10 @@ static __always_inline bool account(struct stb_sess *s, void *sites, struct stb_
 	}
 	/* The image's calls completed before this one: the log's seq. */
 	seq = __sync_fetch_and_add(&p->syscalls, 1);
+	if (path)
+		path_id = path_count(s, t, ret, uptr, kptr);
 	if (s->log_buffer)
-		log_syscall(s, t, p, ret, d, seq);
+		log_syscall(s, t, p, ret, d, seq, path_id);
 	return true;
 }
 
@@ -746,13 +759,15 @@ static __always_inline bool path_arg(struct pt_regs *regs, long nr, __u64 *ptr)
  * session's paths_mode asks: read from the traced program's memory at
  * @uptr (in its own context, never sleeping: a page that is not there
  * makes the path unreadable), or from the kernel's copy at @kptr. A row
- * that cannot be made is counted in dropped_paths.
+ * that cannot be made is counted in dropped_paths. Returns the id of the
+ * row the call counted in, 0 for none (not asked for, or dropped).
  */
-static __noinline void path_count(struct stb_sess *s, struct stb_task *t, long ret, __u64 uptr,
-				  const char *kptr)
+static __noinline __u64 path_count(struct stb_sess *s, struct stb_task *t, long ret,
+				   __u64 uptr, const char *kptr)
 {
-	const __u64 cost = STB_ELEM_COST(sizeof(struct stb_path_key), sizeof(__u64));
-	__u64 err = (unsigned long)ret >= (unsigned long)-MAX_ERRNO ? -ret : 0, one = 1, *v;
+	const __u64 cost = STB_ELEM_COST(sizeof(struct stb_path_key), sizeof(struct stb_path_val));
+	__u64 err = (unsigned long)ret >= (unsigned long)-MAX_ERRNO ? -ret : 0;
+	struct stb_path_val one = { .count = 1 }, *v;
 	struct stb_path_key *k;
 	struct scratch *sc;
 	__u32 zero = 0, slot = t->slot;
@@ -761,11 +776,11 @@ static __noinline void path_count(struct stb_sess *s, struct stb_task *t, long r
 	char c;
 
 	if (!s->paths_mode || (s->paths_mode == STB_PATHS_ERRORS && !err))
-		return;
+		return 0;
 	paths = bpf_map_lookup_elem(&st_paths, &slot);
 	sc = bpf_map_lookup_elem(&st_scratch, &zero);
 	if (!paths || !sc)
-		return;
+		return 0;
 	k = &sc->path;
 	__builtin_memset(k, 0, sizeof(*k));
 	k->proc_id = t->proc_id;
@@ -793,24 +808,28 @@ static __noinline void path_count(struct stb_sess *s, struct stb_task *t, long r
 		__builtin_memset(k->path, 0, sizeof(k->path));
 	v = bpf_map_lookup_elem(paths, k);
 	if (v) {
-		__sync_fetch_and_add(v, 1);
-		return;
+		__sync_fetch_and_add(&v->count, 1);
+		return v->id;
 	}
 	if (!mem_charge(s, cost)) {
 		stat_inc(&s->m.dropped_paths);
-		return;
+		return 0;
 	}
+	/* An id lost to a row another CPU made first leaves a gap: ids are only unique. */
+	one.id = __sync_fetch_and_add(&s->m.last_path_id, 1) + 1;
 	e = map_insert(paths, k, &one);
 	if (!e) {
 		stat_inc(&s->m.paths);
-		return;
+		return one.id;
 	}
 	mem_uncharge(s, cost);
 	v = e == -EEXIST ? bpf_map_lookup_elem(paths, k) : NULL;
-	if (v)
-		__sync_fetch_and_add(v, 1);
-	else
-		drop(s, &s->m.dropped_paths, e);
+	if (v) {
+		__sync_fetch_and_add(&v->count, 1);
+		return v->id;
+	}
+	drop(s, &s->m.dropped_paths, e);
+	return 0;
 }
 
 static __always_inline __u8 syscall_abi(struct task_struct *task, long *nr)
@@ -896,8 +915,8 @@ int BPF_PROG(st_sys_exit, struct pt_regs *regs, long ret)
 	p = bpf_map_lookup_elem(procs, &t->proc_id);
 	if (!p)
 		return 0;
-	if (t->inflight && account(s, sites, t, p, ret, bpf_ktime_get_ns()) && t->path_call)
-		path_count(s, t, ret, t->path_ptr, NULL);
+	if (t->inflight)
+		account(s, sites, t, p, ret, bpf_ktime_get_ns(), t->path_call, t->path_ptr, NULL);
 	t->path_call = 0;
 	if (p->npending)
 		pending_retry(s, slot, sites, task, p);
@@ -1300,8 +1319,9 @@ int BPF_PROG(st_exec, struct task_struct *task, pid_t old_pid,
 		 * The execve returns in the new image: it is the old one's. Its
 		 * path is the kernel's copy: the old memory is gone.
 		 */
-		if (t->inflight && account(s, sites, t, old, 0, now) && t->path_call)
-			path_count(s, t, 0, 0, BPF_CORE_READ(bprm, filename));
+		if (t->inflight)
+			account(s, sites, t, old, 0, now, t->path_call, 0,
+				BPF_CORE_READ(bprm, filename));
 		t->path_call = 0;
 		acct_fold(t, task, old);
 		counter_take(t);
@@ -1388,7 +1408,7 @@ int BPF_PROG(st_exit, struct task_struct *task)
 	if (p) {
 		/* exit and exit_group never return: complete them here. */
 		if (t->inflight)
-			account(s, sites, t, p, 0, now);
+			account(s, sites, t, p, 0, now, false, 0, NULL);
 		acct_fold(t, task, p);
 		counter_take(t);
 		counter_fold(s, t, p);
@@ -1621,7 +1641,8 @@ static __always_inline void detach_task(struct task_struct *task)
 		p = bpf_map_lookup_elem(procs, &t->proc_id);
 		if (p) {
 			/* Not in its context: a path it would count is a drop. */
-			if (t->inflight && account(s, sites, t, p, 0, job.now) && t->path_call &&
+			if (t->inflight && account(s, sites, t, p, 0, job.now, false, 0, NULL) &&
+			    t->path_call &&
 			    s->paths_mode == STB_PATHS_ALL)
 				stat_inc(&s->m.dropped_paths);
 			acct_fold(t, task, p);

@@ -21,7 +21,7 @@
 /* Sessions that may exist at once: the slots of `sessions`. */
 #define STB_MAX_SESSIONS	64
 /* The layout of the pin tree; another one is refused, never followed. */
-#define STB_LAYOUT	5
+#define STB_LAYOUT	6
 #define STB_MAGIC	0x7379737472616365ULL	/* "systrace" */
 
 /* The pins of the tree, all maps (bpffs holds nothing else). */
@@ -125,6 +125,7 @@ struct stb_meta {
 	__u64 mem_bytes;	/* held: against max_mem (fixed_bytes included) */
 	__u64 paths;		/* rows of `paths` */
 	__u64 dropped_paths;	/* path calls not counted: `paths` full, max_mem */
+	__u64 last_path_id;	/* the last path row id handed out */
 };
 
 #define STB_NAME_LEN	32	/* SYSTRACE_NAME_MAX */
@@ -265,6 +266,7 @@ struct stb_log_rec {
 	__s64 ret;
 	__u32 tgid, tid, nr;
 	__u32 abi;
+	__u64 path_id;		/* the row of `paths` its path counts in; 0: none */
 };
 
 /*
@@ -297,6 +299,12 @@ struct stb_path_key {
 	__u32 kind;		/* STB_PATH_* */
 	__u32 pad;
 	char path[STB_FPATH_LEN];
+};
+
+/* A row of `paths`: its calls, and its id (from 1), which the log names. */
+struct stb_path_val {
+	__u64 count;
+	__u64 id;
 };
 
 /* The attach iterator's work (st_attach's `job`). */

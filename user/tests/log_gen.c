@@ -113,9 +113,9 @@ static void emit(const struct ev *e)
 	field_u(e->exit_code >= 0, (uint64_t)e->exit_code, false);
 	/* exit_signal, never set, then argv and argv_truncated */
 	if (e->argv_csv)
-		fprintf(out, ",%s,0\n", e->argv_csv);
+		fprintf(out, ",%s,0,\n", e->argv_csv);
 	else
-		fputs(",,\n", out);
+		fputs(",,,\n", out);
 }
 
 static const struct {
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	if (!jsonl)
 		fputs("session_id,proc_id,pid,tid,comm,seq,ts_ns,dur_ns,event,abi,nr,syscall,ret,"
 		      "errno,addr,map,path,offset,symbol,phase,early,child_proc_id,child_pid,"
-		      "exit_code,exit_signal,argv,argv_truncated\n", out);
+		      "exit_code,exit_signal,argv,argv_truncated,arg_path\n", out);
 	/* make: exec, 4 loader calls, 2 program calls. */
 	e = (struct ev){ .event = "exec", .proc_id = 1, .pid = 1000, .comm = "make",
 			 .ts = ts, .path = "/usr/bin/make", .exit_code = -1,

@@ -384,15 +384,15 @@ TEST(argv_log_csv_and_jsonl_exact_and_read_back)
 	argv_log(&log, &d);
 	csv = log_out(&log, ST_LOG_CSV, &len);
 	ASSERT_TRUE(csv);
-	EXPECT_TRUE(strstr(csv, ",exit_code,exit_signal,argv,argv_truncated\n"));
+	EXPECT_TRUE(strstr(csv, ",exit_code,exit_signal,argv,argv_truncated,arg_path\n"));
 	EXPECT_TRUE(strstr(csv, ",exec,,,,,,,,/bin/prog,,,,,,,,,\"prog 'a b' 'it'\\''s' '' "
-			   "$'x\\xffy' $'l1\\nl2' --k=v,w '\xc3\xbc'\",1\n"));
-	EXPECT_TRUE(strstr(csv, ",fork,,,,,,,,,,,,,2,51,,,,\n"));
+			   "$'x\\xffy' $'l1\\nl2' --k=v,w '\xc3\xbc'\",1,\n"));
+	EXPECT_TRUE(strstr(csv, ",fork,,,,,,,,,,,,,2,51,,,,,\n"));
 	log_reads_back(failed, csv, len);
 	jsonl = log_out(&log, ST_LOG_JSONL, &len);
 	ASSERT_TRUE(jsonl);
 	EXPECT_TRUE(strstr(jsonl, ",\"argv\":[\"prog\",\"a b\",\"it's\",\"\",\"x\xef\xbf\xbdy\","
-			   "\"l1\\nl2\",\"--k=v,w\",\"\xc3\xbc\"],\"argv_truncated\":true}\n"));
+			   "\"l1\\nl2\",\"--k=v,w\",\"\xc3\xbc\"],\"argv_truncated\":true,\"arg_path\":null}\n"));
 	EXPECT_TRUE(strstr(jsonl, "\"event\":\"fork\""));
 	free(csv);
 	free(jsonl);

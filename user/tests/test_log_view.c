@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "log/log_merge.h"
 #include "log/log_spool.h"
 #include "report.h"
@@ -1512,4 +1513,149 @@ TEST(report_timeline_stays_within_4000_px_however_many_run_at_once)
 	free(svg);
 	st_timeline_free(&tl);
 	st_dump_free(&d);
+}
+
+/*
+ * A syscall names the path row its call counted in (path_id); the log
+ * writes that row's path as it shows it, last on the line, and nothing for
+ * a call without a row or with an id no row has. Read back, each event
+ * carries its path again.
+ */
+TEST(log_record_writes_the_path_of_each_call_s_row)
+{
+	const char *shown[3] = { "/nonexistent/a", "<longer than 255 bytes>", NULL };
+	static const uint64_t ids[3] = { 5, 9, 77 };	/* 77: no row */
+	char dir[] = "/tmp/systrace-argpath-XXXXXX", path[64];
+	struct st_log_sites ls;
+	struct st_log_src *src;
+	struct lv_env env;
+	struct st_event ev;
+	struct st_err err;
+	size_t i, k, nsys = 0, with = 0;
+	char *got, *line;
+	FILE *f;
+
+	lv_setup(failed, &env);
+	env.d.paths = calloc(2, sizeof(*env.d.paths));
+	ASSERT_TRUE(env.d.paths);
+	env.d.npaths = 2;
+	env.d.has_paths = true;
+	env.d.paths[0] = (struct st_path_row){ .id = 5, .kind = ST_PATH_OK, .count = 1 };
+	ASSERT_EQ(st_dump_str(&env.d, "/nonexistent/a", &env.d.paths[0].path), 0);
+	env.d.paths[1] = (struct st_path_row){ .id = 9, .kind = ST_PATH_LONG, .count = 1 };
+	/* The first three syscalls name ids 5, 9 and 77. */
+	for (i = 0, k = 0; i < env.log.n; i++) {
+		if (env.log.ev[i].kind != ST_EV_SYSCALL)
+			continue;
+		if (k < 3)
+			env.log.ev[i].path_id = ids[k++];
+		nsys++;
+	}
+	ASSERT_EQ(k, 3);
+	ASSERT_EQ(st_log_sites_init(&ls, false), 0);
+	got = lv_record_via(failed, &env, &ls);
+	ASSERT_TRUE(got);
+	EXPECT_TRUE(strstr(got, ",argv,argv_truncated,arg_path\n") != NULL);
+	EXPECT_TRUE(strstr(got, ",/nonexistent/a\n") != NULL);
+	EXPECT_TRUE(strstr(got, ",<longer than 255 bytes>\n") != NULL);
+	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/log.csv", dir);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	fputs(got, f);
+	fclose(f);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	k = 0;
+	while (st_log_src_next(src, &ev, &err) == 1) {
+		if (ev.kind != ST_EV_SYSCALL) {
+			EXPECT_TRUE(ev.arg_path == NULL);
+			continue;
+		}
+		/* In log order: the first three syscalls are the fixture's first three. */
+		if (ev.arg_path) {
+			with++;
+			EXPECT_TRUE(k < 2 && !strcmp(ev.arg_path, shown[k]));
+		}
+		k++;
+	}
+	EXPECT_EQ(with, 2);
+	EXPECT_EQ(k, nsys);
+	st_log_src_close(src);
+	unlink(path);
+	rmdir(dir);
+	/* Each line of the CSV has as many fields as its header. */
+	for (line = strtok(got, "\n"); line; line = strtok(NULL, "\n")) {
+		size_t commas = 0;
+		const char *c;
+
+		for (c = line; *c; c++)
+			commas += *c == ',';
+		if (!strchr(line, '"'))
+			EXPECT_EQ(commas, 27);
+	}
+	free(got);
+	st_log_sites_free(&ls);
+	lv_teardown(&env);
+}
+
+/* A version 1 record: nr a u32, abi a u16, kind, a byte 0; no path id. */
+struct lv_spool_rec1 {
+	uint64_t ts_ns, dur_ns, proc_id, seq, addr;
+	int64_t ret;
+	uint32_t pid, tid, nr;
+	uint16_t abi;
+	uint8_t kind, extra;
+};
+
+/*
+ * A spool of version 1 (before path ids), kept after a failure, still
+ * reads: each record's nr, abi and kind as written, no path id.
+ */
+TEST(log_spool_of_version_1_still_reads)
+{
+	char dir[] = "/tmp/systrace-spool1-XXXXXX", path[64];
+	struct {
+		char magic[8];
+		uint32_t version, rec_size, session_id, reserved;
+	} h = { "STSPOOL1", 1, 64, 3, 0 };
+	struct { uint32_t magic, run, nrec, csize; } c = { 0x4b435453u, 0, 3, 0 };
+	struct lv_spool_rec1 r[3];
+	struct st_log_src *src;
+	struct st_event ev;
+	struct st_err err;
+	char z[1024];
+	size_t n, i;
+	FILE *f;
+
+	_Static_assert(sizeof(struct lv_spool_rec1) == 64, "a version 1 record is 64 bytes");
+	for (i = 0; i < 3; i++)
+		r[i] = (struct lv_spool_rec1){ .ts_ns = 100 + i, .proc_id = 1, .seq = i,
+					       .addr = 0x1000, .ret = -2, .pid = 10, .tid = 10,
+					       .nr = 257 + (uint32_t)i, .abi = 1,
+					       .kind = ST_EV_SYSCALL };
+	n = ZSTD_compress(z, sizeof(z), r, sizeof(r), 1);
+	ASSERT_TRUE(!ZSTD_isError(n));
+	c.csize = (uint32_t)n;
+	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/log.csv.spool", dir);
+	f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	EXPECT_EQ(fwrite(&h, sizeof(h), 1, f), 1);
+	EXPECT_EQ(fwrite(&c, sizeof(c), 1, f), 1);
+	EXPECT_EQ(fwrite(z, n, 1, f), 1);
+	fclose(f);
+	ASSERT_EQ(st_log_src_open(&src, path, &err), 0);
+	for (i = 0; st_log_src_next(src, &ev, &err) == 1; i++) {
+		EXPECT_EQ(ev.kind, ST_EV_SYSCALL);
+		EXPECT_EQ(ev.nr, 257 + i);
+		EXPECT_EQ(ev.abi, 1);
+		EXPECT_EQ(ev.seq, i);
+		EXPECT_EQ(ev.path_id, 0);
+		EXPECT_TRUE(ev.arg_path == NULL);
+	}
+	EXPECT_EQ(i, 3);
+	EXPECT_EQ(st_log_src_meta(src)->session_id, 3);
+	st_log_src_close(src);
+	unlink(path);
+	rmdir(dir);
 }

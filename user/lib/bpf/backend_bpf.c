@@ -226,8 +226,8 @@ static int session_take(struct st_tree *t, uint32_t slot, struct bpf_session *bs
 	if (ret < 0)
 		goto fail;
 	bs->argv = ret;
-	ret = inner(t, ST_M_PATHS, slot, sizeof(struct stb_path_key), sizeof(uint64_t), "paths",
-		    err);
+	ret = inner(t, ST_M_PATHS, slot, sizeof(struct stb_path_key), sizeof(struct stb_path_val),
+		    "paths", err);
 	if (ret < 0)
 		goto fail;
 	bs->paths = ret;
@@ -807,7 +807,7 @@ static int read_paths(struct bpf_session *bs, struct st_dump *d)
 	struct st_path_row *r, *more;
 	size_t cap = 0;
 	void *prev = NULL;
-	uint64_t count;
+	struct stb_path_val v;
 	int ret;
 
 	d->has_paths = true;
@@ -817,7 +817,7 @@ static int read_paths(struct bpf_session *bs, struct st_dump *d)
 	while (!bpf_map_get_next_key(bs->paths, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(bs->paths, &key, &count))
+		if (bpf_map_lookup_elem(bs->paths, &key, &v))
 			continue;
 		if (d->npaths == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -835,7 +835,8 @@ static int read_paths(struct bpf_session *bs, struct st_dump *d)
 		r->err = key.err;
 		r->kind = key.kind == STB_PATH_LONG ? ST_PATH_LONG :
 			  key.kind == STB_PATH_UNREADABLE ? ST_PATH_UNREADABLE : ST_PATH_OK;
-		r->count = count;
+		r->count = v.count;
+		r->id = v.id;
 		key.path[STB_FPATH_LEN - 1] = 0;
 		if (r->kind == ST_PATH_OK) {
 			ret = st_dump_str(d, key.path, &r->path);
@@ -919,6 +920,7 @@ static int log_event(void *ctx, void *data, size_t size)
 	ev.tid = r->tid;
 	ev.nr = r->nr;
 	ev.abi = r->abi;
+	ev.path_id = r->path_id;
 	if (st_log_push(ld->log, &ev)) {
 		ld->err = -ENOMEM;
 		return -ENOMEM;

@@ -240,7 +240,7 @@ static const struct {
 	{ ST_M_SITES, sizeof(struct stb_site_key), sizeof(struct stb_site), "st_sites_c" },
 	{ ST_M_FILES, sizeof(struct stb_file_key), sizeof(struct stb_file), "st_files_c" },
 	{ ST_M_ARGV, sizeof(struct stb_argv_key), STB_ARGV_CHUNK, "st_argv_c" },
-	{ ST_M_PATHS, sizeof(struct stb_path_key), sizeof(uint64_t), "st_paths_c" },
+	{ ST_M_PATHS, sizeof(struct stb_path_key), sizeof(struct stb_path_val), "st_paths_c" },
 };
 
 void st_bpf_cut_free(struct st_cut *c)
@@ -667,7 +667,7 @@ static void spare_jobs(struct map_job *j, uint32_t max_procs, uint32_t max_sites
 				 (uint32_t)sysconf(_SC_PAGESIZE), false, 0, 0,
 				 ST_BPF_SPARE_PIN "notify", -1, false };
 	j[5] = (struct map_job){ -1, 0, BPF_MAP_TYPE_HASH, "st_paths_s",
-				 sizeof(struct stb_path_key), sizeof(uint64_t), ST_BPF_PATHS,
+				 sizeof(struct stb_path_key), sizeof(struct stb_path_val), ST_BPF_PATHS,
 				 true, 0, 0, ST_BPF_SPARE_PIN "paths", -1, false };
 }
 

@@ -31,13 +31,18 @@
  *   session_id  proc_id  pid  tid  comm  seq  ts_ns  dur_ns  event
  *   abi  nr  syscall  ret  errno  addr  map  path  offset  symbol
  *   phase  early  child_proc_id  child_pid  exit_code  exit_signal
- *   argv  argv_truncated
+ *   argv  argv_truncated  arg_path
  * event is "syscall", "fork", "exec" or "exit"; phase is "loader" or
  * "program" (syscalls only); early is 0 or 1. An exec's path is its
  * executable, its argv its row's (argv.h: CSV a command line, JSONL an
  * array of strings), from the rows like every process event, so the
- * spool (syscalls only) has none. Readers ignore the columns they do not
- * know, and take a log without the last two.
+ * spool (syscalls only) has none. arg_path is a file call's path
+ * argument as its path row shows it (report paths: the path, "<longer
+ * than 255 bytes>" or "<unreadable>"), empty for a call whose path was
+ * not counted (--paths errors and a success, --paths off, a drop); the
+ * spool keeps the row's id, joined to the session's path rows at the end
+ * as a site is. Readers ignore the columns they do not know, and take a
+ * log without the last three (a log of before arg_path: none has one).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -94,6 +99,13 @@ struct st_event {
 	uint64_t child_proc_id;		/* fork */
 	uint32_t child_pid;		/* fork */
 	const struct st_proc_row *proc;	/* the row of proc_id; NULL if none */
+	/*
+	 * syscall: the path row its path counted in (start --paths), by its
+	 * id in the session (0: none), and what that row shows for its path
+	 * (st_path_shown; NULL: none, or not joined yet), valid as site.
+	 */
+	uint64_t path_id;
+	const char *arg_path;
 };
 
 /* Orders events as a log does: time, process events first, image, seq. */

@@ -224,6 +224,10 @@ static void syscall_event(struct st_log_writer *w, struct chrome *c,
 		st_obuf_puts(o, ",\"symbol\":");
 		st_json_put_string(o, s->sym->symbol);
 	}
+	if (e->arg_path) {
+		st_obuf_puts(o, ",\"arg_path\":");
+		st_json_put_string(o, e->arg_path);
+	}
 	st_obuf_puts(o, ",\"ret\":");
 	st_obuf_s64(o, (uint64_t)e->ret);
 	if (st_ret_is_error(e->ret)) {

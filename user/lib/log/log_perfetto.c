@@ -326,7 +326,7 @@ static uint64_t str_hash(const char *s, size_t n)
 enum annot {
 	A_RET, A_ERRNO, A_ADDR, A_PATH, A_OFFSET, A_SYMBOL, A_PHASE, A_EARLY, A_SEQ,
 	A_CHILD_PROC_ID, A_CHILD_PID, A_PROC_ID, A_PREV_ID, A_ARGV, A_ARGV_TRUNCATED, A_END,
-	A_EXIT_CODE, A_EXIT_SIGNAL, A_SESSION_ID, A_DROPPED_EVENTS, A_N
+	A_EXIT_CODE, A_EXIT_SIGNAL, A_SESSION_ID, A_DROPPED_EVENTS, A_ARG_PATH, A_N
 };
 
 static const char *const annot_names[A_N] = {
@@ -350,6 +350,7 @@ static const char *const annot_names[A_N] = {
 	[A_EXIT_SIGNAL] = "exit_signal",
 	[A_SESSION_ID] = "session_id",
 	[A_DROPPED_EVENTS] = "dropped_events",
+	[A_ARG_PATH] = "arg_path",
 };
 
 /* An image (tid 0) or one of its threads: its track, and what is open. */
@@ -984,6 +985,9 @@ static void syscall_annots(struct perfetto *P, const struct st_event *e)
 	}
 	if (s && s->sym && s->sym->symbol)
 		annot_varint(P, A_SYMBOL, DA_STRING_IID, intern_sym(P, s->sym->symbol));
+	/* A path row's: as many strings as the session's path rows. */
+	if (e->arg_path)
+		annot_str(P, A_ARG_PATH, e->arg_path);
 	if (phase_name(e->phase)) {
 		uint64_t *iid = &P->phase_iid[e->phase == ST_PHASE_PROGRAM];
 

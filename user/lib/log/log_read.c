@@ -35,7 +35,7 @@ const char *const st_src_cols[C_NCOLS] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
 	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
 	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
-	"exit_code", "exit_signal", "argv", "argv_truncated",
+	"exit_code", "exit_signal", "argv", "argv_truncated", "arg_path",
 };
 
 const char *st_log_col_name(enum st_log_col c)
@@ -558,9 +558,12 @@ int to_event(struct st_log_src *s, struct st_err *err, size_t line,
 	 * reader); a field added to st_event must be too, then this size.
 	 */
 #if __SIZEOF_POINTER__ == 8
-	_Static_assert(sizeof(struct st_event) == 112, "to_event() sets every field of st_event");
+	_Static_assert(sizeof(struct st_event) == 128, "to_event() sets every field of st_event");
 #endif
 	e->ret = 0;
+	/* A log keeps the path, not its row's id. */
+	e->path_id = 0;
+	e->arg_path = f[C_ARG_PATH];
 	e->abi = 0;
 	e->phase = ST_PHASE_NONE;
 	e->early = false;

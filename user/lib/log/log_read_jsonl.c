@@ -232,7 +232,8 @@ static int json_fields(struct st_log_src *s, struct st_err *err, char *p,
 		if (c == C_ARGV && v && !argv_array)
 			return st_src_bad(s, err, line, "argv: not an array of strings");
 		if (c >= 0)
-			f[c] = v && (v[0] || c == C_COMM || c == C_ARGV) ? v : NULL;
+			f[c] = v && (v[0] || c == C_COMM || c == C_ARGV || c == C_ARG_PATH) ?
+			       v : NULL;
 		p = skip_ws(p);
 		if (*p == ',') {
 			p = skip_ws(p + 1);
@@ -337,7 +338,7 @@ static char *jsonl_fast(struct st_log_src *s, char **f)
 			p = (char *)jstr_stop(v);
 			if (*p != '"')
 				return NULL;
-			if (p == v && c != C_COMM) {
+			if (p == v && c != C_COMM && c != C_ARG_PATH) {
 				v = NULL;	/* "": missing */
 			} else {
 				cut[ncut++] = p;

@@ -13,7 +13,7 @@
 #include "base/worker.h"
 
 #define SPOOL_MAGIC "STSPOOL1"
-#define SPOOL_VERSION 1
+#define SPOOL_VERSION 2		/* 1: no path_id (st_spool_rec) */
 #define CHUNK_MAGIC 0x4b435453u		/* "STCK" */
 #define CHUNK_RECS 2048			/* 128 KiB of records a chunk */
 /* Records a run buffer holds: 32 MiB each, RUN_BUFS of them (the drain
@@ -85,7 +85,7 @@ static void write_run(void *arg, char *chunk, size_t len)
 	struct st_spool *s = arg;
 	struct st_spool_rec *r = (struct st_spool_rec *)chunk;
 	size_t n = len / sizeof(*r), i;
-	struct st_spool_run run = { .start = s->off, .nrec = n };
+	struct st_spool_run run = { .start = s->off, .nrec = n, .version = SPOOL_VERSION };
 	int ret = 0;
 
 	if (!n)
@@ -194,10 +194,11 @@ int st_spool_add(struct st_spool *s, const struct st_event *ev)
 	r->ret = ev->ret;
 	r->pid = ev->pid;
 	r->tid = ev->tid;
-	r->nr = ev->nr;
-	r->abi = (uint16_t)ev->abi;
+	r->nr = (uint16_t)ev->nr;
+	r->abi = (uint8_t)ev->abi;
 	r->kind = (uint8_t)ev->kind;
-	r->extra = 0;
+	/* A session's path rows are far fewer than 2^32 (max_mem). */
+	r->path_id = ev->path_id <= UINT32_MAX ? (uint32_t)ev->path_id : 0;
 	s->count++;
 	if (s->n == RUN_RECS)
 		hand_over(s);
@@ -311,7 +312,7 @@ int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 		return -errno;
 	size = (uint64_t)end;
 	ret = st_pread_all(fd, &h, sizeof(h), 0);
-	if (ret || memcmp(h.magic, SPOOL_MAGIC, 8) || h.version != SPOOL_VERSION ||
+	if (ret || memcmp(h.magic, SPOOL_MAGIC, 8) || !h.version || h.version > SPOOL_VERSION ||
 	    h.rec_size != sizeof(struct st_spool_rec)) {
 		*why = "not a spool of this version and byte order";
 		return -EINVAL;
@@ -341,7 +342,7 @@ int st_spool_scan(int fd, uint32_t *session_id, struct st_spool_run **runs,
 				}
 				r = p;
 			}
-			r[n++] = (struct st_spool_run){ .start = off };
+			r[n++] = (struct st_spool_run){ .start = off, .version = h.version };
 		}
 		off += sizeof(c) + c.csize;
 		r[n - 1].end = off;
@@ -362,6 +363,7 @@ struct st_spool_cursor {
 	struct st_spool_reader *r;
 	int fd;
 	uint64_t off, end;
+	uint32_t version;
 	struct st_spool_rec rec[CHUNK_RECS];
 	size_t n, i;
 };
@@ -405,6 +407,7 @@ int st_spool_cursor_new(struct st_spool_cursor **cp, struct st_spool_reader *r,
 	c->fd = fd;
 	c->off = run->start;
 	c->end = run->end;
+	c->version = run->version;
 	c->n = c->i = 0;
 	*cp = c;
 	return 0;
@@ -449,7 +452,23 @@ int st_spool_cursor_next(struct st_spool_cursor *c, struct st_event *ev)
 	}
 	r = &c->rec[c->i++];
 	memset(ev, 0, sizeof(*ev));
-	ev->kind = (enum st_ev_kind)r->kind;
+	if (c->version == 1) {
+		/* nr u32, abi u16, kind u8 at the offsets of nr, abi and path_id. */
+		const unsigned char *b = (const unsigned char *)r;
+		uint32_t nr;
+		uint16_t abi;
+
+		memcpy(&nr, b + offsetof(struct st_spool_rec, nr), sizeof(nr));
+		memcpy(&abi, b + offsetof(struct st_spool_rec, path_id), sizeof(abi));
+		ev->nr = nr;
+		ev->abi = abi;
+		ev->kind = (enum st_ev_kind)b[offsetof(struct st_spool_rec, path_id) + 2];
+	} else {
+		ev->nr = r->nr;
+		ev->abi = r->abi;
+		ev->kind = (enum st_ev_kind)r->kind;
+		ev->path_id = r->path_id;
+	}
 	ev->ts_ns = r->ts_ns;
 	ev->dur_ns = r->dur_ns;
 	ev->proc_id = r->proc_id;
@@ -458,8 +477,6 @@ int st_spool_cursor_next(struct st_spool_cursor *c, struct st_event *ev)
 	ev->ret = r->ret;
 	ev->pid = r->pid;
 	ev->tid = r->tid;
-	ev->nr = r->nr;
-	ev->abi = r->abi;
 	return 1;
 }
 

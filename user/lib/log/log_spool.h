@@ -20,18 +20,26 @@
 
 struct st_spool;
 
-/* One syscall of the spool. extra: 8-byte words that follow (0 today). */
+/*
+ * One syscall of the spool (version 2). Version 1 had nr a u32, abi a
+ * u16, then kind and a byte 0, in the same 64 bytes and no path_id: its
+ * records read back converted (st_spool_cursor_next).
+ */
 struct st_spool_rec {
 	uint64_t ts_ns, dur_ns, proc_id, seq, addr;
 	int64_t ret;
-	uint32_t pid, tid, nr;
-	uint16_t abi;
-	uint8_t kind, extra;
+	uint32_t pid, tid;
+	uint16_t nr;
+	uint8_t abi, kind;
+	uint32_t path_id;	/* st_event.path_id; 0: none (and in a version 1 spool) */
 };
+
+_Static_assert(sizeof(struct st_spool_rec) == 64, "a spool record is 64 bytes");
 
 struct st_spool_run {
 	uint64_t start, end;		/* bytes of the file */
 	uint64_t nrec;
+	uint32_t version;		/* of its file's records */
 };
 
 int st_spool_open(struct st_spool **sp, const char *log_path,

@@ -30,14 +30,14 @@ static const char *const log_cols[] = {
 	"session_id", "proc_id", "pid", "tid", "comm", "seq", "ts_ns", "dur_ns",
 	"event", "abi", "nr", "syscall", "ret", "errno", "addr", "map", "path",
 	"offset", "symbol", "phase", "early", "child_proc_id", "child_pid",
-	"exit_code", "exit_signal", "argv", "argv_truncated",
+	"exit_code", "exit_signal", "argv", "argv_truncated", "arg_path",
 };
 
 enum {
 	C_SESSION_ID, C_PROC_ID, C_PID, C_TID, C_COMM, C_SEQ, C_TS_NS, C_DUR_NS,
 	C_EVENT, C_ABI, C_NR, C_SYSCALL, C_RET, C_ERRNO, C_ADDR, C_MAP, C_PATH,
 	C_OFFSET, C_SYMBOL, C_PHASE, C_EARLY, C_CHILD_PROC_ID, C_CHILD_PID,
-	C_EXIT_CODE, C_EXIT_SIGNAL, C_ARGV, C_ARGV_TRUNCATED, C_N
+	C_EXIT_CODE, C_EXIT_SIGNAL, C_ARGV, C_ARGV_TRUNCATED, C_ARG_PATH, C_N
 };
 
 /* A cell: ST_NULL (missing) unless set. */
@@ -106,6 +106,7 @@ static void event_cells(const struct st_log_writer *w, const struct st_event *ev
 			v[C_EARLY].kind = ST_BOOL;
 			v[C_EARLY].u = ev->early;
 		}
+		c_str(&v[C_ARG_PATH], ev->arg_path);
 		break;
 	case ST_EV_FORK:
 		c_u64(&v[C_CHILD_PROC_ID], ev->child_proc_id);
@@ -322,8 +323,10 @@ static void csv_syscall(struct st_log_writer *w, const struct st_event *ev)
 	} else {
 		*d++ = ',';
 	}
-	/* child_proc_id, child_pid, exit_code, exit_signal, argv, argv_truncated */
-	d = PUT_LIT(d, ",,,,,,\n");
+	/* child_proc_id, child_pid, exit_code, exit_signal, argv, argv_truncated, then arg_path */
+	d = PUT_LIT(d, ",,,,,,,");
+	d = put_csv(o, d, ev->arg_path);
+	*d++ = '\n';
 	o->len = (size_t)(d - o->b);
 }
 
@@ -388,7 +391,7 @@ static const struct {
 	JKEY("path", 0), JKEY("offset", 0), JKEY("symbol", 0), JKEY("phase", 0),
 	JKEY("early", 0), JKEY("child_proc_id", 0), JKEY("child_pid", 0),
 	JKEY("exit_code", 0), JKEY("exit_signal", 0), JKEY("argv", 0),
-	JKEY("argv_truncated", 0),
+	JKEY("argv_truncated", 0), JKEY("arg_path", 0),
 };
 _Static_assert(sizeof(jsonl_keys) / sizeof(jsonl_keys[0]) == C_N, "a key per column");
 
@@ -459,7 +462,9 @@ static void jsonl_syscall(struct st_log_writer *w, const struct st_event *ev)
 		d = PUT_LIT(d, ",\"phase\":null,\"early\":null");
 	}
 	d = PUT_LIT(d, ",\"child_proc_id\":null,\"child_pid\":null,\"exit_code\":null,"
-		    "\"exit_signal\":null,\"argv\":null,\"argv_truncated\":null}\n");
+		    "\"exit_signal\":null,\"argv\":null,\"argv_truncated\":null,\"arg_path\":");
+	d = put_jstr(o, d, ev->arg_path);
+	d = PUT_LIT(d, "}\n");
 	o->len = (size_t)(d - o->b);
 }
 

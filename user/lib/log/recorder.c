@@ -517,6 +517,49 @@ static int index_sites(const struct st_log_sites *s, struct st_hidx *h)
 	return 0;
 }
 
+/* ---- the path rows a log's syscalls name ---- */
+
+struct path_ref {
+	uint64_t id;
+	const struct st_path_row *row;
+};
+
+static int path_ref_cmp(const void *a, const void *b)
+{
+	const struct path_ref *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* d's path rows that have an id, by id: *out (free it), *n of them. */
+static int index_paths(const struct st_dump *d, struct path_ref **out, size_t *n)
+{
+	size_t i, k = 0;
+
+	*n = 0;
+	*out = malloc((d->npaths ? d->npaths : 1) * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (i = 0; i < d->npaths; i++)
+		if (d->paths[i].id)
+			(*out)[k++] = (struct path_ref){ d->paths[i].id, &d->paths[i] };
+	qsort(*out, k, sizeof(**out), path_ref_cmp);
+	*n = k;
+	return 0;
+}
+
+/* What the row of id shows for its path; NULL: no such row. */
+static const char *path_of(const struct path_ref *v, size_t n, uint64_t id)
+{
+	struct path_ref key = { .id = id };
+	const struct path_ref *r;
+
+	if (!id)
+		return NULL;
+	r = bsearch(&key, v, n, sizeof(*v), path_ref_cmp);
+	return r ? st_path_shown(r->row) : NULL;
+}
+
 /* ---- writing the log ---- */
 
 int st_log_record(struct st_log *log, const struct st_dump *d,
@@ -528,8 +571,9 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	struct st_bound *bounds = NULL;
 	struct st_merge *m = NULL;
 	struct st_hidx sites = { 0 };
+	struct path_ref *paths = NULL;
 	uint64_t total, done = 0;
-	size_t i;
+	size_t i, npaths = 0;
 	int ret = -ENOMEM;
 
 	if (log->spool) {
@@ -545,7 +589,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 	}
 	st_qsort(ls->v, ls->n, sizeof(*ls->v), log_site_cmp);
 	if (!mem || !bounds || index_sites(ls, &sites) ||
-	    proc_events(d, &pev))
+	    index_paths(d, &paths, &npaths) || proc_events(d, &pev))
 		goto out;
 	pev.ls = ls;
 	for (i = 0; i < log->n; i++)
@@ -575,6 +619,7 @@ int st_log_record(struct st_log *log, const struct st_dump *d,
 
 			ev.site = s >= 0 ? &ls->v[s].ev : NULL;
 			ev.proc = p;
+			ev.arg_path = path_of(paths, npaths, ev.path_id);
 			st_log_phase_set(&ev, p ? &bounds[p - d->procs] : NULL);
 		}
 		ret = st_log_writer_event(w, &ev);
@@ -589,6 +634,7 @@ out:
 	argv_return(ls);
 	st_merge_free(m);
 	st_hidx_free(&sites);
+	free(paths);
 	free(pev.v);
 	free(bounds);
 	free(mem);

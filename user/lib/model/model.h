@@ -283,6 +283,11 @@ struct st_path_row {
 	uint32_t kind;			/* enum st_path_kind */
 	const char *path;		/* pooled; NULL unless ST_PATH_OK */
 	uint64_t count;
+	/*
+	 * Its id in the session (from 1), which a log's event of a call it
+	 * counts names (st_event.path_id); 0: not known (a stored run).
+	 */
+	uint64_t id;
 };
 
 /* What a path row shows for its path: the path, or "<longer than 255 bytes>", "<unreadable>". */
