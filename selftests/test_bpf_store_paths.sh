@@ -36,7 +36,7 @@ export SYSTRACE_STORE=$T/runs.db SYSTRACE_NO_SAVE=1
 P=$PROGS/pathprobe
 q() { sqlite3 -batch "$SYSTRACE_STORE" "$1"; }
 # The path as report paths shows it: the path read, or why none.
-SHOWN="CASE path_kind WHEN 'long' THEN '<longer than 255 bytes>' WHEN 'unreadable' THEN '<unreadable>' ELSE path END"
+SHOWN="CASE kind WHEN 'long' THEN '<longer than 255 bytes>' WHEN 'unreadable' THEN '<unreadable>' ELSE path END"
 # "COUNT<TAB>PATH<TAB>SYSCALL<TAB>ERRNO_NAME" lines of run NAME's paths table, sorted (strace_rows' form).
 table_rows() {
 	q "SELECT sum(count) || char(9) || $SHOWN || char(9) || syscall || char(9) || errno_name
@@ -73,7 +73,7 @@ strace -f -qq -s 4096 -e trace=%file -o "$T/strace.out" "$P" ok >/dev/null 2>&1 
 # --- errors (the default) ------------------------------------------------------------
 run_saved pe
 expect_eq "$(q "SELECT syscall, errno_name, $SHOWN, sum(count), count(*) FROM paths JOIN runs USING (run_id)
-	WHERE name = 'pe' AND (path LIKE '/nonexistent/%' OR path = '/etc/passwd/x' OR path_kind != 'read')
+	WHERE name = 'pe' AND (path LIKE '/nonexistent/%' OR path = '/etc/passwd/x' OR kind != 'read')
 	GROUP BY 1, 2, 3 ORDER BY 1, 2, 3")" \
 	"access|ENOENT|/nonexistent/c|4|1
 newfstatat|ENOENT|<longer than 255 bytes>|1|1
@@ -115,8 +115,8 @@ for n in pe pa po; do
 import csv, gzip, sys
 with gzip.open(sys.argv[1], "rt", newline="") as f:
     for r in csv.DictReader(f):
-        print("|".join([r["proc_id"], r["addr"], r["syscall"], r["errno"], r["errno_name"], r["path_kind"], r["path"], r["count"]]))
-' "$f" | sort)" "$(q "SELECT proc_id, addr, syscall, errno, errno_name, path_kind, coalesce(path, ''), count FROM paths
+        print("|".join([r["proc_id"], r["addr"], r["syscall"], r["errno"], r["errno_name"], r["kind"], r["path"], r["count"]]))
+' "$f" | sort)" "$(q "SELECT proc_id, addr, syscall, errno, errno_name, kind, coalesce(path, ''), count FROM paths
 		WHERE run_id = $run" | sort)" "export $n: the paths rows, the table's"
 done
 expect_eq "$(zcat "$(echo "$T"/x/paths/host=*/run="$(q "SELECT run_id FROM runs WHERE name = 'pe'")"/part-0.csv.gz)" |

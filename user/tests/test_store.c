@@ -252,7 +252,7 @@ TEST(store_keeps_the_paths_of_file_calls)
 	got = query("SELECT paths_mode, dropped_paths FROM runs");
 	EXPECT_STREQ(got, "all|9");
 	free(got);
-	got = query("SELECT r.comm, r.pid, addr, abi, syscall, errno, errno_name, path_kind,"
+	got = query("SELECT r.comm, r.pid, addr, abi, syscall, errno, errno_name, kind,"
 		    " coalesce(path, 'NULL'), count FROM paths p JOIN processes r"
 		    " ON r.run_id = p.run_id AND r.id = p.proc_id"
 		    " ORDER BY p.rowid");

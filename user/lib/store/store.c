@@ -190,7 +190,7 @@ static const char runs_v1[] =
 static const char migrate_v3[] =
 	"CREATE TABLE paths (run_id INTEGER NOT NULL, session_id INTEGER, proc_id INTEGER,"
 	" pid INTEGER, comm TEXT, addr TEXT, abi TEXT, nr INTEGER, syscall TEXT,"
-	" errno INTEGER, errno_name TEXT, path_kind TEXT, path TEXT, count INTEGER);\n"
+	" errno INTEGER, errno_name TEXT, kind TEXT, path TEXT, count INTEGER);\n"
 	"CREATE INDEX paths_run ON paths (run_id);\n"
 	"ALTER TABLE runs ADD COLUMN paths_mode TEXT;\n"
 	"ALTER TABLE runs ADD COLUMN dropped_paths INTEGER;\n"
@@ -537,7 +537,7 @@ static const char *path_kind_name(uint32_t k)
 
 static const char *const path_columns[] = {
 	"session_id", "proc_id", "pid", "comm", "addr", "abi", "nr", "syscall",
-	"errno", "errno_name", "path_kind", "path", "count",
+	"errno", "errno_name", "kind", "path", "count",
 };
 
 #define N_PATH_COLUMNS (sizeof(path_columns) / sizeof(path_columns[0]))
@@ -1192,7 +1192,7 @@ static int load_paths(struct st_store *s, uint64_t run_id, struct st_dump *d,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_fail(s, err, "cannot read the store", rc);
-	ret = prepare(s, "SELECT proc_id, addr, abi, nr, errno, path_kind, path, count"
+	ret = prepare(s, "SELECT proc_id, addr, abi, nr, errno, kind, path, count"
 		      " FROM paths WHERE run_id = ?1 ORDER BY rowid", &st, err);
 	if (ret)
 		return ret;
