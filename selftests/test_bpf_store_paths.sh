@@ -21,6 +21,8 @@
 #             columns) opens, says it migrated, is at schema 3 with its runs
 #             kept (dump --json the live bytes; report paths says none
 #             counted), and a run saved then keeps its paths
+#   schema 4  a newer store: list refuses it, saying why (exit 6), and
+#             leaves it as it is
 # tags: bpf
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
@@ -137,3 +139,12 @@ expect_eq "$(sqlite3 "$T/v2.db" "SELECT sum(count) FROM paths JOIN runs USING (r
 	12 "schema 2: a run saved after the migration keeps its paths"
 log "pe's stored paths (count path syscall errno): $(table_rows pe | tr '\t\n' ' ;')"
 log "pa's stored paths: $(table_rows pa | wc -l) rows, $(q "SELECT sum(count) FROM paths JOIN runs USING (run_id) WHERE name = 'pa'") calls"
+
+# --- a newer schema ----------------------------------------------------------------
+# Refused with the reason, the file left as it is (list once crashed there).
+cp "$T/v2.db" "$T/v4.db"
+sqlite3 "$T/v4.db" "PRAGMA user_version = 4" || fail "making a schema 4 store"
+ctl --store "$T/v4.db" list
+expect_eq "$CTL_RC" 6 "schema 4: list's exit status"
+expect_contains "$CTL_ERR" "$T/v4.db has schema 4, newer than this systracectl's 3" "schema 4: list says why"
+expect_eq "$(sqlite3 "$T/v4.db" "SELECT count(*) FROM runs")" 4 "schema 4: the store's runs, left as they were"
