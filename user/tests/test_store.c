@@ -228,6 +228,25 @@ static char *query(const char *sql)
 	return text;
 }
 
+/* d saved into a fresh store, which sql then turns into an older one: the run's id. */
+static uint64_t saved_as_older(struct st_dump *d, const char *sql)
+{
+	struct st_store *s;
+	struct st_err err;
+	sqlite3 *raw;
+	uint64_t run;
+	bool fresh;
+
+	if (st_store_open(&s, &err) || st_store_save(s, d, NULL, &run, &fresh, &err))
+		abort();
+	st_store_close(s);
+	if (sqlite3_open(db, &raw) != SQLITE_OK ||
+	    sqlite3_exec(raw, sql, NULL, NULL, NULL) != SQLITE_OK)
+		abort();
+	sqlite3_close(raw);
+	return run;
+}
+
 TEST(store_keeps_the_paths_of_file_calls)
 {
 	struct st_store *s;
@@ -286,19 +305,13 @@ TEST(store_migrates_schema_2)
 	struct st_err err;
 	struct st_dump d, e;
 	char *want, *got;
-	sqlite3 *raw;
 	uint64_t run, run2;
 	bool fresh;
 
 	fresh_store();
 	fixture_paths(&d);
 	want = dump_bytes(&d);
-	ASSERT_EQ(st_store_open(&s, &err), 0);
-	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
-	st_store_close(s);
-	ASSERT_EQ(sqlite3_open(db, &raw), SQLITE_OK);
-	ASSERT_EQ(sqlite3_exec(raw, V3_TO_V2, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(raw);
+	run = saved_as_older(&d, V3_TO_V2);
 	/* Opened, migrated: the run kept, without paths (schema 2 kept none). */
 	ASSERT_EQ(st_store_open(&s, &err), 0);
 	got = query("PRAGMA user_version");
@@ -336,14 +349,9 @@ TEST(store_migrates_schema_1)
 	fresh_store();
 	fixture_sorted(&d);
 	want = dump_bytes(&d);
-	ASSERT_EQ(st_store_open(&s, &err), 0);
-	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
-	st_store_close(s);
-	ASSERT_EQ(sqlite3_open(db, &raw), SQLITE_OK);
-	ASSERT_EQ(sqlite3_exec(raw, V3_TO_V2 "ALTER TABLE runs DROP COLUMN log_path;"
-			       "ALTER TABLE runs DROP COLUMN bytes; DROP TABLE pending;"
-			       "PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(raw);
+	run = saved_as_older(&d, V3_TO_V2 "ALTER TABLE runs DROP COLUMN log_path;"
+			     "ALTER TABLE runs DROP COLUMN bytes; DROP TABLE pending;"
+			     "PRAGMA user_version = 1;");
 	ASSERT_EQ(st_store_open(&s, &err), 0);
 	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
 	got = dump_bytes(&e);
