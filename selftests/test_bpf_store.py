@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Checks of test_bpf_store.sh's export: Dask's distributed scheduler reads it.
 
-    test_bpf_store.py DIR RUNS SYSCALLS SITES
+    test_bpf_store.py DIR RUNS SYSCALLS SITES PATHS
 
-DIR is an export tree of two stores (two hosts); RUNS, SYSCALLS and SITES
-hold what the sqlite3 CLI answered of the two stores: "host|run_id" per
-run, "syscall|calls|errors" per syscall, "path|offset|syscall|calls" per
-site (a site: its file and offset). A LocalCluster of 2 worker processes
-reads the gzip'd CSV partitions and must find the same, line for line.
+DIR is an export tree of two stores (two hosts); RUNS, SYSCALLS, SITES and
+PATHS hold what the sqlite3 CLI answered of the two stores: "host|run_id"
+per run, "syscall|calls|errors" per syscall, "path|offset|syscall|calls"
+per site (a site: its file and offset), "kind|path|syscall|errno_name|count"
+per path of file calls (the paths table). A LocalCluster of 2 worker
+processes reads the gzip'd CSV partitions and must find the same, line
+for line.
 """
 import re
 import sys
@@ -17,6 +19,8 @@ from dask.distributed import Client, LocalCluster
 
 TEXT = {c: "object" for c in ("comm", "addr", "abi", "syscall", "map", "path",
                               "offset", "errnos")}
+PATHS_TEXT = {c: "object" for c in ("comm", "addr", "abi", "syscall", "errno_name",
+                                    "kind", "path")}
 PART = re.compile(r"/sites/host=([^/]+)/run=([0-9]+)/part-0\.csv\.gz$")
 
 
@@ -30,7 +34,7 @@ def text(v):
 
 
 def main():
-    top, runs_file, syscalls_file, sites_file = sys.argv[1:5]
+    top, runs_file, syscalls_file, sites_file, paths_file = sys.argv[1:6]
     failed = False
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                       dashboard_address=None) as cluster, Client(cluster) as client:
@@ -43,6 +47,12 @@ def main():
         sites["path"] = sites["path"].fillna("")
         sites["offset"] = sites["offset"].fillna("")
         per_site = sites.groupby(["path", "offset", "syscall"])["calls"].sum().compute()
+        paths = dd.read_csv(top + "/paths/host=*/run=*/part-0.csv.gz", compression="gzip",
+                            blocksize=None, dtype=PATHS_TEXT, keep_default_na=False,
+                            na_values=[""])
+        for c in ("path", "errno_name"):
+            paths[c] = paths[c].fillna("")
+        per_path = paths.groupby(["kind", "path", "syscall", "errno_name"])["count"].sum().compute()
     checks = [
         ("2 worker processes", ["2"], [str(workers)]),
         ("the runs (host|run) of the partitions",
@@ -54,6 +64,9 @@ def main():
         ("per-site calls",
          lines(sites_file),
          ["%s|%s|%s|%d" % (text(p), text(o), s, c) for (p, o, s), c in sorted(per_site.items())]),
+        ("per-path counts",
+         lines(paths_file),
+         ["%s|%s|%s|%s|%d" % (k, p, s, e, c) for (k, p, s, e), c in sorted(per_path.items())]),
     ]
     for what, want, got in checks:
         if want != got:

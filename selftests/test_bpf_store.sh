@@ -25,12 +25,13 @@
 #   log, top    of a stored run: log converts the file the store names
 #               (its getppid events: the sites' calls), top shows its
 #               calls as the store has them
-#   migration   a store of schema 1 is migrated to 2, its runs kept
+#   migration   a store of schema 1 is migrated to 3, its runs kept
 #   sql         each SQL block of docs/store.md, its exact answer
 #   export      the two stores exported as hosts m1 and m2 into one tree:
 #               headers the dump's; Dask (a LocalCluster of 2 worker
 #               processes, test_bpf_store.py) finds every run and the
-#               per-syscall and per-site totals the sqlite3 CLI gives
+#               per-syscall, per-site and per-path totals the sqlite3 CLI
+#               gives
 # tags: bpf
 # timeout: 900
 . "$(dirname "$0")/lib.sh"
@@ -216,13 +217,16 @@ done
 
 # --- migration ---------------------------------------------------------------------
 cp "$SYSTRACE_STORE" "$T/v1.db"
-sqlite3 "$T/v1.db" "ALTER TABLE runs DROP COLUMN log_path; ALTER TABLE runs DROP COLUMN bytes;
-	DROP TABLE pending; PRAGMA user_version = 1;" || fail "making a schema 1 store"
+sqlite3 "$T/v1.db" "DROP TABLE paths; ALTER TABLE runs DROP COLUMN paths_mode;
+	ALTER TABLE runs DROP COLUMN dropped_paths; ALTER TABLE runs DROP COLUMN log_path;
+	ALTER TABLE runs DROP COLUMN bytes; DROP TABLE pending; PRAGMA user_version = 1;" ||
+	fail "making a schema 1 store"
 ctl_ok --store "$T/v1.db" dump 1 --json -o "$T/v1.json"
 cmp "$T/live.json" "$T/v1.json" || _lib_report "run 1 of the migrated store differs"
-expect_eq "$(sqlite3 "$T/v1.db" 'PRAGMA user_version')" 2 "the migrated store's schema"
-expect_eq "$(sqlite3 "$T/v1.db" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('log_path', 'bytes')")" 2 \
-	"the migrated runs table's new columns"
+expect_eq "$(sqlite3 "$T/v1.db" 'PRAGMA user_version')" 3 "the migrated store's schema"
+expect_eq "$(sqlite3 "$T/v1.db" "SELECT count(*) FROM pragma_table_info('runs') WHERE name IN ('log_path', 'bytes',
+	'paths_mode', 'dropped_paths')")" 4 "the migrated runs table's new columns"
+expect_eq "$(sqlite3 "$T/v1.db" "SELECT count(*) FROM paths")" 0 "the migrated store's paths table, empty"
 
 # --- the five questions of docs/store.md ------------------------------------------
 # Each ```sql block of docs/store.md, run as it is by the sqlite3 CLI.
@@ -271,15 +275,18 @@ expect_eq "$(zcat "$X/sites/host=m2/run=$run/part-0.csv.gz" | head -n 1)" \
 	"$("$SYSTRACECTL" dump "$run" --sites --no-symbols 2>/dev/null | head -n 1)" "the export's sites header"
 expect_eq "$(zcat "$X/processes/host=m2/run=$run/part-0.csv.gz" | head -n 1)" \
 	"$("$SYSTRACECTL" dump "$run" 2>/dev/null | head -n 1)" "the export's processes header"
-both() { # SELECT over "t" (the two stores' sites), after AS t
+both() { # TABLE COLUMNS REST: SELECT over "t" (the two stores' TABLE), after AS t
 	sqlite3 -batch "$T/runs.db" "ATTACH '$T/sql.db' AS b;
-		SELECT $1 FROM (SELECT * FROM main.sites UNION ALL SELECT * FROM b.sites) AS t $2"
+		SELECT $2 FROM (SELECT * FROM main.$1 UNION ALL SELECT * FROM b.$1) AS t $3"
 }
 { sqlite3 -batch "$T/runs.db" "SELECT 'm1|' || run_id FROM runs"
   sqlite3 -batch "$T/sql.db" "SELECT 'm2|' || run_id FROM runs"; } >"$T/want_runs"
-both "syscall, sum(calls), sum(errors)" "GROUP BY syscall ORDER BY syscall" >"$T/want_syscalls"
-both "coalesce(path, ''), coalesce(offset, ''), syscall, sum(calls)" \
+both sites "syscall, sum(calls), sum(errors)" "GROUP BY syscall ORDER BY syscall" >"$T/want_syscalls"
+both sites "coalesce(path, ''), coalesce(offset, ''), syscall, sum(calls)" \
 	"GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" >"$T/want_sites"
+both paths "kind, coalesce(path, ''), syscall, coalesce(errno_name, ''), sum(count)" \
+	"GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4" >"$T/want_paths"
+[ -s "$T/want_paths" ] || fail "the two stores hold no path of a file call (the loader's probes)"
 # Debian's python3, whose packages hold Dask (not one of a python3 ahead in PATH).
-"$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)" "$TOP/selftests/test_bpf_store.py" "$X" "$T/want_runs" "$T/want_syscalls" "$T/want_sites" ||
+"$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)" "$TOP/selftests/test_bpf_store.py" "$X" "$T/want_runs" "$T/want_syscalls" "$T/want_sites" "$T/want_paths" ||
 	_lib_report "Dask's totals of the export differ from the stores' SQL"

@@ -16,9 +16,10 @@ const char export_usage[] =
 	"Writes stored runs (RUN: a run id, or a name: its latest run; default:\n"
 	"every run of the store) as files that Dask, Spark, Trino or ClickHouse\n"
 	"read as they are:\n"
-	"DIR/{sessions,processes,sites}/host=HOST/run=ID/part-0.csv.gz, gzip'd\n"
-	"CSV with the dump's columns (sites without the symbol columns). Many\n"
-	"machines may export into one tree. See docs/fleet.md.\n\n"
+	"DIR/{sessions,processes,sites,paths}/host=HOST/run=ID/part-0.csv.gz,\n"
+	"gzip'd CSV with the dump's columns (sites without the symbol columns;\n"
+	"paths, the paths of file calls, with the store's). Many machines may\n"
+	"export into one tree. See docs/fleet.md.\n\n"
 	"  -d, --dir DIR  the tree to write into (made when missing)\n"
 	"  -h, --help\n";
 

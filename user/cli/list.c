@@ -165,7 +165,7 @@ static int read_live(struct list_rows *l, struct st_session_row **ss)
 /* The stored runs, when there is a store (list makes none). */
 static int read_runs(struct list_rows *l, struct st_run **runs, bool all)
 {
-	struct st_store *s;
+	struct st_store *s = NULL;
 	struct st_err err;
 	int ret;
 

@@ -2,8 +2,9 @@
 /*
  * The run store (lib/store/store.c), on the fixture: a saved run loads
  * back into the dump it was (the same CSV and JSON bytes), a session is
- * saved once, run ids are never reused, a schema 1 store is migrated,
- * and the size cap drops the oldest runs.
+ * saved once, run ids are never reused, the paths of file calls load
+ * back whole, a schema 1 or 2 store is migrated, and the size cap drops
+ * the oldest runs.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -140,6 +141,201 @@ TEST(store_saves_a_session_once_and_never_reuses_an_id)
 	remove_store();
 }
 
+/* What schema 3 added, taken away: a store as schema 2 made it. */
+#define V3_TO_V2 "DROP TABLE paths; ALTER TABLE runs DROP COLUMN paths_mode;" \
+		 "ALTER TABLE runs DROP COLUMN dropped_paths; PRAGMA user_version = 2;"
+
+/*
+ * The fixture with path rows of every kind: image 1's openat failing with
+ * ENOENT on two paths, its stat on a path past the bound, image 2's
+ * access of an unreadable pointer, and a success (--paths all).
+ */
+static void fixture_paths(struct st_dump *d)
+{
+	static const struct st_path_row rows[] = {
+		{ .proc_id = 1, .addr = 0x7f0000001000ULL, .abi = SYSTRACE_ABI_X64, .nr = 257,
+		  .err = 2, .count = 3 },
+		{ .proc_id = 1, .addr = 0x7f0000001000ULL, .abi = SYSTRACE_ABI_X64, .nr = 257,
+		  .err = 2, .count = 5 },
+		{ .proc_id = 1, .addr = 0x7f0000001000ULL, .abi = SYSTRACE_ABI_X64, .nr = 262,
+		  .err = 2, .kind = ST_PATH_LONG, .count = 1 },
+		{ .proc_id = 2, .addr = 0x401000, .abi = SYSTRACE_ABI_X64, .nr = 21,
+		  .err = 14, .kind = ST_PATH_UNREADABLE, .count = 4 },
+		{ .proc_id = 2, .addr = 0x401000, .abi = SYSTRACE_ABI_IA32, .nr = 5,
+		  .count = 6 },
+	};
+	static const char *const path[] = { "/nonexistent/a", "/nonexistent/b", NULL, NULL,
+					     "/etc/p\xc3\xa4sswd,\"x\"" };
+	size_t i;
+
+	fixture_sorted(d);
+	d->has_paths = true;
+	d->paths_mode = ST_PATHS_ALL;
+	d->dropped_paths = 9;
+	d->npaths = sizeof(rows) / sizeof(rows[0]);
+	d->paths = calloc(d->npaths, sizeof(*d->paths));
+	if (!d->paths)
+		abort();
+	for (i = 0; i < d->npaths; i++) {
+		d->paths[i] = rows[i];
+		if (path[i] && st_dump_str(d, path[i], &d->paths[i].path))
+			abort();
+	}
+}
+
+/* Whether d and e have the same paths mode, dropped count and path rows, in order. */
+static bool same_paths(const struct st_dump *d, const struct st_dump *e)
+{
+	size_t i;
+
+	if (d->has_paths != e->has_paths || d->paths_mode != e->paths_mode ||
+	    d->dropped_paths != e->dropped_paths || d->npaths != e->npaths)
+		return false;
+	for (i = 0; i < d->npaths; i++) {
+		const struct st_path_row *x = &d->paths[i], *y = &e->paths[i];
+
+		if (st_path_row_cmp(x, y) || x->count != y->count || !x->path != !y->path)
+			return false;
+	}
+	return true;
+}
+
+/* The sqlite3 answer of sql, its rows' cells joined by | and rows by ;. */
+static char *query(const char *sql)
+{
+	sqlite3_stmt *st;
+	sqlite3 *raw;
+	char *text = NULL;
+	size_t len = 0;
+	int i, rows = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (sqlite3_open(db, &raw) != SQLITE_OK ||
+	    sqlite3_prepare_v2(raw, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "# %s: %s\n", sql, sqlite3_errmsg(raw));
+		abort();
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		fputs(rows++ ? ";" : "", f);
+		for (i = 0; i < sqlite3_column_count(st); i++)
+			fprintf(f, "%s%s", i ? "|" : "",
+				sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) :
+							     "NULL");
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	fclose(f);
+	return text;
+}
+
+/* d saved into a fresh store, which sql then turns into an older one: the run's id. */
+static uint64_t saved_as_older(struct st_dump *d, const char *sql)
+{
+	struct st_store *s;
+	struct st_err err;
+	sqlite3 *raw;
+	uint64_t run;
+	bool fresh;
+
+	if (st_store_open(&s, &err) || st_store_save(s, d, NULL, &run, &fresh, &err))
+		abort();
+	st_store_close(s);
+	if (sqlite3_open(db, &raw) != SQLITE_OK ||
+	    sqlite3_exec(raw, sql, NULL, NULL, NULL) != SQLITE_OK)
+		abort();
+	sqlite3_close(raw);
+	return run;
+}
+
+TEST(store_keeps_the_paths_of_file_calls)
+{
+	struct st_store *s;
+	struct st_err err;
+	struct st_dump d, e;
+	char *got;
+	uint64_t run;
+	bool fresh;
+
+	fresh_store();
+	fixture_paths(&d);
+	ASSERT_EQ(st_store_open(&s, &err), 0);
+	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
+	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
+	EXPECT_TRUE(same_paths(&d, &e));
+	EXPECT_EQ(e.npaths, 5);
+	EXPECT_STREQ(e.paths[4].path, "/etc/p\xc3\xa4sswd,\"x\"");
+	EXPECT_EQ(e.paths[2].kind, ST_PATH_LONG);
+	st_dump_free(&e);
+	st_store_close(s);
+	/* The rows as the sqlite3 CLI reads them, with their processes. */
+	got = query("SELECT paths_mode, dropped_paths FROM runs");
+	EXPECT_STREQ(got, "all|9");
+	free(got);
+	got = query("SELECT r.comm, r.pid, addr, abi, syscall, errno, errno_name, kind,"
+		    " coalesce(path, 'NULL'), count FROM paths p JOIN processes r"
+		    " ON r.run_id = p.run_id AND r.id = p.proc_id"
+		    " ORDER BY p.rowid");
+	EXPECT_STREQ(got, "sh|100|0x7f0000001000|x64|openat|2|ENOENT|read|/nonexistent/a|3;"
+		     "sh|100|0x7f0000001000|x64|openat|2|ENOENT|read|/nonexistent/b|5;"
+		     "sh|100|0x7f0000001000|x64|newfstatat|2|ENOENT|long|NULL|1;"
+		     "a,b\"c|101|0x401000|x64|access|14|EFAULT|unreadable|NULL|4;"
+		     "a,b\"c|101|0x401000|ia32|open|0|ok|read|/etc/p\xc3\xa4sswd,\"x\"|6");
+	free(got);
+	/* A run without paths (none counted) loads with none; delete takes its rows. */
+	ASSERT_EQ(st_store_open(&s, &err), 0);
+	ASSERT_EQ(st_store_delete(s, run, &err), 0);
+	got = query("SELECT count(*) FROM paths");
+	EXPECT_STREQ(got, "0");
+	free(got);
+	st_dump_free(&d);
+	fixture_sorted(&d);
+	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
+	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
+	EXPECT_FALSE(e.has_paths);
+	EXPECT_EQ(e.npaths, 0);
+	st_dump_free(&e);
+	st_dump_free(&d);
+	st_store_close(s);
+	remove_store();
+}
+
+TEST(store_migrates_schema_2)
+{
+	struct st_store *s;
+	struct st_err err;
+	struct st_dump d, e;
+	char *want, *got;
+	uint64_t run, run2;
+	bool fresh;
+
+	fresh_store();
+	fixture_paths(&d);
+	want = dump_bytes(&d);
+	run = saved_as_older(&d, V3_TO_V2);
+	/* Opened, migrated: the run kept, without paths (schema 2 kept none). */
+	ASSERT_EQ(st_store_open(&s, &err), 0);
+	got = query("PRAGMA user_version");
+	EXPECT_STREQ(got, "3");
+	free(got);
+	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
+	got = dump_bytes(&e);
+	ST_CMP_S(false, got, want);
+	EXPECT_FALSE(e.has_paths);
+	EXPECT_EQ(e.npaths, 0);
+	st_dump_free(&e);
+	/* A run saved after the migration keeps its paths. */
+	d.session.created_ns++;
+	ASSERT_EQ(st_store_save(s, &d, NULL, &run2, &fresh, &err), 0);
+	ASSERT_EQ(st_store_load(s, run2, &e, &err), 0);
+	EXPECT_TRUE(same_paths(&d, &e));
+	st_dump_free(&e);
+	st_store_close(s);
+	free(want);
+	free(got);
+	st_dump_free(&d);
+	remove_store();
+}
+
 TEST(store_migrates_schema_1)
 {
 	struct st_store *s;
@@ -153,14 +349,9 @@ TEST(store_migrates_schema_1)
 	fresh_store();
 	fixture_sorted(&d);
 	want = dump_bytes(&d);
-	ASSERT_EQ(st_store_open(&s, &err), 0);
-	ASSERT_EQ(st_store_save(s, &d, NULL, &run, &fresh, &err), 0);
-	st_store_close(s);
-	ASSERT_EQ(sqlite3_open(db, &raw), SQLITE_OK);
-	ASSERT_EQ(sqlite3_exec(raw, "ALTER TABLE runs DROP COLUMN log_path;"
-			       "ALTER TABLE runs DROP COLUMN bytes; DROP TABLE pending;"
-			       "PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(raw);
+	run = saved_as_older(&d, V3_TO_V2 "ALTER TABLE runs DROP COLUMN log_path;"
+			     "ALTER TABLE runs DROP COLUMN bytes; DROP TABLE pending;"
+			     "PRAGMA user_version = 1;");
 	ASSERT_EQ(st_store_open(&s, &err), 0);
 	ASSERT_EQ(st_store_load(s, run, &e, &err), 0);
 	got = dump_bytes(&e);
@@ -188,10 +379,10 @@ TEST(store_refuses_a_newer_schema)
 
 	fresh_store();
 	ASSERT_EQ(sqlite3_open(db, &raw), SQLITE_OK);
-	ASSERT_EQ(sqlite3_exec(raw, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+	ASSERT_EQ(sqlite3_exec(raw, "PRAGMA user_version = 4", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	EXPECT_EQ(st_store_open(&s, &err), -EPROTO);
-	EXPECT_TRUE(strstr(err.msg, "has schema 3, newer than this systracectl's 2") != NULL);
+	EXPECT_TRUE(strstr(err.msg, "has schema 4, newer than this systracectl's 3") != NULL);
 	remove_store();
 }
 

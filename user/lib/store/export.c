@@ -3,7 +3,8 @@
  * A stored run as files that distributed engines read as they are: one
  * gzip'd CSV per table, in Hive-style partitions
  * DIR/<table>/host=<host>/run=<run_id>/part-0.csv.gz, its header the
- * dump's CSV columns (the sites without the symbol columns, as stored).
+ * dump's CSV columns (the sites without the symbol columns, as stored);
+ * paths has the store's paths table's columns.
  * A file appears whole or not at all (written beside, then renamed), and
  * machines of different host names never write the same file.
  */
@@ -70,6 +71,22 @@ static void session_row(const struct st_table *t, size_t r, struct st_val *v)
 		cols[c].get(&row, &v[c]);
 }
 
+/* The run's path rows: the store's paths table, but run_id. */
+static const char *path_col(const struct st_table *t, size_t c)
+{
+	size_t n;
+
+	(void)t;
+	return st_store_path_columns(&n)[c];
+}
+
+static void path_row(const struct st_table *t, size_t r, struct st_val *v)
+{
+	const struct st_dump *d = t->ctx;
+
+	st_store_path_cells(d, &d->paths[r], v);
+}
+
 /* Table t of d into path, gzip'd, through path.tmp renamed. */
 static int write_table(const char *path, const struct st_table *t, struct st_err *err)
 {
@@ -104,12 +121,13 @@ out:
 int st_store_export(struct st_store *s, uint64_t run_id, const char *dir,
 		    const char *host, struct st_err *err)
 {
-	static const char *const tables[] = { "sessions", "processes", "sites" };
+	static const char *const tables[] = { "sessions", "processes", "sites", "paths" };
 	struct st_dump d;
 	struct st_view v = { .dump = &d };
 	struct st_dump_table dt;
 	struct st_table session = { .name = "session", .nrows = 1,
 				    .col = session_col, .row = session_row };
+	struct st_table paths = { .name = "paths", .col = path_col, .row = path_row };
 	char path[PATH_MAX];
 	size_t i;
 	int ret;
@@ -119,7 +137,10 @@ int st_store_export(struct st_store *s, uint64_t run_id, const char *dir,
 		return ret;
 	st_session_columns(&session.ncols);
 	session.ctx = &d.session;
-	for (i = 0; i < 3 && !ret; i++) {
+	st_store_path_columns(&paths.ncols);
+	paths.nrows = d.npaths;
+	paths.ctx = &d;
+	for (i = 0; i < 4 && !ret; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s/host=%s/run=%" PRIu64 "/part-0.csv.gz",
 				     dir, tables[i], host, run_id) >= sizeof(path)) {
 			st_err_set(err, ST_ERR_LOCAL, ENAMETOOLONG, "export", "%s: too long", dir);
@@ -132,9 +153,9 @@ int st_store_export(struct st_store *s, uint64_t run_id, const char *dir,
 				   path);
 			break;
 		}
-		if (i)
+		if (i == 1 || i == 2)
 			st_dump_table(&dt, &v, i == 1 ? ST_TABLE_PROCESSES : ST_TABLE_SITES, false);
-		ret = write_table(path, i ? &dt.t : &session, err);
+		ret = write_table(path, i == 0 ? &session : i == 3 ? &paths : &dt.t, err);
 	}
 	st_dump_free(&d);
 	return ret;

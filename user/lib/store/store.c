@@ -3,8 +3,10 @@
  * The run store: finished sessions kept in one SQLite file (WAL mode), one
  * run per session. The tables sessions, processes and sites have the dump's
  * CSV columns, taken from columns.c's lists (never written out here), and
- * run_id first; runs holds each run's identity and pending the sessions a
- * command means to save. Invariants:
+ * run_id first; paths holds the paths of file calls (schema 3), a row per
+ * path row of the dump, and runs each run's identity (with its paths mode
+ * and dropped_paths) and pending the sessions a command means to save.
+ * Invariants:
  * - a run is saved in one transaction: all its rows or none;
  * - a session (boot, backend, id, creation time: the UNIQUE key of runs) is
  *   saved at most once, whoever races to save it;
@@ -179,6 +181,21 @@ static const char runs_v1[] =
 	" created_ns INTEGER NOT NULL, name TEXT, host TEXT, saved_ns INTEGER NOT NULL,"
 	" UNIQUE (boot_id, backend, session_id, created_ns));\n";
 
+/*
+ * 2 to 3: the paths of file calls (start --paths), a row per path row of
+ * the dump; the run's paths mode (NULL: none counted, or a run saved
+ * before schema 3) and dropped_paths. Columns as st_store_path_cells
+ * fills them.
+ */
+static const char migrate_v3[] =
+	"CREATE TABLE paths (run_id INTEGER NOT NULL, session_id INTEGER, proc_id INTEGER,"
+	" pid INTEGER, comm TEXT, addr TEXT, abi TEXT, nr INTEGER, syscall TEXT,"
+	" errno INTEGER, errno_name TEXT, kind TEXT, path TEXT, count INTEGER);\n"
+	"CREATE INDEX paths_run ON paths (run_id);\n"
+	"ALTER TABLE runs ADD COLUMN paths_mode TEXT;\n"
+	"ALTER TABLE runs ADD COLUMN dropped_paths INTEGER;\n"
+	"PRAGMA user_version = 3;\n";
+
 /* 1 to 2: the log's path and the run's size (for the cap), pending. */
 static const char migrate_v2[] =
 	"ALTER TABLE runs ADD COLUMN log_path TEXT;\n"
@@ -243,8 +260,15 @@ static int schema(struct st_store *s, struct st_err *err)
 		ret = create_v1(s, err);
 	if (!ret && v < 2)
 		ret = exec(s, migrate_v2, err);
+	if (!ret && v < 3)
+		ret = exec(s, migrate_v3, err);
 	if (!ret)
-		return exec(s, "COMMIT", err);
+		ret = exec(s, "COMMIT", err);
+	if (!ret && v)
+		st_warn("migrated the store %s from schema %d to %d, its runs kept (those saved "
+			"before schema 3 have no paths)", s->path, v, ST_STORE_SCHEMA);
+	if (!ret)
+		return 0;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return ret;
 }
@@ -503,6 +527,94 @@ static int insert_rows(struct st_store *s, enum st_store_table t, const struct s
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, "cannot write the store", rc);
 }
 
+/* enum st_path_kind's names in the paths table: a path read, or why none. */
+static const char *const path_kinds[] = { "read", "long", "unreadable" };
+
+static const char *path_kind_name(uint32_t k)
+{
+	return k <= ST_PATH_UNREADABLE ? path_kinds[k] : NULL;
+}
+
+static const char *const path_columns[] = {
+	"session_id", "proc_id", "pid", "comm", "addr", "abi", "nr", "syscall",
+	"errno", "errno_name", "kind", "path", "count",
+};
+
+#define N_PATH_COLUMNS (sizeof(path_columns) / sizeof(path_columns[0]))
+
+const char *const *st_store_path_columns(size_t *n)
+{
+	*n = N_PATH_COLUMNS;
+	return path_columns;
+}
+
+static void cell_u64(struct st_val *v, uint64_t u)
+{
+	v->c.kind = ST_U64;
+	v->c.u = u;
+}
+
+static void cell_str(struct st_val *v, const char *s)
+{
+	v->c.kind = s ? ST_STR : ST_NULL;
+	v->c.s = s;
+}
+
+void st_store_path_cells(const struct st_dump *d, const struct st_path_row *p,
+			 struct st_val *v)
+{
+	const struct st_proc_row *proc = st_dump_find_proc(d, p->proc_id);
+
+	memset(v, 0, N_PATH_COLUMNS * sizeof(*v));
+	cell_u64(&v[0], d->session.id);
+	cell_u64(&v[1], p->proc_id);
+	if (proc) {
+		cell_u64(&v[2], proc->pid);
+		cell_str(&v[3], proc->comm);
+	}
+	v[4].c.kind = ST_HEX;
+	v[4].c.u = p->addr;
+	cell_str(&v[5], st_abi_name(p->abi));
+	if (!v[5].c.s) {
+		snprintf(v[5].buf, sizeof(v[5].buf), "%" PRIu32, p->abi);
+		cell_str(&v[5], v[5].buf);
+	}
+	cell_u64(&v[6], p->nr);
+	cell_str(&v[7], st_syscall_name(p->abi, p->nr));
+	cell_u64(&v[8], p->err);
+	cell_str(&v[9], p->err ? st_errno_name(p->err) : "ok");
+	cell_str(&v[10], path_kind_name(p->kind));
+	cell_str(&v[11], p->kind == ST_PATH_OK ? p->path : NULL);
+	cell_u64(&v[12], p->count);
+}
+
+/* d's path rows, through one statement prepared once, in the save's transaction. */
+static int insert_paths(struct st_store *s, const struct st_dump *d, int64_t run_id,
+			uint64_t *bytes, struct st_err *err)
+{
+	struct st_val v[N_PATH_COLUMNS];
+	sqlite3_stmt *st;
+	size_t r, i;
+	int rc = SQLITE_DONE, ret;
+
+	if (!d->npaths)
+		return 0;
+	ret = prepare(s, "INSERT INTO paths VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		      " ?11, ?12, ?13, ?14)", &st, err);
+	if (ret)
+		return ret;
+	for (r = 0; r < d->npaths && rc == SQLITE_DONE; r++) {
+		st_store_path_cells(d, &d->paths[r], v);
+		sqlite3_bind_int64(st, 1, run_id);
+		for (i = 0; i < N_PATH_COLUMNS; i++)
+			bind_cell(st, (int)i + 2, &v[i].c, bytes);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, "cannot write the store", rc);
+}
+
 /*
  * The run's id: the session's own when no run has had it or a higher one
  * (so that a session's id goes on naming it), else the next free.
@@ -532,8 +644,8 @@ static int insert_run(struct st_store *s, const struct st_dump *d, const char *l
 	int rc, ret;
 
 	ret = prepare(s, "INSERT INTO runs (boot_id, backend, session_id, created_ns, run_id,"
-		      " name, host, saved_ns, log_path) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-		      &st, err);
+		      " name, host, saved_ns, log_path, paths_mode, dropped_paths)"
+		      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", &st, err);
 	if (ret)
 		return ret;
 	gethostname(host, sizeof(host) - 1);
@@ -546,6 +658,10 @@ static int insert_run(struct st_store *s, const struct st_dump *d, const char *l
 	sqlite3_bind_int64(st, 8, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 	if (log_path)
 		sqlite3_bind_text(st, 9, log_path, -1, SQLITE_STATIC);
+	if (d->has_paths && st_paths_name(d->paths_mode)) {
+		sqlite3_bind_text(st, 10, st_paths_name(d->paths_mode), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 11, (int64_t)d->dropped_paths);
+	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, "cannot write the store", rc);
@@ -589,6 +705,8 @@ int st_store_save(struct st_store *s, const struct st_dump *d, const char *log_p
 		ret = insert_run(s, d, log_path, id, err);
 	for (t = 0; t < T_N && !ret; t++)
 		ret = insert_rows(s, t, &v, id, &bytes, err);
+	if (!ret)
+		ret = insert_paths(s, d, id, &bytes, err);
 	if (!ret)
 		ret = set_bytes(s, id, bytes, err);
 	if (!ret && pending)
@@ -845,6 +963,7 @@ int st_store_list(struct st_store *s, bool all, size_t max, struct st_run **out,
 static int delete_run(struct st_store *s, int64_t id, struct st_err *err)
 {
 	static const char *const sql[] = {
+		"DELETE FROM paths WHERE run_id = ?1",
 		"DELETE FROM sites WHERE run_id = ?1",
 		"DELETE FROM processes WHERE run_id = ?1",
 		"DELETE FROM sessions WHERE run_id = ?1",
@@ -1030,10 +1149,96 @@ static int load_text(struct st_store *s, uint64_t run_id, struct st_dump *d,
 	return ret;
 }
 
+/* A stored text cell as an enum value: its name among n, else its number. */
+static uint32_t cell_enum(sqlite3_stmt *st, int i, const char *(*name)(uint32_t),
+			  uint32_t n)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+	uint32_t k;
+
+	for (k = 0; t && k < n; k++)
+		if (name(k) && !strcmp(name(k), t))
+			return k;
+	return t ? (uint32_t)strtoul(t, NULL, 10) : 0;
+}
+
+/* The run's paths mode and dropped_paths (runs), and its path rows, into d. */
+static int load_paths(struct st_store *s, uint64_t run_id, struct st_dump *d,
+		      struct st_err *err)
+{
+	struct st_path_row *r;
+	const char *t;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc, ret;
+
+	ret = prepare(s, "SELECT paths_mode, dropped_paths FROM runs WHERE run_id = ?1", &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_int64(st, 1, (int64_t)run_id);
+	rc = sqlite3_step(st);
+	t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (t && st_paths_parse(t) >= 0) {
+		d->has_paths = true;
+		d->paths_mode = (uint32_t)st_paths_parse(t);
+		d->dropped_paths = (uint64_t)sqlite3_column_int64(st, 1);
+		/* The module's session row carries them too, as its dump gave them. */
+		d->session.has_paths = d->session.backend == ST_BACKEND_KMOD;
+		if (d->session.has_paths) {
+			d->session.paths_mode = d->paths_mode;
+			d->session.dropped_paths = d->dropped_paths;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s, err, "cannot read the store", rc);
+	ret = prepare(s, "SELECT proc_id, addr, abi, nr, errno, kind, path, count"
+		      " FROM paths WHERE run_id = ?1 ORDER BY rowid", &st, err);
+	if (ret)
+		return ret;
+	sqlite3_bind_int64(st, 1, (int64_t)run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (d->npaths == cap) {
+			cap = cap ? 2 * cap : 64;
+			r = realloc(d->paths, cap * sizeof(*r));
+			if (!r) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			d->paths = r;
+		}
+		r = &d->paths[d->npaths];
+		memset(r, 0, sizeof(*r));
+		r->proc_id = (uint64_t)sqlite3_column_int64(st, 0);
+		t = (const char *)sqlite3_column_text(st, 1);
+		r->addr = t ? strtoull(t, NULL, 16) : 0;
+		r->abi = cell_enum(st, 2, st_abi_name, __SYSTRACE_ABI_MAX);
+		r->nr = (uint32_t)sqlite3_column_int64(st, 3);
+		r->err = (uint32_t)sqlite3_column_int64(st, 4);
+		r->kind = cell_enum(st, 5, path_kind_name, ST_PATH_UNREADABLE + 1);
+		r->count = (uint64_t)sqlite3_column_int64(st, 7);
+		t = (const char *)sqlite3_column_text(st, 6);
+		if (r->kind == ST_PATH_OK && st_dump_str(d, t ? t : "", &r->path)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		d->npaths++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, "cannot read the store", rc);
+}
+
 int st_store_load(struct st_store *s, uint64_t run_id, struct st_dump *d,
 		  struct st_err *err)
 {
 	int ret = load_text(s, run_id, d, err);
 
-	return ret == -EILSEQ ? load_tree(s, run_id, d, err) : ret;
+	if (ret == -EILSEQ)
+		ret = load_tree(s, run_id, d, err);
+	if (ret)
+		return ret;
+	ret = load_paths(s, run_id, d, err);
+	if (ret)
+		st_dump_free(d);
+	return ret;
 }

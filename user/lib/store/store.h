@@ -11,9 +11,10 @@
 #include <stdint.h>
 #include "base/err.h"
 #include "model/model.h"
+#include "out/table.h"
 
 #define ST_STORE_DEFAULT "/var/lib/systrace/runs.db"
-#define ST_STORE_SCHEMA 2		/* PRAGMA user_version */
+#define ST_STORE_SCHEMA 3		/* PRAGMA user_version */
 #define ST_STORE_CAP_DEFAULT (1024ULL << 20)	/* bytes of runs kept */
 
 struct st_store;
@@ -96,8 +97,17 @@ int st_store_trim(struct st_store *s, uint64_t keep, size_t *dropped,
 		  struct st_err *err);
 
 /*
+ * The paths table's columns (after run_id; docs/store.md), and path row p
+ * of d as their cells (v: one per column). The store and the export
+ * write them alike.
+ */
+const char *const *st_store_path_columns(size_t *n);
+void st_store_path_cells(const struct st_dump *d, const struct st_path_row *p,
+			 struct st_val *v);
+
+/*
  * export.c: run run_id as DIR/<table>/host=<host>/run=<run_id>/part-0.csv.gz
- * for sessions, processes and sites (docs/fleet.md).
+ * for sessions, processes, sites and paths (docs/fleet.md).
  */
 int st_store_export(struct st_store *s, uint64_t run_id, const char *dir,
 		    const char *host, struct st_err *err);
