@@ -376,8 +376,12 @@ static int load_site_paths(struct loader *l, const struct row *o,
 	size_t i;
 	int kind, ret = 0;
 
-	if (!dr_row_get(o, "paths"))
+	const struct field *f = dr_row_get(o, "paths");
+
+	if (!f)
 		return 0;
+	if (!o->tree && f->kind == V_STRS && !f->i)
+		return 0;	/* [], parsed in place as an empty array of strings */
 	if (!json_is_array(arr)) {
 		dr_fail_why(&l->c, "sites", "paths", "not an array");
 		return -EINVAL;
