@@ -57,7 +57,7 @@ static int notes(struct rt_report *r, const struct st_dump *d)
 {
 	if (!d->has_paths)
 		return rt_note(r, "paths: not counted (start --paths; a module older than "
-			       "its paths, and --input, have none)");
+			       "its paths, a log, and a dump saved without --sites have none)");
 	if (d->paths_mode == ST_PATHS_OFF)
 		return rt_note(r, "paths: off (start --paths off)");
 	return rt_note(r, "paths: %s (start --paths %s), %zu rows; dropped: %" PRIu64
