@@ -12,7 +12,6 @@
 #include "out/json_str.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
-#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
 static json_t *j_u64(uint64_t v)
 {
@@ -135,18 +134,6 @@ static int put_table(FILE *f, const struct st_view *v, enum st_table_kind kind)
 	return st_table_json(f, &dt.t, JSON_FLAGS);
 }
 
-/* Path row x's site against site row s, in st_path_site_cmp's order. */
-static int site_cmp(const struct st_path_row *x, const struct st_site_row *s)
-{
-	if (x->proc_id != s->proc_id)
-		return CMP(x->proc_id, s->proc_id);
-	if (x->addr != s->addr)
-		return CMP(x->addr, s->addr);
-	if (x->abi != s->abi)
-		return CMP(x->abi, s->abi);
-	return CMP(x->nr, s->nr);
-}
-
 /*
  * Site s's paths, from idx (the dump's path rows by st_path_site_cmp):
  * [{"path":...,"kind":...,"counts":{"ok":N,"ENOENT":N,...}}, ...], one
@@ -163,12 +150,12 @@ static json_t *site_paths(const struct st_path_row *const *idx, size_t n,
 		return NULL;
 	while (lo < hi) {	/* the first row of the site, or none */
 		mid = lo + (hi - lo) / 2;
-		if (site_cmp(idx[mid], s) < 0)
+		if (st_path_site_key(idx[mid], s) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < n && !site_cmp(idx[lo], s); lo++) {
+	for (; lo < n && !st_path_site_key(idx[lo], s); lo++) {
 		const struct st_path_row *p = idx[lo], *prev = counts ? idx[lo - 1] : NULL;
 		const char *res = st_path_result(p->err, buf, sizeof(buf));
 		json_t *o;

@@ -630,20 +630,26 @@ int st_path_result_parse(const char *s)
 	return -1;
 }
 
+int st_path_site_key(const struct st_path_row *x, const struct st_site_row *s)
+{
+	if (x->proc_id != s->proc_id)
+		return CMP(x->proc_id, s->proc_id);
+	if (x->addr != s->addr)
+		return CMP(x->addr, s->addr);
+	if (x->abi != s->abi)
+		return CMP(x->abi, s->abi);
+	return CMP(x->nr, s->nr);
+}
+
 int st_path_site_cmp(const void *a, const void *b)
 {
 	const struct st_path_row *x = *(const struct st_path_row *const *)a;
 	const struct st_path_row *y = *(const struct st_path_row *const *)b;
+	const struct st_site_row ys = { .proc_id = y->proc_id, .addr = y->addr,
+					.abi = y->abi, .nr = y->nr };
+	int c = st_path_site_key(x, &ys);
 
-	if (x->proc_id != y->proc_id)
-		return CMP(x->proc_id, y->proc_id);
-	if (x->addr != y->addr)
-		return CMP(x->addr, y->addr);
-	if (x->abi != y->abi)
-		return CMP(x->abi, y->abi);
-	if (x->nr != y->nr)
-		return CMP(x->nr, y->nr);
-	return st_path_row_cmp(x, y);
+	return c ? c : st_path_row_cmp(x, y);
 }
 
 int st_path_row_cmp(const struct st_path_row *x, const struct st_path_row *y)

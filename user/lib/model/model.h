@@ -299,6 +299,8 @@ int st_path_result_parse(const char *s);
  * abi, nr), then as st_path_row_cmp: a site's paths together.
  */
 int st_path_site_cmp(const void *a, const void *b);
+/* Path row x's site against site row s, in that order: 0 when x is of s. */
+int st_path_site_key(const struct st_path_row *x, const struct st_site_row *s);
 
 /*
  * The order of path rows by their key, whatever their counts: kind, path,
