@@ -21,7 +21,10 @@
 #                    OLD=systracectl for an A/B, bench/startup/run;
 #                    BUILD=1: a real build, the kernel's tinyconfig, untraced
 #                    against BPF, BPF with its log, strace and perf trace,
-#                    interleaved, bench/host/run --build)
+#                    interleaved, bench/host/run --build;
+#                    PATHS=1: start --paths off, errors and all against
+#                    native and the hooks' floor, BPF on this host and the
+#                    module in one 6.1 boot (KERNEL=), bench/paths/run)
 # make man           the man pages systracectl(8) and systrace(4), in build/man/
 # make install       the CLI, its man pages and bash completion under PREFIX,
 #                    and the module for KVER in /lib/modules/KVER/updates/
@@ -167,6 +170,10 @@ else ifeq ($(STARTUP),1)
 bench: all
 	$(MAKE) -C $(TOP)/bench
 	$(TOP)/bench/startup/run $(if $(OLD),-b $(OLD))
+else ifeq ($(PATHS),1)
+bench: all modules-all
+	$(MAKE) -C $(TOP)/bench
+	$(TOP)/bench/paths/run $(if $(KERNEL),--kernel $(KERNEL))
 else
 bench: all $(if $(filter 1,$(GLIBC)),,modules-all)
 	$(TOP)/bench/$(if $(filter 1,$(GLIBC)),glibc/,$(if $(filter 1,$(SCALE)),scale/))run $(if $(KERNEL),--kernel $(KERNEL))
@@ -295,11 +302,11 @@ deb:
 # style: lint, then checkpatch on the kernel code.
 # checkpatch.pl ships in kernel sources, not in Debian's headers packages.
 CHECKPATCH ?= $(firstword $(wildcard $(TOP)/build/debug-kernel/src/scripts/checkpatch.pl $(KDIR)/scripts/checkpatch.pl))
-LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* bench/startup/* selftests/run .ci/run) \
+LINT_SH = $(shell grep -d skip -lE '^\#!.*(bash|/sh)' scripts/* bench/* bench/scale/* bench/host/* bench/glibc/* bench/startup/* bench/paths/* selftests/run .ci/run) \
 	scripts/tap.sh $(wildcard selftests/*.sh user/*.sh user/tests/*.sh)
 LINT_PY = $(wildcard selftests/*.py bench/*.py user/tests/*.py) selftests/csvq selftests/bpfq scripts/layers scripts/mutate bench/report bench/scale/gen \
 	bench/scale/report bench/scale/logreport bench/host/report bench/glibc/report \
-	bench/startup/report bench/startup/breakdown
+	bench/startup/report bench/startup/breakdown bench/paths/report
 
 lint:
 	@command -v shellcheck >/dev/null && command -v pyflakes3 >/dev/null || \

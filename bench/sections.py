@@ -3,7 +3,8 @@
 benchmark into its own file: the BPF backend on the host
 (bench/host/SECTION.md), the real build's (bench/host/BUILD.md), the scale section (bench/scale/SECTION.md),
 the log's (bench/scale/LOG.md), the glibc build's (bench/glibc/SECTION.md)
-and start-up's (bench/startup/SECTION.md).
+start-up's (bench/startup/SECTION.md) and the cost of paths
+(bench/paths/SECTION.md).
 Whoever rewrites RESULTS.md puts them all back, in this order, from their
 files, so that no run drops another's section."""
 import os
@@ -11,7 +12,8 @@ import os
 import lead  # bench/lead.py
 
 FILES = [os.path.join("host", "SECTION.md"), os.path.join("host", "BUILD.md"), os.path.join("scale", "SECTION.md"), os.path.join("scale", "LOG.md"),
-         os.path.join("glibc", "SECTION.md"), os.path.join("startup", "SECTION.md")]
+         os.path.join("glibc", "SECTION.md"), os.path.join("startup", "SECTION.md"),
+         os.path.join("paths", "SECTION.md")]
 MARK = "<!-- bench/"
 
 

@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <asm/syscall.h>
 #include "core.h"
+#include "file_calls.h"
 
 /*
  * One path row: the calls at @site that gave result @err on one path.
@@ -28,34 +29,27 @@ struct st_path {
 	char path[];
 };
 
+/* Argument @arg (0, 1 or 4) of an x86-64 syscall: rdi, rsi or r8. */
+static __always_inline unsigned long st_syscall_arg(struct pt_regs *regs,
+						    int arg)
+{
+	return arg == 0 ? regs->di : arg == 1 ? regs->si : regs->r8;
+}
+
 /*
- * The path argument of x86-64 file call @nr (strace's %file class): its
- * first path, or the target of symlink, symlinkat and mount.
+ * The path argument of x86-64 file call @nr (file_calls.h): false for a
+ * call that takes none, or whose NULL means no path.
  */
 static __always_inline bool st_path_arg(struct pt_regs *regs, long nr,
 					unsigned long *ptr)
 {
 	switch (nr) {
-	case 2: case 4: case 6: case 21: case 59: case 76: case 80: case 82:
-	case 83: case 84: case 85: case 86: case 87: case 88: case 89: case 90:
-	case 92: case 94: case 132: case 133: case 134: case 137: case 155:
-	case 161: case 163: case 166: case 167: case 168: case 188: case 189:
-	case 191: case 192: case 194: case 195: case 197: case 198: case 235:
-	case 266:
-		*ptr = regs->di;
-		return true;
-	case 165: case 179: case 254: case 257: case 258: case 259: case 260:
-	case 261: case 262: case 263: case 264: case 265: case 267: case 268:
-	case 269: case 303: case 316: case 322: case 332: case 428: case 429:
-	case 437: case 439: case 442: case 452:
-		*ptr = regs->si;
-		return true;
-	case 280:		/* utimensat: NULL is its fd's file, no path */
-		*ptr = regs->si;
-		return *ptr != 0;
-	case 301:		/* fanotify_mark */
-		*ptr = regs->r8;
-		return true;
+#define ST_PATH_CASE(n, arg, null_ok)				\
+	case n:							\
+		*ptr = st_syscall_arg(regs, arg);		\
+		return !(null_ok) || *ptr;
+	ST_FILE_CALLS(ST_PATH_CASE)
+#undef ST_PATH_CASE
 	}
 	return false;
 }

@@ -19,8 +19,11 @@ rows() {
 
 # The same from strace's output (-f -s 4096 -e trace=%file): each call's
 # first quoted argument, its errno or ok; a path of more than 255 bytes and
-# an unquoted pointer as report paths names them; the root's execve (the
-# first line) left out: a session counts from the exec on.
+# an unquoted pointer as report paths names them, but a NULL where the
+# call gives NULL a meaning of its own (kmod/file_calls.h: acct, quotactl,
+# newfstatat, utimensat, fanotify_mark, statx), which is no path and no
+# row; the root's execve (the first line) left out: a session counts from
+# the exec on.
 strace_rows() {
 	sed -e '1{/^[0-9]* *execve(/d}' "$1" | sed -n -E 's/^([0-9]+ +)?([a-z0-9_]+)\(/\2\t/p' |
 		awk -F'\t' '{
@@ -29,6 +32,8 @@ strace_rows() {
 				path = substr(rest, RSTART + 1, RLENGTH - 2)
 				if (length(path) > 255)
 					path = "<longer than 255 bytes>"
+			} else if (call ~ /^(acct|quotactl|newfstatat|utimensat|fanotify_mark|statx)$/ && rest ~ /NULL/) {
+				next
 			} else {
 				path = "<unreadable>"
 			}
@@ -45,7 +50,8 @@ strace_rows() {
 # openat ENOTDIR /etc/passwd/x x2, newfstatat ENOENT on a 300-byte path x1
 # (past the 255-byte bound: one row named "<longer than 255 bytes>"),
 # openat EFAULT on the pointer 0x1 x1 (a path that cannot be read:
-# "<unreadable>"), and with "ok" openat /etc/passwd x6 that succeed.
+# "<unreadable>"), and with "ok" openat /etc/passwd x6 that succeed and
+# quotactl(Q_SYNC, NULL) x2 (a NULL of meaning: no row).
 #   errors  (the default) exactly those rows in CSV, text and JSON, and
 #           the whole table (the loader's failed probes too) equals what
 #           `strace -f -e trace=%file` gives for the same program's failed
@@ -100,6 +106,7 @@ paths_probe_test() {
 		"all: openat /nonexistent/b ENOENT"
 	expect_eq "$(rows "$D/paths.csv")" "$(strace_rows "$T/strace.out")" \
 		"all: the whole table equals strace's %file calls"
+	expect_eq "$(q "$D/paths.csv" count syscall=quotactl)" 0 "all: quotactl(Q_SYNC, NULL) x2: no path, no row"
 	"$SYSTRACECTL" report paths "$SID" --csv --errors -o "$D/errors.csv" 2>"$D/paths.err" ||
 		fail "report paths --errors: exit $?: $(cat "$D/paths.err")"
 	expect_eq "$(q "$D/errors.csv" count errno_name=ok)" 0 "all: --errors leaves out the successes"

@@ -10,13 +10,16 @@
  *   newfstatat on a 300-byte path under /nonexistent  x1  ENOENT
  *   openat with the pointer 0x1  x1  EFAULT (an unreadable path)
  * and with "ok", openat /etc/passwd x6 that succeed (each closed: close
- * takes no path). Exits 0 when every call returned as said, 1 otherwise.
+ * takes no path), and quotactl(Q_SYNC) with a NULL device x2 (whatever it
+ * returns: NULL there means every device, no path, and makes no row).
+ * Exits 0 when every call returned as said, 1 otherwise.
  */
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/quota.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -80,6 +83,8 @@ int main(int argc, char **argv)
 			if (fd >= 0)
 				close((int)fd);
 		}
+		for (i = 0; i < 2; i++)
+			syscall(SYS_quotactl, QCMD(Q_SYNC, USRQUOTA), NULL, 0, NULL);
 	}
 	return bad;
 }
