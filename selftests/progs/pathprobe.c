@@ -14,10 +14,10 @@
  * returns: NULL there means every device, no path, and makes no row).
  * Exits 0 when every call returned as said, 1 otherwise.
  */
-#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/quota.h>
 #include <sys/stat.h>
