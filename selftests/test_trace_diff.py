@@ -18,7 +18,7 @@ def want(r, what, **cols):
     for k, v in cols.items():
         eq(r[k], v, "%s: %s" % (what, k))
 
-eq(doc["parameters"]["by"], ["syscall", "process", "site", "amortize"], "parameters.by")
+eq(doc["parameters"]["by"], ["syscall", "process", "site", "path", "amortize"], "parameters.by")
 
 # By syscall: getppid +7, close +37 failing, nothing else changed.
 want(row("syscalls", syscall="getppid"), "getppid", status="changed",

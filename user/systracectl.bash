@@ -178,10 +178,10 @@ _systracectl() {
 		;;
 	diff:--by)
 		# A list: the key after the last comma, among those not given yet.
-		local done_=${cur%"${cur##*,}"} keys="syscall process site amortize all" k
+		local done_=${cur%"${cur##*,}"} keys="syscall process site path amortize all" k
 		if [[ -n $done_ ]]; then
 			keys=
-			for k in syscall process site amortize; do
+			for k in syscall process site path amortize; do
 				[[ ,$done_ == *,$k,* ]] || keys+=" $k"
 			done
 		fi

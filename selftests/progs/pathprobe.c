@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pathprobe [ok]: file calls with known paths and results, all raw
- * syscalls (test_bpf_paths.sh):
+ * pathprobe [ok] [N]: file calls with known paths and results, all raw
+ * syscalls (test_bpf_paths.sh), each failing one N times as often
+ * (default 1; test_bpf_paths_diff.sh):
  *   openat /nonexistent/a      x3  ENOENT
  *   openat /nonexistent/b      x5  ENOENT
  *   access /nonexistent/c      x4  ENOENT
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/quota.h>
 #include <sys/stat.h>
@@ -47,21 +49,34 @@ int main(int argc, char **argv)
 	struct stat st;
 	size_t at;
 	long fd;
-	int i;
+	int i, k, n = 1, ok = 0;
 
-	opens("/nonexistent/a", 3, ENOENT);
-	opens("/nonexistent/b", 5, ENOENT);
-	for (i = 0; i < 4; i++)
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "ok"))
+			ok = 1;
+		else
+			n = atoi(argv[i]);
+	}
+	if (n < 1) {
+		fprintf(stderr, "usage: pathprobe [ok] [N]\n");
+		return 2;
+	}
+	opens("/nonexistent/a", 3 * n, ENOENT);
+	opens("/nonexistent/b", 5 * n, ENOENT);
+	for (i = 0; i < 4 * n; i++)
 		expect(syscall(SYS_access, "/nonexistent/c", F_OK), ENOENT, "access");
-	opens("/etc/passwd/x", 2, ENOTDIR);
+	opens("/etc/passwd/x", 2 * n, ENOTDIR);
 	/* 300 bytes: "/nonexistent" then components of 49 bytes and a slash. */
 	strcpy(longp, "/nonexistent");
 	for (at = strlen(longp); at < 300; at++)
 		longp[at] = (at - 12) % 50 == 0 ? '/' : 'd';
 	longp[300] = 0;
-	expect(syscall(SYS_newfstatat, AT_FDCWD, longp, &st, 0), ENOENT, "newfstatat");
-	expect(syscall(SYS_openat, AT_FDCWD, (const char *)1, O_RDONLY), EFAULT, "openat 0x1");
-	if (argc > 1 && !strcmp(argv[1], "ok")) {
+	for (k = 0; k < n; k++) {
+		expect(syscall(SYS_newfstatat, AT_FDCWD, longp, &st, 0), ENOENT, "newfstatat");
+		expect(syscall(SYS_openat, AT_FDCWD, (const char *)1, O_RDONLY), EFAULT,
+		       "openat 0x1");
+	}
+	if (ok) {
 		for (i = 0; i < 6; i++) {
 			fd = syscall(SYS_openat, AT_FDCWD, "/etc/passwd", O_RDONLY);
 			expect(fd, 0, "/etc/passwd");

@@ -26,9 +26,11 @@ const char diff_usage[] =
 	"  syscall   (abi, syscall): table syscalls (the default)\n"
 	"  process   comm and exe, their images summed: table processes\n"
 	"  site      object, file offset and syscall, images summed: table sites\n"
+	"  path      path, syscall and result (ok or errno) of file calls\n"
+	"            (start --paths), images and sites summed: table paths\n"
 	"  amortize  non-amortized sites at N = 1, 2, 4 ... 1024 and --threshold:\n"
 	"            table amortize\n"
-	"  all       all four\n\n"
+	"  all       all five\n\n"
 	"A row only in B is new, only in A gone; its other side counts 0.\n\n"
 	"  --input FILE     A or B: a saved dump --json document or log (no root\n"
 	"                   needed)\n"
@@ -138,7 +140,7 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			break;
 		case 'b':
 			if (parse_by(optarg, &o->by))
-				return st_usage_error(diff_usage, "--by: '%s': give syscall, process, site, amortize or all",
+				return st_usage_error(diff_usage, "--by: '%s': give syscall, process, site, path, amortize or all",
 						      optarg);
 			break;
 		case 'n':

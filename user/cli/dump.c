@@ -25,7 +25,9 @@ const char dump_usage[] =
 	"same bytes as it gave live.\n\n"
 	"  --csv          CSV (RFC 4180, header row, LF line endings); the default\n"
 	"  --json         one JSON document: schema_version, session, totals,\n"
-	"                 selection, processes, sites (and syscalls with --syscalls)\n"
+	"                 selection, processes, sites (and syscalls with --syscalls);\n"
+	"                 with --sites each site row's paths of file calls\n"
+	"                 (start --paths) and paths_counted\n"
 	"  --processes    one row per process image (the default table)\n"
 	"  --sites        one row per (process image, call site, abi, syscall)\n"
 	"  --syscalls     one row per (process image, abi, syscall): sites summed\n"
@@ -151,7 +153,7 @@ static int write_dump(FILE *f, const void *ctx)
 {
 	const struct dump_opts *o = ((const struct dump_args *)ctx)->o;
 	const struct st_dump *d = ((const struct dump_args *)ctx)->d;
-	struct st_view v = { .dump = d };
+	struct st_view v = { .dump = d, .paths = o->table == ST_TABLE_SITES };
 	struct st_sysagg *aggs = NULL;
 	bool live = !st_state_final(d->session.state);
 	char why[1024];

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * diff A B: two sessions compared by syscall, by process (comm + exe), by
- * site (object + offset + syscall) and by amortization threshold. The rows
+ * site (object + offset + syscall), by path of file calls (path, syscall,
+ * result) and by amortization threshold. The rows
  * of both sides are folded by key: a key of one side only is new (only in
  * B) or gone (only in A), and counts 0 on the other side. Process ids and
  * addresses differ from run to run, so no key holds them: a file site is
@@ -124,6 +125,30 @@ static int collect_sites(struct vec *v, const struct st_dump *d, int side)
 	return collect(v, d->sites, d->nsites, side, key_site);
 }
 
+/* A path row: (path, kind, abi, nr, errno); its calls, errors if it failed. */
+static int collect_paths(struct vec *v, const struct st_dump *d, int side,
+			 const struct st_select *sel)
+{
+	size_t i;
+
+	for (i = 0; i < d->npaths; i++) {
+		const struct st_path_row *p = &d->paths[i];
+		struct df_row *r;
+
+		if (!st_select_path(d, sel, p))
+			continue;
+		r = push(v);
+		if (!r)
+			return -ENOMEM;
+		r->str[0] = p->kind == ST_PATH_OK ? p->path : NULL;
+		r->num[0] = p->kind;
+		r->num[1] = (uint64_t)p->abi << 32 | p->nr;
+		r->num[2] = p->err;
+		count(r, side, p->count, p->err ? p->count : 0, 0);
+	}
+	return 0;
+}
+
 static int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
@@ -214,6 +239,12 @@ static size_t fold(struct df_row *rows, size_t n)
 int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 	    enum df_sort sort, struct df_result *r)
 {
+	return st_diff_select(a, b, by, sort, NULL, r);
+}
+
+int st_diff_select(const struct st_dump *a, const struct st_dump *b, enum df_by by,
+		   enum df_sort sort, const struct st_select *sel, struct df_result *r)
+{
 	static int (*const collect[])(struct vec *, const struct st_dump *, int) = {
 		[DF_SYSCALL] = collect_syscalls,
 		[DF_PROCESS] = collect_processes,
@@ -223,11 +254,17 @@ int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if ((size_t)by >= ARRAY_SIZE(collect))
+	if (by == DF_PATH) {
+		ret = collect_paths(&v, a, 0, sel);
+		if (!ret)
+			ret = collect_paths(&v, b, 1, sel);
+	} else if ((size_t)by >= ARRAY_SIZE(collect) || !collect[by]) {
 		return -EINVAL;
-	ret = collect[by](&v, a, 0);
-	if (!ret)
-		ret = collect[by](&v, b, 1);
+	} else {
+		ret = collect[by](&v, a, 0);
+		if (!ret)
+			ret = collect[by](&v, b, 1);
+	}
 	if (ret) {
 		free(v.rows);
 		return ret;
@@ -284,6 +321,11 @@ static const char *const proc_cols[] = {
 static const char *const site_cols[] = {
 	"status", "site_rows_a", "site_rows_b", COUNT_COLS, "abi", "nr",
 	"syscall", "map", "offset", "symbol", "symbol_offset", "object",
+};
+
+static const char *const path_cols[] = {
+	"status", "calls_a", "calls_b", "calls_delta", "calls_delta_percent",
+	"path", "abi", "nr", "syscall", "errno", "errno_name",
 };
 
 static const char *const amortize_cols[] = {
@@ -346,6 +388,22 @@ static int site_row(struct st_cell *c, const struct df_row *row)
 	return rt_str(&k[7], row->str[0]);
 }
 
+/* (path, syscall, result): calls in A and B; the path as report paths shows it. */
+static int path_row(struct st_cell *c, const struct df_row *row)
+{
+	const struct st_path_row p = { .kind = (uint32_t)row->num[0], .path = row->str[0] };
+	uint32_t err = (uint32_t)row->num[2];
+	char buf[16];
+
+	three(&c[1], row->calls);
+	rt_pct_change(&c[4], row->calls[0], row->calls[1]);
+	rt_u64(&c[9], err);
+	if (rt_str(&c[5], st_path_shown(&p)) ||
+	    rt_syscall(&c[6], (uint32_t)(row->num[1] >> 32), (uint32_t)row->num[1]))
+		return -ENOMEM;
+	return rt_str(&c[10], st_path_result(err, buf, sizeof(buf)));
+}
+
 static const char *const sys_keep[] = { "syscall", COUNT_KEEP, NULL };
 static const char *const proc_keep[] = {
 	"comm", COUNT_KEEP, "processes_delta", "exe", NULL,
@@ -354,6 +412,10 @@ static const char *const site_keep[] = {
 	"syscall", "status", "calls_a", "calls_b", "calls_delta", "symbol",
 	"errors_delta", "time_delta_ns", "calls_delta_percent", "object",
 	"time_delta_percent", "time_a_ns", "time_b_ns", "offset", NULL,
+};
+static const char *const path_keep[] = {
+	"path", "status", "calls_a", "calls_b", "calls_delta", "syscall",
+	"errno_name", "calls_delta_percent", NULL,
 };
 static const char *const amortize_keep[] = {
 	"threshold", "status", "sites_below_a", "sites_below_b",
@@ -375,6 +437,8 @@ static const struct {
 			 proc_cols, ARRAY_SIZE(proc_cols), proc_row, proc_keep },
 	[DF_SITE] = { "sites", "per site (object, offset, syscall): A -> B",
 		      site_cols, ARRAY_SIZE(site_cols), site_row, site_keep },
+	[DF_PATH] = { "paths", "per path of file calls (path, syscall, result): A -> B",
+		      path_cols, ARRAY_SIZE(path_cols), path_row, path_keep },
 };
 
 static struct rt_table *diff_table(const struct st_dump *a,
@@ -392,7 +456,7 @@ static struct rt_table *diff_table(const struct st_dump *a,
 	}
 	/* Sorted here, by the change: --top keeps the first rows. */
 	t->ranked = true;
-	if (st_diff(a, b, by, o->sort, &res)) {
+	if (st_diff_select(a, b, by, o->sort, &o->sel, &res)) {
 		rt_table_free(t);
 		return NULL;
 	}
@@ -497,6 +561,7 @@ static const char *const by_names[] = {
 	[DF_SYSCALL] = "syscall",
 	[DF_PROCESS] = "process",
 	[DF_SITE] = "site",
+	[DF_PATH] = "path",
 	[DF_AMORTIZE] = "amortize",
 };
 
@@ -513,6 +578,29 @@ static const char *const sort_columns[] = {
 	[DF_SORT_CALLS] = "calls_delta", [DF_SORT_TIME] = "time_delta_ns",
 	[DF_SORT_ERRORS] = "errors_delta",
 };
+
+/* What each side's paths are: counted (which calls, drops) or not. */
+static void paths_said(const struct st_dump *d, char *buf, size_t len)
+{
+	if (!d->has_paths)
+		snprintf(buf, len, "not counted");
+	else if (d->paths_mode == ST_PATHS_OFF)
+		snprintf(buf, len, "off");
+	else
+		snprintf(buf, len, "%s (--paths %s), dropped %llu",
+			 d->paths_mode == ST_PATHS_ALL ? "every file call" : "failed file calls",
+			 st_paths_name(d->paths_mode), (unsigned long long)d->dropped_paths);
+}
+
+static int paths_note(struct rt_report *r, const struct st_dump *a, const struct st_dump *b)
+{
+	char sa[128], sb[128];
+
+	paths_said(a, sa, sizeof(sa));
+	paths_said(b, sb, sizeof(sb));
+	return rt_note(r, "paths: A %s; B %s; calls_* of a path row: its calls, errno_name ok "
+		       "for a success", sa, sb);
+}
 
 static json_t *selection(const struct st_select *s)
 {
@@ -564,6 +652,8 @@ int report_diff(struct rt_report *r, struct st_dump *a, struct st_dump *b,
 			      "(--sort), then by the other changes%s",
 			      sort_columns[o->sort],
 			      o->sel.has_top ? "; --top: the first rows only" : "");
+	if (!ret && (o->by & (1U << DF_PATH)))
+		ret = paths_note(r, a, b);
 	for (k = 0; !ret && k < DF_AMORTIZE; k++)
 		if (o->by & (1U << k))
 			ret = rt_add(r, diff_table(a, b, k, o));

@@ -53,22 +53,12 @@ static int by_count(const void *a, const void *b)
 	return by_group(&p, &q);
 }
 
-static bool selected(const struct st_dump *d, const struct st_select *s,
-		     const struct st_path_row *p)
-{
-	if (s->errors && !p->err)
-		return false;
-	if (!st_select_syscall(s, p->abi, p->nr))
-		return false;
-	return !d->selected || st_dump_find_proc(d, p->proc_id);
-}
-
 static int notes(struct rt_report *r, const struct st_dump *d)
 {
 	if (!d->has_paths)
 		return rt_note(r, "paths: not counted (start --paths; a module older than "
-			       "its paths, --input, and a run stored before the store kept "
-			       "paths, have none)");
+			       "its paths, a log, a dump saved without --sites, and a run "
+			       "stored before the store kept paths, have none)");
 	if (d->paths_mode == ST_PATHS_OFF)
 		return rt_note(r, "paths: off (start --paths off)");
 	return rt_note(r, "paths: %s (start --paths %s), %zu rows; dropped: %" PRIu64
@@ -125,7 +115,7 @@ int report_paths(struct rt_report *r, struct st_dump *d, const struct report_opt
 		goto out;
 	}
 	for (i = 0; i < d->npaths; i++)
-		if (selected(d, &o->sel, &d->paths[i]))
+		if (st_select_path(d, &o->sel, &d->paths[i]))
 			v[n++] = &d->paths[i];
 	st_qsort(v, n, sizeof(*v), by_group);
 	for (i = 0; i < n; i++) {

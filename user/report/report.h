@@ -164,6 +164,13 @@ int st_select_check(const struct st_select *s, char *why, size_t len);
 bool st_select_syscall(const struct st_select *s, uint32_t abi, uint32_t nr);
 /* Removes the rows the filters leave out; sets d->selected. */
 int st_select_dump(struct st_dump *d, const struct st_select *s);
+/*
+ * Whether path row p is selected (report paths, diff --by path): with
+ * --errors a failure, of a --syscall, of a process st_select_dump kept;
+ * s NULL: only the latter.
+ */
+bool st_select_path(const struct st_dump *d, const struct st_select *s,
+		    const struct st_path_row *p);
 int st_select_describe(const struct st_select *s, char *buf, size_t len);
 /* The column of t that key (a column, or time, calls, errors) names, or ncols. */
 size_t rt_table_column(const struct rt_table *t, const char *key);
@@ -372,7 +379,7 @@ int st_timeline_svg(FILE *f, const struct tl_result *r,
 
 /* diff: two sessions, by key (see report/diff.c). */
 
-enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_AMORTIZE, DF_NBY };
+enum df_by { DF_SYSCALL, DF_PROCESS, DF_SITE, DF_PATH, DF_AMORTIZE, DF_NBY };
 
 /* What comes first: the largest change in calls, in time or in errors. */
 enum df_sort { DF_SORT_CALLS, DF_SORT_TIME, DF_SORT_ERRORS };
@@ -391,11 +398,18 @@ struct df_result {
 };
 
 /*
- * by: DF_SYSCALL, DF_PROCESS or DF_SITE. The rows point into a and b, the
- * largest change (|B - A|) of sort first, then of calls, time, errors.
+ * by: DF_SYSCALL, DF_PROCESS, DF_SITE or DF_PATH. The rows point into a
+ * and b, the largest change (|B - A|) of sort first, then of calls, time,
+ * errors. DF_PATH: a row per (path, kind, abi, nr, errno): str[0] the
+ * path (NULL unless kind is ST_PATH_OK), num[0] the kind, num[1] abi <<
+ * 32 | nr, num[2] the errno; calls its calls, errors those of a failure,
+ * no time. st_diff_select: DF_PATH's rows of the path rows sel selects
+ * (st_select_path); sel NULL: all.
  */
 int st_diff(const struct st_dump *a, const struct st_dump *b, enum df_by by,
 	    enum df_sort sort, struct df_result *r);
+int st_diff_select(const struct st_dump *a, const struct st_dump *b, enum df_by by,
+		   enum df_sort sort, const struct st_select *sel, struct df_result *r);
 /* "calls", "time", "errors" (--sort); -1 for another name. */
 int st_diff_sort_parse(const char *name);
 void st_diff_free(struct df_result *r);

@@ -206,6 +206,16 @@ int st_select_dump(struct st_dump *d, const struct st_select *s)
 	return 0;
 }
 
+bool st_select_path(const struct st_dump *d, const struct st_select *s,
+		    const struct st_path_row *p)
+{
+	if (s && s->errors && !p->err)
+		return false;
+	if (s && !st_select_syscall(s, p->abi, p->nr))
+		return false;
+	return !d->selected || st_dump_find_proc(d, p->proc_id);
+}
+
 /* "--syscall openat,close --syscall '!%process' --comm 'cc*' --pid 12 --errors" */
 int st_select_describe(const struct st_select *s, char *buf, size_t len)
 {

@@ -61,7 +61,7 @@ case_ "none" systracectl attach -t --counters n
 eq "complete 'systracectl attach ' offers this shell's pid" \
 	"$(complete_words systracectl attach "" | grep -cx "$$")" 1
 case_ "syscall site" systracectl diff --by s
-case_ "syscall,site,process syscall,site,amortize" systracectl diff 3 --by syscall,site,
+case_ "syscall,site,process syscall,site,path syscall,site,amortize" systracectl diff 3 --by syscall,site,
 case_ "calls time errors" systracectl diff --input a.json --by site --sort ""
 case_ "openat open" systracectl report errors --syscall op
 case_ "errnos syscalls sites processes" systracectl report errors --csv --table ""

@@ -1135,6 +1135,273 @@ TEST(diff_of_saved_dumps)
 	}
 }
 
+/*
+ * Paths of file calls, as progs/pathprobe N makes them (N = 1 in A, 3 in
+ * B): image 1's openat site 0x1000 gives /nonexistent/a ENOENT 3N,
+ * /nonexistent/b ENOENT 5N, /etc/passwd/x ENOTDIR 2N, an unreadable
+ * pointer EFAULT N and /etc/passwd ok 6; its access site 0x2000
+ * /nonexistent/c ENOENT 4N (and /gone ENOENT 1 in A only); its newfstatat
+ * site 0x3000 a path past the bound ENOENT N; image 2's openat site
+ * /nonexistent/a ENOENT N (and in B only /new EACCES 2).
+ */
+static void add_path(struct st_dump *d, uint64_t proc, uint64_t addr, uint32_t nr,
+		     uint32_t kind, const char *path, uint32_t err, uint64_t count)
+{
+	struct st_path_row *p;
+
+	d->paths = realloc(d->paths, (d->npaths + 1) * sizeof(*p));
+	p = &d->paths[d->npaths++];
+	*p = (struct st_path_row){ .proc_id = proc, .addr = addr, .abi = SYSTRACE_ABI_X64,
+				   .nr = nr, .err = err, .kind = kind, .count = count };
+	if (st_dump_str(d, path, &p->path))
+		abort();
+}
+
+static void paths_fixture(struct st_dump *d, uint64_t n)
+{
+	bool b = n > 1;
+
+	memset(d, 0, sizeof(*d));
+	add_proc(d, 1, MS, "/bin/pathprobe");
+	add_proc(d, 2, MS, "/bin/pathprobe");
+	add_site(d, 1, 0x1000, 257, 11 * n + 6, 0)->errors = 11 * n;
+	add_site(d, 1, 0x2000, 21, 4 * n + !b, 1)->errors = 4 * n + !b;
+	add_site(d, 1, 0x3000, 262, n, 2)->errors = n;
+	add_site(d, 2, 0x1000, 257, n + 2 * b, 0)->errors = n + 2 * b;
+	d->procs[0].errors = 16 * n + !b;
+	d->procs[1].errors = n + 2 * b;
+	add_path(d, 1, 0x1000, 257, ST_PATH_OK, "/nonexistent/a", ENOENT, 3 * n);
+	add_path(d, 1, 0x1000, 257, ST_PATH_OK, "/nonexistent/b", ENOENT, 5 * n);
+	add_path(d, 1, 0x1000, 257, ST_PATH_OK, "/etc/passwd/x", ENOTDIR, 2 * n);
+	add_path(d, 1, 0x1000, 257, ST_PATH_UNREADABLE, NULL, EFAULT, n);
+	add_path(d, 1, 0x1000, 257, ST_PATH_OK, "/etc/passwd", 0, 6);
+	add_path(d, 1, 0x2000, 21, ST_PATH_OK, "/nonexistent/c", ENOENT, 4 * n);
+	if (!b)
+		add_path(d, 1, 0x2000, 21, ST_PATH_OK, "/gone", ENOENT, 1);
+	add_path(d, 1, 0x3000, 262, ST_PATH_LONG, NULL, ENOENT, n);
+	add_path(d, 2, 0x1000, 257, ST_PATH_OK, "/nonexistent/a", ENOENT, n);
+	if (b)
+		add_path(d, 2, 0x1000, 257, ST_PATH_OK, "/new", EACCES, 2);
+	d->has_paths = true;
+	d->paths_mode = ST_PATHS_ALL;
+	d->dropped_paths = n;
+	finish(d);
+	d->session.id = b ? 5 : 4;
+}
+
+static char *json_dump_text(const struct st_dump *d, bool paths)
+{
+	struct st_view v = { .dump = d, .paths = paths };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (st_json_dump(f, &v, false, false))
+		fputs("(error)", f);
+	fclose(f);
+	return text;
+}
+
+/* The path rows of d, one "PROC ADDR NR KIND PATH ERR COUNT" line each, in key order. */
+static char *path_lines(const struct st_dump *d)
+{
+	const struct st_path_row **v = calloc(d->npaths + 1, sizeof(*v));
+	char *out = NULL;
+	size_t i, len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (i = 0; i < d->npaths; i++)
+		v[i] = &d->paths[i];
+	st_qsort(v, d->npaths, sizeof(*v), st_path_site_cmp);
+	for (i = 0; i < d->npaths; i++)
+		fprintf(f, "%llu %#llx %u %u %s %u %llu\n", (unsigned long long)v[i]->proc_id,
+			(unsigned long long)v[i]->addr, v[i]->nr, v[i]->kind,
+			v[i]->path ? v[i]->path : "-", v[i]->err, (unsigned long long)v[i]->count);
+	fclose(f);
+	free(v);
+	return out;
+}
+
+/*
+ * dump --sites --json: each site row ends with its paths, counts by result;
+ * paths_counted after selection. Without --sites (v.paths false) the
+ * document is the one a dump without paths gives, byte for byte. Both
+ * loaders read the paths back to the same rows.
+ */
+TEST(dump_json_site_paths)
+{
+	struct st_dump a, e, none;
+	json_error_t jerr;
+	json_t *doc, *sites, *paths;
+	char *text, *plain, *bare, *want, *got, why[256];
+	struct st_err err;
+	FILE *f;
+
+	paths_fixture(&a, 1);
+	text = json_dump_text(&a, true);
+	doc = json_loads(text, 0, &jerr);
+	ASSERT_TRUE(doc);
+	EXPECT_STREQ(json_dumps(json_object_get(doc, "paths_counted"), JSON_COMPACT),
+		     "{\"mode\":\"all\",\"dropped\":1}");
+	sites = json_object_get(doc, "sites");
+	ASSERT_EQ(json_array_size(sites), 4);
+	paths = json_object_get(json_array_get(sites, 0), "paths");
+	EXPECT_STREQ(json_string_value(json_object_get(json_array_get(sites, 0), "addr")), "0x1000");
+	EXPECT_EQ(json_integer_value(json_object_get(json_array_get(sites, 0), "proc_id")), 1);
+	EXPECT_STREQ(json_dumps(paths, JSON_COMPACT),
+		     "[{\"path\":\"/etc/passwd\",\"kind\":\"ok\",\"counts\":{\"ok\":6}},"
+		     "{\"path\":\"/etc/passwd/x\",\"kind\":\"ok\",\"counts\":{\"ENOTDIR\":2}},"
+		     "{\"path\":\"/nonexistent/a\",\"kind\":\"ok\",\"counts\":{\"ENOENT\":3}},"
+		     "{\"path\":\"/nonexistent/b\",\"kind\":\"ok\",\"counts\":{\"ENOENT\":5}},"
+		     "{\"path\":\"<unreadable>\",\"kind\":\"unreadable\",\"counts\":{\"EFAULT\":1}}]");
+	EXPECT_STREQ(json_dumps(json_object_get(json_array_get(sites, 1), "paths"), JSON_COMPACT),
+		     "[{\"path\":\"/gone\",\"kind\":\"ok\",\"counts\":{\"ENOENT\":1}},"
+		     "{\"path\":\"/nonexistent/c\",\"kind\":\"ok\",\"counts\":{\"ENOENT\":4}}]");
+	EXPECT_STREQ(json_dumps(json_object_get(json_array_get(sites, 2), "paths"), JSON_COMPACT),
+		     "[{\"path\":\"<longer than 255 bytes>\",\"kind\":\"long\",\"counts\":{\"ENOENT\":1}}]");
+	EXPECT_STREQ(json_dumps(json_object_get(json_array_get(sites, 3), "paths"), JSON_COMPACT),
+		     "[{\"path\":\"/nonexistent/a\",\"kind\":\"ok\",\"counts\":{\"ENOENT\":1}}]");
+	/* The site row's own keys come first, in the CSV's order. */
+	EXPECT_STREQ(json_object_iter_key(json_object_iter(json_array_get(sites, 0))), "session_id");
+	json_decref(doc);
+
+	/* Without --sites, and for a dump without paths: not one byte more. */
+	plain = json_dump_text(&a, false);
+	EXPECT_TRUE(!strstr(plain, "paths"));
+	paths_fixture(&none, 1);
+	none.has_paths = false;
+	bare = json_dump_text(&none, true);
+	EXPECT_STREQ(bare, plain);
+
+	/* Read back: the same path rows, the mode and the drops. */
+	want = path_lines(&a);
+	doc = json_loads(text, 0, &jerr);
+	ASSERT_EQ(st_dump_load_json(doc, &e, why, sizeof(why)), 0);
+	json_decref(doc);
+	got = path_lines(&e);
+	EXPECT_STREQ(got, want);
+	EXPECT_TRUE(e.has_paths);
+	EXPECT_EQ(e.paths_mode, ST_PATHS_ALL);
+	EXPECT_EQ(e.dropped_paths, 1);
+	free(got);
+	st_dump_free(&e);
+
+	f = fopen("/tmp/systrace-paths-load.json", "w");
+	ASSERT_TRUE(f);
+	fputs(text, f);
+	fclose(f);
+	ASSERT_EQ(st_dump_load("/tmp/systrace-paths-load.json", &e, &err), 0);
+	unlink("/tmp/systrace-paths-load.json");
+	got = path_lines(&e);
+	EXPECT_STREQ(got, want);
+	EXPECT_EQ(e.paths_mode, ST_PATHS_ALL);
+	EXPECT_EQ(e.dropped_paths, 1);
+	/* and written again, the same document */
+	free(got);
+	got = json_dump_text(&e, true);
+	EXPECT_STREQ(got, text);
+	free(got);
+	st_dump_free(&e);
+
+	/* A bad result key is refused, and says why. */
+	doc = json_loads(text, 0, &jerr);
+	json_object_set_new(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(doc, "sites"), 2), "paths"), 0), "counts"),
+		"ENOSUCH", json_integer(1));
+	EXPECT_EQ(st_dump_load_json(doc, &e, why, sizeof(why)), -EINVAL);
+	EXPECT_TRUE(strstr(why, "sites: key \"paths\"") != NULL);
+	json_decref(doc);
+
+	free(want);
+	free(text);
+	free(plain);
+	free(bare);
+	st_dump_free(&a);
+	st_dump_free(&none);
+}
+
+/*
+ * diff --by path of A (pathprobe 1) and B (pathprobe 3): one row per
+ * (path, syscall, result), images and sites summed, by |calls_delta|,
+ * ties by key (a path not read before a path, then A to Z).
+ */
+TEST(diff_by_path)
+{
+	struct diff_opts o = { .by = 1U << DF_PATH, .threshold = 16 };
+	struct rt_report r = { 0 };
+	struct st_dump a, b;
+	struct df_result res;
+	char why[128], *out;
+
+	paths_fixture(&a, 1);
+	paths_fixture(&b, 3);
+	ASSERT_EQ(st_diff(&a, &b, DF_PATH, DF_SORT_CALLS, &res), 0);
+	ASSERT_EQ(res.n, 9);
+	st_diff_free(&res);
+
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	ASSERT_EQ(r.ntables, 1);
+	out = print(&r, ST_FMT_CSV, "paths");
+	EXPECT_STREQ(out,
+		     "status,calls_a,calls_b,calls_delta,calls_delta_percent,path,abi,nr,syscall,"
+		     "errno,errno_name\n"
+		     "changed,5,15,10,200.00,/nonexistent/b,x64,257,openat,2,ENOENT\n"
+		     "changed,4,12,8,200.00,/nonexistent/a,x64,257,openat,2,ENOENT\n"
+		     "changed,4,12,8,200.00,/nonexistent/c,x64,21,access,2,ENOENT\n"
+		     "changed,2,6,4,200.00,/etc/passwd/x,x64,257,openat,20,ENOTDIR\n"
+		     "changed,1,3,2,200.00,<longer than 255 bytes>,x64,262,newfstatat,2,ENOENT\n"
+		     "changed,1,3,2,200.00,<unreadable>,x64,257,openat,14,EFAULT\n"
+		     "new,0,2,2,,/new,x64,257,openat,13,EACCES\n"
+		     "gone,1,0,-1,-100.00,/gone,x64,21,access,2,ENOENT\n"
+		     "same,6,6,0,0.00,/etc/passwd,x64,257,openat,0,ok\n");
+	free(out);
+	out = print(&r, ST_FMT_TEXT, NULL);
+	EXPECT_TRUE(strstr(out, "paths: A every file call (--paths all), dropped 1; "
+			   "B every file call (--paths all), dropped 3") != NULL);
+	free(out);
+	rt_report_free(&r);
+
+	/* --errors: no success; --syscall access; --top 2 and --sort errors. */
+	memset(&r, 0, sizeof(r));
+	o.sel.errors = true;
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	out = print(&r, ST_FMT_CSV, "paths");
+	EXPECT_TRUE(!strstr(out, ",ok\n"));
+	EXPECT_EQ(table(&r, "paths")->nrows, 8);
+	free(out);
+	rt_report_free(&r);
+
+	memset(&r, 0, sizeof(r));
+	o.sel = (struct st_select){ .top = 2, .has_top = true };
+	o.sort = DF_SORT_ERRORS;
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	ASSERT_EQ(rt_report_select(&r, &o.sel, why, sizeof(why)), 0);
+	out = print(&r, ST_FMT_CSV, "paths");
+	EXPECT_STREQ(out,
+		     "status,calls_a,calls_b,calls_delta,calls_delta_percent,path,abi,nr,syscall,"
+		     "errno,errno_name\n"
+		     "changed,5,15,10,200.00,/nonexistent/b,x64,257,openat,2,ENOENT\n"
+		     "changed,4,12,8,200.00,/nonexistent/a,x64,257,openat,2,ENOENT\n");
+	free(out);
+	rt_report_free(&r);
+
+	/* A side without paths: every row is new, and the note says so. */
+	memset(&r, 0, sizeof(r));
+	o.sel = (struct st_select){ 0 };
+	free(a.paths);
+	a.paths = NULL;
+	a.npaths = 0;
+	a.has_paths = false;
+	ASSERT_EQ(report_diff(&r, &a, &b, &o), 0);
+	EXPECT_EQ(table(&r, "paths")->nrows, 8);
+	out = print(&r, ST_FMT_TEXT, NULL);
+	EXPECT_TRUE(strstr(out, "paths: A not counted; B every file call") != NULL);
+	free(out);
+	rt_report_free(&r);
+	st_dump_free(&a);
+	st_dump_free(&b);
+}
+
 /* A report of a ranked table of 12 rows and a detail table of 3, as text. */
 static void view_fixture(struct rt_report *r, struct st_dump *d)
 {

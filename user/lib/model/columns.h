@@ -51,6 +51,11 @@ struct st_view {
 	size_t norder;
 	enum st_table_kind order_kind;
 	const char *selection;		/* JSON "selection": what was left out */
+	/*
+	 * JSON (dump --sites --json): "paths_counted", and each site row
+	 * with its "paths" (st_json_dump), when the dump has paths.
+	 */
+	bool paths;
 };
 
 void st_colset_get(enum st_table_kind kind, bool symbols, struct st_colset *t);

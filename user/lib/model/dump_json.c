@@ -135,12 +135,112 @@ static int put_table(FILE *f, const struct st_view *v, enum st_table_kind kind)
 }
 
 /*
+ * Site s's paths, from idx (the dump's path rows by st_path_site_cmp):
+ * [{"path":...,"kind":...,"counts":{"ok":N,"ENOENT":N,...}}, ...], one
+ * object per path (kind and bytes), its results by errno, ok first.
+ */
+static json_t *site_paths(const struct st_path_row *const *idx, size_t n,
+			  const struct st_site_row *s)
+{
+	json_t *arr = json_array(), *counts = NULL;
+	size_t lo = 0, hi = n, mid;
+	char buf[16];
+
+	if (!arr)
+		return NULL;
+	while (lo < hi) {	/* the first row of the site, or none */
+		mid = lo + (hi - lo) / 2;
+		if (st_path_site_key(idx[mid], s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && !st_path_site_key(idx[lo], s); lo++) {
+		const struct st_path_row *p = idx[lo], *prev = counts ? idx[lo - 1] : NULL;
+		const char *res = st_path_result(p->err, buf, sizeof(buf));
+		json_t *o;
+
+		if (!prev || prev->kind != p->kind ||
+		    strcmp(prev->path ? prev->path : "", p->path ? p->path : "")) {
+			counts = json_object();
+			o = json_object();
+			if (!counts || !o || json_array_append_new(arr, o)) {
+				json_decref(counts);
+				json_decref(o);
+				json_decref(arr);
+				return NULL;
+			}
+			set(o, "path", st_json_string(st_path_shown(p)));
+			set(o, "kind", json_string(st_path_kind_name(p->kind)));
+			json_object_set_new(o, "counts", counts);
+		}
+		set(counts, res, j_u64(p->count +
+				       json_integer_value(json_object_get(counts, res))));
+	}
+	return arr;
+}
+
+/* The sites array, each row with its paths: one jansson object per row. */
+static int put_sites_paths(FILE *f, const struct st_view *v)
+{
+	const struct st_dump *d = v->dump;
+	const struct st_path_row **idx;
+	struct st_dump_table dt;
+	struct st_val *vals;
+	size_t r, i;
+	int ret = 0;
+
+	st_dump_table(&dt, v, ST_TABLE_SITES, d->symbolized);
+	idx = calloc(d->npaths ? d->npaths : 1, sizeof(*idx));
+	vals = calloc(dt.t.ncols ? dt.t.ncols : 1, sizeof(*vals));
+	if (!idx || !vals) {
+		free(idx);
+		free(vals);
+		return -1;
+	}
+	for (i = 0; i < d->npaths; i++)
+		idx[i] = &d->paths[i];
+	st_qsort(idx, d->npaths, sizeof(*idx), st_path_site_cmp);
+	fprintf(f, ",\n\"%s\":[", dt.t.name);
+	for (r = 0; r < dt.t.nrows && !ret; r++) {
+		struct st_row row;
+		json_t *o;
+
+		memset(vals, 0, dt.t.ncols * sizeof(*vals));
+		dt.t.row(&dt.t, r, vals);
+		o = st_table_json_row(&dt.t, vals);
+		st_view_row(v, ST_TABLE_SITES, r, &row);
+		if (o)
+			json_object_set_new(o, "paths", site_paths(idx, d->npaths, row.site));
+		fputs(r ? ",\n" : "\n", f);
+		ret = put(f, o);
+	}
+	if (!ret)
+		fputs(dt.t.nrows ? "\n]" : "]", f);
+	free(idx);
+	free(vals);
+	return ret;
+}
+
+/* "paths_counted": which calls' paths the session counts, and the drops. */
+static json_t *paths_counted(const struct st_dump *d)
+{
+	return json_pack("{sssI}", "mode", st_paths_name(d->paths_mode) ?
+			 st_paths_name(d->paths_mode) : "errors",
+			 "dropped", (json_int_t)d->dropped_paths);
+}
+
+/*
  * {"schema_version":1,"session":{...},"totals":{...},"selection":null,
  *  "processes":[...],"sites":[...]} plus "syscalls":[...] when asked; one
  * row per line. selection: the options that left rows out, or null.
+ * With v->paths, a dump that has paths gives "paths_counted":{"mode",
+ * "dropped"} after "selection", and each site row a last key "paths".
  */
 int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
 {
+	bool paths = v->paths && v->dump->has_paths;
+
 	fprintf(f, "{\"schema_version\":%d,\n\"session\":", ST_SCHEMA_VERSION);
 	if (put(f, st_json_session(&v->dump->session)))
 		return -1;
@@ -150,8 +250,13 @@ int st_json_dump(FILE *f, const struct st_view *v, bool syscalls, bool live)
 	fputs(",\"selection\":", f);
 	if (put(f, v->selection ? st_json_string(v->selection) : json_null()))
 		return -1;
+	if (paths) {
+		fputs(",\"paths_counted\":", f);
+		if (put(f, paths_counted(v->dump)))
+			return -1;
+	}
 	if (put_table(f, v, ST_TABLE_PROCESSES) ||
-	    put_table(f, v, ST_TABLE_SITES) ||
+	    (paths ? put_sites_paths(f, v) : put_table(f, v, ST_TABLE_SITES)) ||
 	    (syscalls && put_table(f, v, ST_TABLE_SYSCALLS)))
 		return -1;
 	fputs("}\n", f);

@@ -262,7 +262,7 @@ static int load_site(struct ctx *c, const struct row *o, struct st_dump *d,
 struct loader {
 	struct ctx c;
 	struct st_dump *d;
-	size_t proc_cap, site_cap;
+	size_t proc_cap, site_cap, path_cap;
 	bool has_session;
 	json_t *early;		/* process rows read before the session */
 	json_t *early_lines;	/* the line each of them starts on */
@@ -339,6 +339,88 @@ static int add_proc(struct loader *l, struct row *row)
 	return 0;
 }
 
+static int add_path(struct loader *l, const struct st_site_row *s, uint32_t kind,
+		    const char *path, const char *res, json_t *count)
+{
+	struct st_dump *d = l->d;
+	struct st_path_row *p;
+	int err = st_path_result_parse(res);
+
+	if (err < 0 || !json_is_integer(count) || json_integer_value(count) < 0) {
+		dr_fail_why(&l->c, "sites", "paths",
+			    "counts: not {\"ok\" or an errno's name or number: a count, ...}");
+		return -EINVAL;
+	}
+	p = grow(d->paths, &l->path_cap, d->npaths, sizeof(*d->paths));
+	if (!p)
+		return -ENOMEM;
+	d->paths = p;
+	p = &d->paths[d->npaths++];
+	*p = (struct st_path_row){ .proc_id = s->proc_id, .addr = s->addr, .abi = s->abi,
+				   .nr = s->nr, .err = (uint32_t)err, .kind = kind,
+				   .count = (uint64_t)json_integer_value(count) };
+	return kind == ST_PATH_OK ? st_dump_str(d, path, &p->path) : 0;
+}
+
+/*
+ * A site row's "paths" (dump --sites --json of a session that counts
+ * them): [{"path":...,"kind":"ok"|"long"|"unreadable","counts":{...}}],
+ * back into path rows of the site.
+ */
+static int load_site_paths(struct loader *l, const struct row *o,
+			   const struct st_site_row *s)
+{
+	json_t *arr = o->tree ? json_object_get(o->tree, "paths") : NULL;
+	json_t *e, *counts, *count;
+	const char *path, *res;
+	size_t i;
+	int kind, ret = 0;
+
+	const struct field *f = dr_row_get(o, "paths");
+
+	if (!f)
+		return 0;
+	if (!o->tree && f->kind == V_STRS && !f->i)
+		return 0;	/* [], parsed in place as an empty array of strings */
+	if (!json_is_array(arr)) {
+		dr_fail_why(&l->c, "sites", "paths", "not an array");
+		return -EINVAL;
+	}
+	json_array_foreach(arr, i, e) {
+		path = json_string_value(json_object_get(e, "path"));
+		kind = st_path_kind_parse(json_string_value(json_object_get(e, "kind")) ?: "");
+		counts = json_object_get(e, "counts");
+		if (!path || kind < 0 || !json_is_object(counts)) {
+			dr_fail_why(&l->c, "sites", "paths",
+				    "a row is not {\"path\":...,\"kind\":\"ok\"|\"long\"|\"unreadable\",\"counts\":{...}}");
+			return -EINVAL;
+		}
+		json_object_foreach(counts, res, count) {
+			ret = add_path(l, s, (uint32_t)kind, path, res, count);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* "paths_counted": {"mode":"errors"|"all"|"off","dropped":N}, or absent. */
+static void load_paths_counted(struct loader *l, json_t *v)
+{
+	json_t *dropped = json_object_get(v, "dropped");
+	int mode = st_paths_parse(json_string_value(json_object_get(v, "mode")) ?: "");
+
+	if (!json_is_object(v) || mode < 0 || !json_is_integer(dropped) ||
+	    json_integer_value(dropped) < 0) {
+		dr_fail_why(&l->c, "document", "paths_counted",
+			    "not {\"mode\":\"errors\"|\"all\"|\"off\",\"dropped\":N}");
+		return;
+	}
+	l->d->has_paths = true;
+	l->d->paths_mode = (uint32_t)mode;
+	l->d->dropped_paths = (uint64_t)json_integer_value(dropped);
+}
+
 static int add_site(struct loader *l, struct row *row)
 {
 	struct st_dump *d = l->d;
@@ -356,6 +438,8 @@ static int add_site(struct loader *l, struct row *row)
 	s = &d->sites[d->nsites++];
 	memset(s, 0, sizeof(*s));
 	ret = load_site(&l->c, row, d, s);
+	if (!ret && !l->c.bad)
+		ret = load_site_paths(l, row, s);
 	if (dr_row_get(row, "symbol"))
 		d->symbolized = true;
 	return ret ? ret : l->c.bad ? -EINVAL : 0;
@@ -469,6 +553,10 @@ int st_dump_load_json(json_t *doc, struct st_dump *d, char *why, size_t len)
 		if (ret)
 			break;
 		ret = add_json(&l, row, add_site);
+	}
+	if (!ret && json_object_get(doc, "paths_counted")) {
+		load_paths_counted(&l, json_object_get(doc, "paths_counted"));
+		ret = l.c.bad ? -EINVAL : 0;
 	}
 	if (!ret)
 		ret = finish(&l, json_object_get(doc, "totals"));
@@ -738,7 +826,8 @@ static int read_rows(struct src *s, int (*add)(struct loader *, struct row *))
 }
 
 enum top_key {
-	K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_SELECTION, K_N
+	K_OTHER, K_SCHEMA, K_SESSION, K_TOTALS, K_PROCS, K_SITES, K_SELECTION,
+	K_PATHS_COUNTED, K_N
 };
 
 static enum top_key top_key(const char *key)
@@ -746,7 +835,7 @@ static enum top_key top_key(const char *key)
 	static const char *const names[K_N] = {
 		[K_SCHEMA] = "schema_version", [K_SESSION] = "session",
 		[K_TOTALS] = "totals", [K_PROCS] = "processes", [K_SITES] = "sites",
-		[K_SELECTION] = "selection",
+		[K_SELECTION] = "selection", [K_PATHS_COUNTED] = "paths_counted",
 	};
 	int k;
 
@@ -805,6 +894,9 @@ static int read_member(struct src *s, struct top *t, const char *key, int c)
 			l->d->selected = true;
 		else if (!json_is_null(v))
 			dr_fail(&l->c, "document", "selection");
+		break;
+	case K_PATHS_COUNTED:
+		load_paths_counted(l, v);
 		break;
 	case K_PROCS:
 	case K_SITES:

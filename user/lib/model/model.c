@@ -578,6 +578,80 @@ const char *st_path_shown(const struct st_path_row *r)
 	return r->path;
 }
 
+static const char *const path_kinds[] = {
+	[ST_PATH_OK] = "ok",
+	[ST_PATH_LONG] = "long",
+	[ST_PATH_UNREADABLE] = "unreadable",
+};
+
+const char *st_path_kind_name(uint32_t kind)
+{
+	return kind <= ST_PATH_UNREADABLE ? path_kinds[kind] : NULL;
+}
+
+int st_path_kind_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i <= ST_PATH_UNREADABLE; i++)
+		if (!strcmp(s, path_kinds[i]))
+			return i;
+	return -1;
+}
+
+const char *st_path_result(uint32_t err, char *buf, size_t len)
+{
+	const char *name = err ? st_errno_name(err) : "ok";
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%u", err);
+	return buf;
+}
+
+int st_path_result_parse(const char *s)
+{
+	char *end;
+	unsigned long v;
+	int e;
+
+	if (!strcmp(s, "ok"))
+		return 0;
+	if (*s >= '1' && *s <= '9') {
+		v = strtoul(s, &end, 10);
+		return !*end && v <= 4095 ? (int)v : -1;
+	}
+	for (e = 1; e <= 4095; e++) {
+		const char *name = st_errno_name((uint32_t)e);
+
+		if (name && !strcmp(name, s))
+			return e;
+	}
+	return -1;
+}
+
+int st_path_site_key(const struct st_path_row *x, const struct st_site_row *s)
+{
+	if (x->proc_id != s->proc_id)
+		return CMP(x->proc_id, s->proc_id);
+	if (x->addr != s->addr)
+		return CMP(x->addr, s->addr);
+	if (x->abi != s->abi)
+		return CMP(x->abi, s->abi);
+	return CMP(x->nr, s->nr);
+}
+
+int st_path_site_cmp(const void *a, const void *b)
+{
+	const struct st_path_row *x = *(const struct st_path_row *const *)a;
+	const struct st_path_row *y = *(const struct st_path_row *const *)b;
+	const struct st_site_row ys = { .proc_id = y->proc_id, .addr = y->addr,
+					.abi = y->abi, .nr = y->nr };
+	int c = st_path_site_key(x, &ys);
+
+	return c ? c : st_path_row_cmp(x, y);
+}
+
 int st_path_row_cmp(const struct st_path_row *x, const struct st_path_row *y)
 {
 	int c;

@@ -292,6 +292,20 @@ struct st_path_row {
 
 /* What a path row shows for its path: the path, or "<longer than 255 bytes>", "<unreadable>". */
 const char *st_path_shown(const struct st_path_row *r);
+/* A path row's kind as dump --json names it: "ok", "long", "unreadable"; and back (-1: none). */
+const char *st_path_kind_name(uint32_t kind);
+int st_path_kind_parse(const char *s);
+/* A path row's result as dump --json keys it: "ok", the errno's name, else its number. */
+const char *st_path_result(uint32_t err, char *buf, size_t len);
+/* And back: 0 for "ok", the errno (1..4095), or -1. */
+int st_path_result_parse(const char *s);
+/*
+ * qsort/bsearch order of path row pointers by their site (proc_id, addr,
+ * abi, nr), then as st_path_row_cmp: a site's paths together.
+ */
+int st_path_site_cmp(const void *a, const void *b);
+/* Path row x's site against site row s, in that order: 0 when x is of s. */
+int st_path_site_key(const struct st_path_row *x, const struct st_site_row *s);
 
 /*
  * The order of path rows by their key, whatever their counts: kind, path,
