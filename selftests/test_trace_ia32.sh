@@ -9,6 +9,11 @@
 need_root
 need_prog ia32 "no ia32 compiler (gcc -m32, Debian's gcc-multilib) on the build host"
 [ -e /proc/sys/abi/vsyscall32 ] || skip "this kernel runs no ia32 programs (CONFIG_IA32_EMULATION)"
+# A kernel built with IA32_EMULATION may still refuse them at exec
+# (ia32_emulation=0, or IA32_EMULATION_DEFAULT_DISABLED): ENOEXEC, which
+# bash reports as status 126.
+"$PROGS/ia32" 0 0 >/dev/null 2>&1
+[ $? != 126 ] || skip "this kernel does not execute ia32 programs (ENOEXEC: ia32 emulation disabled at boot or build)"
 on_exit mod_unload_quiet
 mod_load
 
